@@ -1,0 +1,42 @@
+package org.blockfilter.server.index;
+
+import org.bitcoinj.base.Sha256Hash;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Read side of the filter index, all the REST layer needs. Heights refer to the best chain as
+ * indexed so far; lookups by hash also find blocks that left the best chain (stale filters).
+ * Implementations are thread-safe and never return null. Each call sees one consistent
+ * snapshot; a sequence of calls may straddle a newly indexed block or a reorg, so callers that
+ * need consistency across calls (ranges) take it from {@link #range}.
+ */
+public interface FilterIndexReader {
+
+    /** Height and hash of the highest indexed best-chain block; height -1 before genesis is indexed. */
+    Tip tip();
+
+    /** Best-chain block hash at {@code height}, if indexed. */
+    Optional<Sha256Hash> hashAt(int height);
+
+    /** Height of the block if it is on the indexed best chain. */
+    OptionalInt heightOf(Sha256Hash blockHash);
+
+    /** The filter of any indexed block, on the best chain or stale. */
+    Optional<IndexedFilter> filter(Sha256Hash blockHash);
+
+    /**
+     * Best-chain filters from {@code startHeight} to the block {@code stopHash}, inclusive, read
+     * from one snapshot (BIP 157 getcfilters/getcfheaders semantics). Empty if stopHash is not on
+     * the indexed best chain or is below startHeight. The caller enforces the size limits.
+     */
+    Optional<List<IndexedFilter>> range(int startHeight, Sha256Hash stopHash);
+
+    /** The block's 80-byte header, for any indexed block. */
+    Optional<byte[]> blockHeader(Sha256Hash blockHash);
+
+    record Tip(int height, Sha256Hash hash) {
+    }
+}

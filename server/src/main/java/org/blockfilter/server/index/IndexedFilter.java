@@ -1,0 +1,62 @@
+package org.blockfilter.server.index;
+
+import org.bitcoinj.base.Sha256Hash;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * One block's stored BIP 158 basic filter with its BIP 157 header. Immutable: the filter bytes
+ * are copied in and out, and equality is by content. {@code active} is false for a block that
+ * left the best chain in a reorg (its filter stays retrievable by hash, as in Bitcoin Core).
+ */
+public final class IndexedFilter {
+    private final Sha256Hash blockHash;
+    private final int height;
+    private final byte[] filter;
+    private final Sha256Hash filterHash;
+    private final Sha256Hash header;
+    private final Sha256Hash prevHeader;
+    private final boolean active;
+
+    public IndexedFilter(Sha256Hash blockHash, int height, byte[] filter, Sha256Hash filterHash,
+                         Sha256Hash header, Sha256Hash prevHeader, boolean active) {
+        this.blockHash = Objects.requireNonNull(blockHash, "blockHash");
+        if (height < 0) {
+            throw new IllegalArgumentException("height must be >= 0: " + height);
+        }
+        this.height = height;
+        this.filter = Objects.requireNonNull(filter, "filter").clone();
+        this.filterHash = Objects.requireNonNull(filterHash, "filterHash");
+        this.header = Objects.requireNonNull(header, "header");
+        this.prevHeader = Objects.requireNonNull(prevHeader, "prevHeader");
+        this.active = active;
+    }
+
+    public Sha256Hash blockHash() { return blockHash; }
+    public int height() { return height; }
+    /** The serialized filter (CompactSize N + Golomb-Rice stream); a copy. */
+    public byte[] filter() { return filter.clone(); }
+    public int filterLength() { return filter.length; }
+    public Sha256Hash filterHash() { return filterHash; }
+    public Sha256Hash header() { return header; }
+    public Sha256Hash prevHeader() { return prevHeader; }
+    public boolean active() { return active; }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof IndexedFilter f && height == f.height && active == f.active
+                && blockHash.equals(f.blockHash) && Arrays.equals(filter, f.filter)
+                && filterHash.equals(f.filterHash) && header.equals(f.header) && prevHeader.equals(f.prevHeader);
+    }
+
+    @Override
+    public int hashCode() {
+        return blockHash.hashCode() * 31 + Arrays.hashCode(filter);
+    }
+
+    @Override
+    public String toString() {
+        return "IndexedFilter[" + height + " " + blockHash + " header=" + header + (active ? "" : " stale") + "]";
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * How the server reaches a node: over JSON-RPC (see {@code org.blockfilter.server.rpc}), or an
+ * in-process embedded regtest node found through {@link org.blockfilter.server.node.EmbeddedNodeLauncher}.
+ */
+package org.blockfilter.server.node;

@@ -1,0 +1,80 @@
+package org.blockfilter.wallet.source;
+
+import org.bitcoinj.base.Sha256Hash;
+
+import java.util.List;
+
+/**
+ * One untrusted source of chain data for the light wallet: our REST server, or a node over BIP
+ * 157 P2P. Nothing a source returns is believed without verification by the sync engine: block
+ * headers are checked for proof of work and linkage, filter headers link by link, filters
+ * against their headers, and blocks against their headers and merkle roots.
+ *
+ * <p>Every call has a timeout and throws {@link SourceException} (naming the source) when the
+ * source fails, times out, or answers with something malformed. Implementations are
+ * thread-safe; no method returns null.
+ */
+public interface ChainSource extends AutoCloseable {
+
+    /** A name for reports, e.g. {@code rest:http://127.0.0.1:8080} or {@code p2p:127.0.0.1:18444}. */
+    String name();
+
+    /** Height of the source's best chain. */
+    int tipHeight();
+
+    /**
+     * Up to {@code count} (at most 2000) serialized 80-byte block headers of the source's best
+     * chain, starting at {@code startHeight}.
+     */
+    List<byte[]> blockHeaders(int startHeight, int count);
+
+    /**
+     * BIP 157 {@code cfheaders} for the basic filter type: the filter header before
+     * {@code startHeight} and the filter hashes of {@code startHeight..stopHash} (at most 2000).
+     */
+    FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash);
+
+    /** BIP 157 {@code cfcheckpt}: the filter header at every 1000th height up to {@code stopHash}. */
+    List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash);
+
+    /** BIP 157 {@code cfilter} messages for {@code startHeight..stopHash} (at most 1000), in height order. */
+    List<BlockFilterBytes> filters(int startHeight, Sha256Hash stopHash);
+
+    /** The full block with witnesses, serialized. */
+    byte[] block(Sha256Hash blockHash);
+
+    /** Relays a signed transaction; returns its txid. */
+    Sha256Hash broadcast(byte[] rawTransaction);
+
+    @Override
+    void close();
+
+    /** A {@code cfheaders} answer. Filter hashes are in height order. */
+    record FilterHeaders(Sha256Hash previousHeader, List<Sha256Hash> filterHashes) {
+        public FilterHeaders {
+            filterHashes = List.copyOf(filterHashes);
+        }
+    }
+
+    /** A {@code cfilter} answer: the block it claims to be for and the serialized filter. */
+    record BlockFilterBytes(Sha256Hash blockHash, byte[] filter) {
+        public BlockFilterBytes {
+            filter = filter.clone();
+        }
+
+        @Override
+        public byte[] filter() {
+            return filter.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BlockFilterBytes b && blockHash.equals(b.blockHash) && java.util.Arrays.equals(filter, b.filter);
+        }
+
+        @Override
+        public int hashCode() {
+            return blockHash.hashCode() * 31 + java.util.Arrays.hashCode(filter);
+        }
+    }
+}
