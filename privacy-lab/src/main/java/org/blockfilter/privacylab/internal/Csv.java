@@ -41,10 +41,17 @@ public final class Csv {
 
     public static String format(Object c) {
         if (c instanceof Double d) {
+            if (d.isNaN() || d.isInfinite()) {
+                return d.toString();
+            }
             if (d == Math.rint(d) && Math.abs(d) < 1e15) {
                 return String.format(Locale.ROOT, "%.1f", d);
             }
-            return String.format(Locale.ROOT, "%.6g", d);
+            double a = Math.abs(d);
+            if (a >= 1e-5 && a < 1e9) {
+                return new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+            }
+            return String.format(Locale.ROOT, "%.5e", d);
         }
         return String.valueOf(c);
     }

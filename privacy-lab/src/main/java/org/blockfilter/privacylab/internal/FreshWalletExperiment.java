@@ -64,18 +64,19 @@ public final class FreshWalletExperiment {
         raw.write(dir.resolve("exp4_raw.csv"));
         summary.write(dir.resolve("exp4_summary.csv"));
 
-        Plot plot = new Plot("False positives a fresh wallet's filter yields", "addresses tested (universe)", "false positives").logY();
+        Plot plot = new Plot("False positives a fresh wallet's filter yields", "addresses tested (universe)", "false positives (values below 0.5 drawn at 0.5)").logY();
         for (int m = 0; m < models.length; m++) {
             List<String> row = summary.rows().get(m);
             List<Long> x = List.of(small, large);
-            plot.measured(models[m].label() + " measured", x, List.of(Math.max(0.5, Double.parseDouble(row.get(12))), Math.max(0.5, Double.parseDouble(row.get(14)))));
-            plot.model(models[m].label() + " analytic", x, List.of(Double.parseDouble(row.get(11)), Double.parseDouble(row.get(13))));
+            plot.measured(models[m].label() + " measured", x, List.of(Math.max(0.5, Double.parseDouble(row.get(12))), Math.max(0.5, Double.parseDouble(row.get(14)))), m);
+            plot.model(models[m].label() + " analytic", x, List.of(Math.max(0.5, Double.parseDouble(row.get(11))), Math.max(0.5, Double.parseDouble(row.get(13)))), m);
         }
         plot.writePng(dir.resolve("exp4_fp.png"));
 
         List<String> y2014 = summary.rows().get(0);
         List<String> today = summary.rows().get(1);
         Report rep = new Report(dir, "Experiment 4: what a fresh bitcoinj wallet sends");
+        rep.paragraph(lab.regenerate("exp4"));
         rep.heading("Setup");
         rep.bullets(List.of(
                 "0.12-era: a basic key chain holding the one key a new wallet started with; bitcoinj inserts its public key and hash; FilterMerger sizes the filter for elements + 100 = 102 at rate 0.0005.",

@@ -80,6 +80,12 @@ public record Lab(long seed, boolean quick, Path out, int threads, PrintStream l
         return out;
     }
 
+    /** The line that regenerates experiment {@code exp}'s output, for the top of its report. */
+    public String regenerate(String exp) {
+        return "Regenerate with `privacy-lab/run.sh " + exp + " --seed " + seed + (quick ? " --quick" : "") + " --out " + out
+                + "` (from the repository root). Mode: " + (quick ? "QUICK (small sizes, not the paper's)" : "full") + ".";
+    }
+
     /** Formats a count like 33,000,000. */
     public static String count(long n) {
         return String.format("%,d", n);

@@ -106,7 +106,7 @@ public final class MultiFilterExperiment {
                 mPh.add(Stats.mean(phs.get(j)));
                 aPh.add(Metrics.ph(n0, aFp, 1));
             }
-            plot.measured(st.name() + " measured", x, mPh).model(st.name() + " analytic", x, aPh);
+            plot.measured(st.name() + " measured", x, mPh, s).model(st.name() + " analytic", x, aPh, s);
         }
         filters.write(dir.resolve("exp2_filters.csv"));
         raw.write(dir.resolve("exp2_raw.csv"));
@@ -114,6 +114,7 @@ public final class MultiFilterExperiment {
         plot.writePng(dir.resolve("exp2_intersections.png"));
 
         Report rep = new Report(dir, "Experiment 2: two and more filters");
+        rep.paragraph(lab.regenerate("exp2"));
         rep.heading("Setup");
         List<String> lines = new ArrayList<>();
         lines.add("Universe: the client's addresses plus " + Lab.count(u) + " other addresses" + (lab.quick() ? " (QUICK mode)" : "") + ", seed " + lab.seed() + ".");

@@ -86,8 +86,9 @@ public final class SingleFilterExperiment {
         for (Wallets.Model model : Wallets.Model.values()) {
             Plot ph = new Plot("P_h(1) vs N, " + model.label() + ", " + Lab.count(u) + " other addresses",
                     "N (client addresses)", "P_h(1)").logX().yRange(0, 1.05);
-            Plot fp = new Plot("False positives vs N, " + model.label(), "N (client addresses)", "false positives (mean over clients)").logX().logY();
-            for (double rate : RATES) {
+            Plot fp = new Plot("False positives vs N, " + model.label(), "N (client addresses)", "false positives, mean over clients (below 0.5 drawn at 0.5)").logX().logY();
+            for (int g = 0; g < RATES.length; g++) {
+                double rate = RATES[g];
                 List<Integer> x = new ArrayList<>();
                 List<Double> mPh = new ArrayList<>();
                 List<Double> aPh = new ArrayList<>();
@@ -103,14 +104,15 @@ public final class SingleFilterExperiment {
                     }
                 }
                 String label = "rate " + Csv.format(rate);
-                ph.measured(label + " measured", x, mPh).model(label + " analytic", x, aPh);
-                fp.measured(label + " measured", x, mFp).model(label + " analytic", x, aFp);
+                ph.measured(label + " measured", x, mPh, g).model(label + " analytic", x, aPh, g);
+                fp.measured(label + " measured", x, mFp, g).model(label + " analytic", x, aFp, g);
             }
             ph.writePng(dir.resolve("exp1_ph1_" + model.name().toLowerCase() + ".png"));
             fp.writePng(dir.resolve("exp1_fp_" + model.name().toLowerCase() + ".png"));
         }
 
         Report rep = new Report(dir, "Experiment 1: a single Bloom filter");
+        rep.paragraph(lab.regenerate("exp1"));
         rep.heading("Setup");
         rep.bullets(List.of(
                 "Universe: the client's N addresses plus " + Lab.count(u) + " other addresses (" + (lab.quick() ? "QUICK mode, not the paper's 33M" : "the paper's ~33M") + "), generated from seed " + lab.seed() + " and streamed; every one is tested against every filter.",

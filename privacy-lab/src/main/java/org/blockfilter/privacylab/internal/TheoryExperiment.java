@@ -38,7 +38,8 @@ public final class TheoryExperiment {
         Plot plot = new Plot("False-positive rate of bitcoinj filters, n = " + n + ", " + Lab.count(probes) + " probes",
                 "bits per element m/n", "false-positive rate").logY();
         Progress progress = new Progress(lab.log(), "exp6 grid", (long) BITS_PER_ELEMENT.length * HASH_FUNCS.length);
-        for (int k : HASH_FUNCS) {
+        for (int g = 0; g < HASH_FUNCS.length; g++) {
+            int k = HASH_FUNCS[g];
             List<Integer> xs = new ArrayList<>();
             List<Double> measured = new ArrayList<>();
             List<Double> formula = new ArrayList<>();
@@ -55,7 +56,7 @@ public final class TheoryExperiment {
                 formula.add(rate);
                 progress.add(1);
             }
-            plot.measured("k=" + k + " measured", xs, measured).model("k=" + k + " formula", xs, formula);
+            plot.measured("k=" + k + " measured", xs, measured, g).model("k=" + k + " formula", xs, formula, g);
         }
         grid.write(dir.resolve("exp6_grid.csv"));
         plot.writePng(dir.resolve("exp6_grid.png"));
@@ -97,6 +98,7 @@ public final class TheoryExperiment {
         space.write(dir.resolve("exp6_space.csv"));
 
         Report rep = new Report(dir, "Experiment 6: Bloom filter theory, measured");
+        rep.paragraph(lab.regenerate("exp6"));
         rep.heading("False-positive rate against bits per element and hash functions");
         rep.paragraph("Real bitcoinj `BloomFilter`s (built through `Bip37Filter.of(size, k, tweak, flag).toBitcoinj()` so that m and k can be chosen freely), "
                 + "each filled with n = " + n + " random 20-byte elements and probed with " + Lab.count(probes) + " other random elements through bitcoinj's own `contains`"
