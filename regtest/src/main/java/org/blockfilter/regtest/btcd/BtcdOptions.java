@@ -1,0 +1,48 @@
+package org.blockfilter.regtest.btcd;
+
+import org.bitcoinj.base.Address;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How to start btcd. Immutable; change a copy with the {@code withX} methods. No field is null:
+ * an empty {@code binary} means "find or install it" ({@link BtcdBinary#locateOrInstall}).
+ *
+ * @param miningAddress where {@code generate} pays (btcd fixes it at start)
+ * @param binary        the btcd executable to run, or empty to locate it
+ * @param startTimeout  how long to wait for the RPC server after the process starts
+ * @param extraArgs     further command-line flags, appended as given
+ */
+public record BtcdOptions(Address miningAddress, Optional<Path> binary, Duration startTimeout, List<String> extraArgs) {
+    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
+
+    public BtcdOptions {
+        Objects.requireNonNull(miningAddress, "miningAddress");
+        Objects.requireNonNull(binary, "binary");
+        Objects.requireNonNull(startTimeout, "startTimeout");
+        if (startTimeout.isNegative() || startTimeout.isZero()) {
+            throw new IllegalArgumentException("startTimeout must be positive: " + startTimeout);
+        }
+        extraArgs = List.copyOf(extraArgs);
+    }
+
+    public static BtcdOptions of(Address miningAddress) {
+        return new BtcdOptions(miningAddress, Optional.empty(), DEFAULT_START_TIMEOUT, List.of());
+    }
+
+    public BtcdOptions withBinary(Path binary) {
+        return new BtcdOptions(miningAddress, Optional.of(binary), startTimeout, extraArgs);
+    }
+
+    public BtcdOptions withStartTimeout(Duration timeout) {
+        return new BtcdOptions(miningAddress, binary, timeout, extraArgs);
+    }
+
+    public BtcdOptions withExtraArgs(List<String> args) {
+        return new BtcdOptions(miningAddress, binary, startTimeout, args);
+    }
+}
