@@ -81,7 +81,8 @@ public final class BtcdNode extends RpcNode {
         }
         try {
             for (int attempt = 1; ; attempt++) {
-                Optional<BtcdNode> node = tryStart(options, binary, dir.resolve("attempt-" + attempt), attempt == START_ATTEMPTS);
+                Optional<BtcdNode> node = tryStart(options, binary, dir.resolve("attempt-" + attempt),
+                        attempt == START_ATTEMPTS || !options.picksPorts());
                 if (node.isPresent()) {
                     return node.get();
                 }
@@ -94,8 +95,8 @@ public final class BtcdNode extends RpcNode {
 
     /** One start; empty if btcd could not bind its ports (a race for a free port) and we may retry. */
     private static Optional<BtcdNode> tryStart(BtcdOptions options, Path binary, Path home, boolean last) {
-        int rpcPort = FreePorts.pick();
-        int p2pPort = FreePorts.pick();
+        int rpcPort = options.rpcPort() == 0 ? FreePorts.pick() : options.rpcPort();
+        int p2pPort = options.p2pPort() == 0 ? FreePorts.pick() : options.p2pPort();
         String user = "blockfilter";
         String password = UUID.randomUUID().toString();
         Path log = home.resolve("btcd.out");
@@ -127,7 +128,12 @@ public final class BtcdNode extends RpcNode {
                     if (tail.contains("address already in use") && !last) {
                         return Optional.empty();
                     }
-                    throw new NodeException("btcd exited with code " + process.exitValue() + " while starting", tail, null);
+                    String why = tail.contains("address already in use") ? " (port taken: rpc " + rpcPort + ", p2p " + p2pPort + ")" : "";
+                    throw new NodeException("btcd exited with code " + process.exitValue() + " while starting" + why, tail, null);
+                }
+                if (Instant.now().isAfter(deadline)) {
+                    throw new NodeException("btcd did not answer RPC on " + uri + " within " + options.startTimeout(),
+                            LogTail.of(log, LOG_LINES), null);
                 }
                 try {
                     probe.call("getblockcount");
@@ -139,10 +145,6 @@ public final class BtcdNode extends RpcNode {
                         throw new NodeException("btcd answered RPC with an error while starting: " + e.getMessage(),
                                 LogTail.of(log, LOG_LINES), e);
                     }
-                }
-                if (Instant.now().isAfter(deadline)) {
-                    throw new NodeException("btcd did not answer RPC on " + uri + " within " + options.startTimeout(),
-                            LogTail.of(log, LOG_LINES), null);
                 }
                 // Returns early if the process exits.
                 process.waitFor(100, TimeUnit.MILLISECONDS);

@@ -43,9 +43,15 @@ public final class BranchBuilder {
         byte[] scriptSig = new ScriptBuilder().number(height).data(TAG).number(salt).build().program();
         Transaction coinbase = Transaction.coinbase(scriptSig);
         coinbase.addOutput(subsidy(height), payTo);
-        Block block = new Block(VERSION, parent, merkleRootOfOne(coinbase), time, REGTEST_BITS, 0, List.of(coinbase));
-        block.solve();
-        return block;
+        // Regtest's target is about 2^255, so each nonce succeeds with probability ~1/2. Solved
+        // here rather than with Block.solve(), which needs a bitcoinj Context.
+        for (long nonce = 0; nonce <= 0xffffffffL; nonce++) {
+            Block block = new Block(VERSION, parent, merkleRootOfOne(coinbase), time, REGTEST_BITS, nonce, List.of(coinbase));
+            if (block.getHash().toBigInteger().compareTo(block.getDifficultyTargetAsInteger()) <= 0) {
+                return block;
+            }
+        }
+        throw new IllegalStateException("no nonce solves the block at height " + height);
     }
 
     private static Sha256Hash merkleRootOfOne(Transaction tx) {
