@@ -24,6 +24,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A regtest node in this JVM, written with bitcoinj: it mines valid blocks (proof of work, BIP 34
@@ -85,6 +86,7 @@ public final class EmbeddedNode implements RegtestNode {
     private final Config config;
     private final Chain chain;
     private final RpcServer rpc;
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     private EmbeddedNode(Config config) {
         this.config = config;
@@ -226,6 +228,12 @@ public final class EmbeddedNode implements RegtestNode {
     @Override
     public void close() {
         rpc.close();
+        closed.countDown();
+    }
+
+    /** Blocks until {@link #close()} runs, e.g. after a client called {@code stop}. */
+    public void awaitClose() throws InterruptedException {
+        closed.await();
     }
 
     /** The chain state, for tests in this package. */

@@ -2,6 +2,7 @@ package org.blockfilter.regtest.embedded.internal;
 
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.base.internal.ByteUtils;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
@@ -14,6 +15,7 @@ import org.bitcoinj.script.ScriptException;
 import org.bitcoinj.script.ScriptOpCodes;
 import org.blockfilter.regtest.embedded.RejectedException;
 
+import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -326,9 +328,15 @@ public final class Chain {
         System.arraycopy(commitment.getBytes(), 0, commitmentScript, 6, 32);
         coinbase.addOutput(new TransactionOutput(coinbase, Coin.ZERO, commitmentScript));
         List<Sha256Hash> txids = txs.stream().map(Transaction::getTxId).toList();
-        Block block = new Block(Consensus.MINED_BLOCK_VERSION, parent.hash(), Consensus.merkleRoot(txids),
-                Instant.ofEpochSecond(time), Consensus.POW_LIMIT_BITS, 0, txs);
-        block.solve();
+        Sha256Hash merkleRoot = Consensus.merkleRoot(txids);
+        BigInteger target = ByteUtils.decodeCompactBits(Consensus.POW_LIMIT_BITS);
+        Block block;
+        long nonce = 0;
+        do {
+            // bitcoinj's Block.solve() needs a global Context; a fresh header per nonce does not.
+            block = new Block(Consensus.MINED_BLOCK_VERSION, parent.hash(), merkleRoot,
+                    Instant.ofEpochSecond(time), Consensus.POW_LIMIT_BITS, nonce++, txs);
+        } while (block.getHash().toBigInteger().compareTo(target) > 0);
         // Re-read from the wire so the stored object is exactly what others will parse.
         return Block.read(java.nio.ByteBuffer.wrap(block.serialize()));
     }

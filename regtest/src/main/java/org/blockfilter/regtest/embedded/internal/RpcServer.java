@@ -1,5 +1,6 @@
 package org.blockfilter.regtest.embedded.internal;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -30,7 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread-safe. Calls run one at a time against the chain, holding its lock.
  */
 public final class RpcServer implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     /** Big enough for a 4 MB block in hex plus JSON framing. */
     private static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
