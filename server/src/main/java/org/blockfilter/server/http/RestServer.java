@@ -115,20 +115,15 @@ public final class RestServer implements AutoCloseable {
         });
         r.exception(CoreRestException.class, (e, ctx) -> Http.send(ctx, e.status(), "text/plain",
                 (e.getMessage() + "\r\n").getBytes(StandardCharsets.UTF_8), CachePolicy.NO_STORE));
-        r.exception(HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), "http_" + e.getStatus(), e.getMessage()));
+        r.exception(HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), switch (e.getStatus()) {
+            case 404 -> "no_such_route";
+            case 405 -> "method_not_allowed";
+            case 413 -> "body_too_large";
+            default -> "http_" + e.getStatus();
+        }, e.getStatus() == 405 ? "method " + ctx.method() + " is not allowed on " + ctx.path() : e.getMessage()));
         r.exception(Exception.class, (e, ctx) -> {
             LOG.error("unexpected error serving {} {}", ctx.method(), ctx.path(), e);
             error(ctx, 500, "internal", "internal server error");
-        });
-        r.error(404, ctx -> {
-            if (ctx.attribute(Http.SENT_BYTES) == null) {
-                error(ctx, 404, "no_such_route", "no route " + ctx.method() + " " + ctx.path());
-            }
-        });
-        r.error(405, ctx -> {
-            if (ctx.attribute(Http.SENT_BYTES) == null) {
-                error(ctx, 405, "method_not_allowed", "method " + ctx.method() + " is not allowed on " + ctx.path());
-            }
         });
     }
 

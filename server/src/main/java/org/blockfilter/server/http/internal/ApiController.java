@@ -33,7 +33,7 @@ public final class ApiController {
         IndexedFilter f;
         if (raw.length() == 64) {
             f = service.filter(Http.hash("block hash", raw));
-        } else if (!raw.isEmpty() && raw.length() <= 11 && raw.chars().allMatch(c -> c == '-' || Character.isDigit(c))) {
+        } else if (raw.matches("-?[0-9]+")) {
             f = service.filter(Http.nonNegativeInt("height", raw));
         } else {
             throw new BadRequestException("bad_hash_or_height",
