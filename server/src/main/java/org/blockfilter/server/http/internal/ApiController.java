@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.server.index.IndexedFilter;
 
 import java.io.IOException;
@@ -52,13 +53,13 @@ public final class ApiController {
     }
 
     public void filters(Context ctx) {
-        FilterService.FilterRange r = range(ctx, Limits.MAX_CFILTERS);
+        FilterService.FilterRange r = range(ctx, FilterHeaders.MAX_CFILTERS);
         Http.sendEither(ctx, Representations.rangeJson(r.filters()), Representations.rangeBinary(r.filters()),
                 cache.forHeight(r.stopHeight()));
     }
 
     public void filterHeaders(Context ctx) {
-        FilterService.FilterRange r = range(ctx, Limits.MAX_CFHEADERS);
+        FilterService.FilterRange r = range(ctx, FilterHeaders.MAX_CFHEADERS);
         Http.sendEither(ctx, Representations.filterHeadersJson(r.filters()), Representations.filterHeadersBinary(r.filters()),
                 cache.forHeight(r.stopHeight()));
     }

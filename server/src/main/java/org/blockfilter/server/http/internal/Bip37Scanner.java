@@ -4,6 +4,9 @@ import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.filters.bloom.Bip37Filter;
+import org.blockfilter.filters.bloom.BloomFilterFormatException;
+import org.blockfilter.filters.bloom.MerkleBlockMatch;
 import org.blockfilter.server.http.NodeGateway;
 import org.blockfilter.server.index.FilterIndexReader;
 
@@ -54,6 +57,20 @@ public final class Bip37Scanner {
                              boolean complete, Integer nextHeight) {
     }
 
+    /** Core's limits come from the filters module's strict parser; its errors become typed 400s. */
+    private static Bip37Filter parse(byte[] filterload) {
+        try {
+            return Bip37Filter.parse(filterload);
+        } catch (BloomFilterFormatException e) {
+            String code = e.getMessage().contains("exceeds") ? switch (e.field()) {
+                case "filter length" -> "filter_too_large";
+                case "nHashFuncs" -> "too_many_hash_functions";
+                default -> "bad_filter";
+            } : "bad_filter";
+            throw new BadRequestException(code, "filterload: " + e.getMessage());
+        }
+    }
+
     public ScanResult scan(byte[] filterload, int startHeight, int stopHeight) {
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         if (stopHeight < startHeight) {
@@ -65,11 +82,11 @@ public final class Bip37Scanner {
             throw new BadRequestException("range_too_large",
                     "range of " + count + " blocks exceeds the BIP 37 scan limit of " + maxBlocks);
         }
-        Bip37Filter filter = Bip37Filter.parse(filterload);
-        long work = count * Math.max(1, filter.dataLength());
+        Bip37Filter filter = parse(filterload);
+        long work = count * Math.max(1, filter.sizeBytes());
         if (work > workBudget) {
             throw new BadRequestException("work_budget_exceeded", "scan of " + count + " blocks with a "
-                    + filter.dataLength() + "-byte filter costs " + work + " (blocks x filter bytes), over the budget of "
+                    + filter.sizeBytes() + "-byte filter costs " + work + " (blocks x filter bytes), over the budget of "
                     + workBudget + "; scan fewer blocks");
         }
         if (stopHeight > index.tip().height()) {
@@ -87,18 +104,20 @@ public final class Bip37Scanner {
             byte[] raw = blocks.get(hash).orElseThrow(
                     () -> new UnavailableException("node_missing_block", "the node does not have block " + hash));
             Block block;
+            MerkleBlockMatch match;
             try {
                 block = Block.read(ByteBuffer.wrap(raw));
-            } catch (ProtocolException | java.nio.BufferUnderflowException e) {
-                throw new UnavailableException("node_bad_block", "the node sent an unreadable block " + hash);
+                match = filter.filterBlock(block);
+            } catch (ProtocolException | java.nio.BufferUnderflowException | IllegalArgumentException e) {
+                throw new UnavailableException("node_bad_block", "the node sent an unusable block " + hash + ": " + e.getMessage());
             }
-            Bip37Matcher.Match match = Bip37Matcher.match(block, filter);
             scanned++;
             // A node answers every MSG_FILTERED_BLOCK with a merkleblock, matches or not.
-            byte[] merkle = match.merkleBlock().serialize();
-            List<byte[]> txs = new ArrayList<>(match.transactions().size());
+            byte[] merkle = match.serialize();
+            List<byte[]> txs = new ArrayList<>(match.matchedIndices().size());
             bytes += merkle.length;
-            for (Transaction tx : match.transactions()) {
+            for (int index : match.matchedIndices()) {
+                Transaction tx = block.getTransactions().get(index);
                 byte[] txBytes = tx.serialize();
                 txs.add(txBytes);
                 bytes += txBytes.length;

@@ -108,7 +108,7 @@ public final class CoreRest {
         int count = parseCount(rawCount);
         if (count < 1) {
             throw new CoreRestException(400, "Header count is invalid or out of acceptable range (1-"
-                    + Limits.MAX_CFHEADERS + "): " + rawCount);
+                    + Limits.MAX_REST_HEADERS_RESULTS + "): " + rawCount);
         }
         Sha256Hash hash = Wire.parseHash(rawHash);
         if (hash == null) {
@@ -171,7 +171,7 @@ public final class CoreRest {
             return -1;
         }
         int n = Integer.parseInt(digits);
-        return n >= 1 && n <= Limits.MAX_CFHEADERS ? n : -1;
+        return n >= 1 && n <= Limits.MAX_REST_HEADERS_RESULTS ? n : -1;
     }
 
     private static void checkFilterType(String name) {

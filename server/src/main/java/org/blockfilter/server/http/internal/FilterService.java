@@ -1,6 +1,7 @@
 package org.blockfilter.server.http.internal;
 
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.server.http.NodeException;
 import org.blockfilter.server.http.NodeGateway;
 import org.blockfilter.server.index.FilterIndexReader;
@@ -99,7 +100,7 @@ public final class FilterService {
             throw unknownBlock(stopHash);
         }
         List<Sha256Hash> headers = new ArrayList<>();
-        for (int h = Limits.CHECKPOINT_INTERVAL; h <= stopHeight.getAsInt(); h += Limits.CHECKPOINT_INTERVAL) {
+        for (int h = FilterHeaders.CHECKPOINT_INTERVAL; h <= stopHeight.getAsInt(); h += FilterHeaders.CHECKPOINT_INTERVAL) {
             Optional<IndexedFilter> f = index.hashAt(h).flatMap(index::filter);
             if (f.isEmpty()) {
                 throw new UnavailableException("index_changed", "the best chain changed during the request; retry");
