@@ -263,6 +263,8 @@ public final class FilterIndexer implements AutoCloseable {
         List<UnspentOutput> createdList = new ArrayList<>(created.size());
         created.forEach((k, s) -> createdList.add(new UnspentOutput(k.txId(), k.index(), s)));
         store.connect(record, spent, createdList, sync);
+        LOG.debug("event=block height={} block={} txs={} filter_bytes={} spent={} created={}", height, block.getHash(),
+                block.getTransactions().size(), record.filter().length, spent.size(), createdList.size());
         cachedTipHash = block.getHash();
         cachedTipHeader = header;
         blocksConnected.incrementAndGet();
