@@ -95,9 +95,6 @@ public final class FilterEvidence {
 
     /** Why {@code candidate} cannot be the block's filter, or empty when the evidence does not refute it. */
     public Optional<String> refute(BasicFilter candidate) {
-        if (rebuilt.isPresent() && !java.util.Arrays.equals(rebuilt.get().bytes(), candidate.bytes())) {
-            return Optional.of("differs from the filter rebuilt from the block (all prevout scripts reconstructed)");
-        }
         for (OutputScript s : required) {
             if (!candidate.match(s.bytes())) {
                 return Optional.of("does not contain script " + s.hex() + " that the block requires");
@@ -108,6 +105,9 @@ public final class FilterEvidence {
         }
         if (candidate.size() > maxElements) {
             return Optional.of("has " + candidate.size() + " elements but the block has only " + maxElements + " outputs and inputs");
+        }
+        if (rebuilt.isPresent() && !java.util.Arrays.equals(rebuilt.get().bytes(), candidate.bytes())) {
+            return Optional.of("differs from the filter rebuilt from the block (all prevout scripts reconstructed)");
         }
         return Optional.empty();
     }

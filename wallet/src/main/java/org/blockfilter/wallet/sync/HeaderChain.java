@@ -4,6 +4,7 @@ import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
+import org.bitcoinj.core.Context;
 import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.VerificationException;
@@ -116,6 +117,8 @@ public final class HeaderChain {
                 throw new InvalidHeaderException(height, "header does not link: prev " + b.getPrevBlockHash() + ", expected " + prevHash);
             }
             checkTarget(height, b, prev);
+            // bitcoinj reads its proof-of-work switch from a thread-local Context.
+            Context.getOrCreate();
             try {
                 Block.verifyHeader(b);
             } catch (VerificationException e) {

@@ -8,7 +8,6 @@ import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.Bip158;
-import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.filters.gcs.GolombCodedSet;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -82,16 +81,16 @@ class LieDetectionTest {
     }
 
     /** Serves a filter that omits the wallet's script, with filter headers and checkpoints consistent with the lie. */
-    private final class OmittingSource extends LyingSource {
+    private class OmittingSource extends LyingSource {
         private final BasicFilter fake;
         private final List<Sha256Hash> fakeHeaders = new ArrayList<>();
 
         OmittingSource(String name, MemorySource honest) {
             super(name, honest);
             fake = filterWithout(payHeight, org.bitcoinj.script.ScriptBuilder.createOutputScript(paid).program());
-            Sha256Hash prev = FilterHeaders.GENESIS_PREV;
+            Sha256Hash prev = org.blockfilter.filters.FilterHeaders.GENESIS_PREV;
             for (int h = 0; h <= chain.tipHeight(); h++) {
-                prev = FilterHeaders.next(hashAt(h), prev);
+                prev = org.blockfilter.filters.FilterHeaders.next(hashAt(h), prev);
                 fakeHeaders.add(prev);
             }
         }
@@ -107,7 +106,7 @@ class LieDetectionTest {
             for (int i = 0; i < real.filterHashes().size(); i++) {
                 hashes.add(hashAt(startHeight + i));
             }
-            return new FilterHeaders(startHeight == 0 ? FilterHeaders.GENESIS_PREV : fakeHeaders.get(startHeight - 1), hashes);
+            return new FilterHeaders(startHeight == 0 ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV : fakeHeaders.get(startHeight - 1), hashes);
         }
 
         @Override

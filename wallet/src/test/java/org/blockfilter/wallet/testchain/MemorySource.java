@@ -2,7 +2,6 @@ package org.blockfilter.wallet.testchain;
 
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
-import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 
@@ -66,12 +65,12 @@ public class MemorySource implements ChainSource {
 
     @Override
     public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
-        int stop = stopHeight(startHeight, stopHash, FilterHeaders.MAX_CFHEADERS);
+        int stop = stopHeight(startHeight, stopHash, org.blockfilter.filters.FilterHeaders.MAX_CFHEADERS);
         List<Sha256Hash> hashes = new ArrayList<>();
         for (int h = startHeight; h <= stop; h++) {
             hashes.add(chain.filter(h).filterHash());
         }
-        Sha256Hash prev = startHeight == 0 ? FilterHeaders.GENESIS_PREV : chain.filterHeader(startHeight - 1);
+        Sha256Hash prev = startHeight == 0 ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV : chain.filterHeader(startHeight - 1);
         return new FilterHeaders(prev, hashes);
     }
 
@@ -82,7 +81,7 @@ public class MemorySource implements ChainSource {
             throw new SourceException(name, "unknown stop hash " + stopHash);
         }
         List<Sha256Hash> out = new ArrayList<>();
-        for (int h = FilterHeaders.CHECKPOINT_INTERVAL; h <= stop; h += FilterHeaders.CHECKPOINT_INTERVAL) {
+        for (int h = org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL; h <= stop; h += org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL) {
             out.add(chain.filterHeader(h));
         }
         return out;
@@ -90,7 +89,7 @@ public class MemorySource implements ChainSource {
 
     @Override
     public List<BlockFilterBytes> filters(int startHeight, Sha256Hash stopHash) {
-        int stop = stopHeight(startHeight, stopHash, FilterHeaders.MAX_CFILTERS);
+        int stop = stopHeight(startHeight, stopHash, org.blockfilter.filters.FilterHeaders.MAX_CFILTERS);
         List<BlockFilterBytes> out = new ArrayList<>();
         for (int h = startHeight; h <= stop; h++) {
             out.add(new BlockFilterBytes(chain.block(h).getHash(), chain.filter(h).bytes()));
