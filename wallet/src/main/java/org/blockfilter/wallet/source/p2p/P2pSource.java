@@ -163,7 +163,7 @@ public final class P2pSource implements ChainSource {
         if (answer.filterType() != Bip157.BASIC_FILTER_TYPE) {
             throw fail("cfcheckpt: filter type " + answer.filterType() + ", asked for " + Bip157.BASIC_FILTER_TYPE);
         }
-        int expected = stopHeight / 1000;
+        int expected = stopHeight / Bip157.CHECKPOINT_INTERVAL;
         if (answer.headers().size() != expected) {
             throw fail("cfcheckpt: " + answer.headers().size() + " checkpoints up to height " + stopHeight + ", expected " + expected);
         }
@@ -240,30 +240,39 @@ public final class P2pSource implements ChainSource {
         }
         Sha256Hash txid = tx.getTxId();
         return call("tx", c -> {
-            c.send(new Message.Tx(rawTransaction));
             long deadline = deadline();
+            // Already in the peer's mempool (a rebroadcast): done, as Core's sendrawtransaction.
+            if (peerHasTransaction(c, txid, deadline)) {
+                return txid;
+            }
+            c.send(new Message.Tx(rawTransaction));
             long pause = 20;
-            while (true) {
-                c.send(new Message.GetData(List.of(new Message.InvItem(Message.MSG_WITNESS_TX, txid))));
-                while (true) {
-                    Message m = c.receive(deadline);
-                    if (m instanceof Message.Reject r && txid.equals(r.data())) {
-                        throw fail("peer rejected transaction " + txid + ": " + r.reason() + " (code " + r.code() + ")");
-                    }
-                    if (m instanceof Message.Tx t && Transaction.read(ByteBuffer.wrap(t.raw())).getTxId().equals(txid)) {
-                        return txid;
-                    }
-                    if (m instanceof Message.NotFound nf && nf.items().stream().anyMatch(i -> i.hash().equals(txid))) {
-                        break;
-                    }
-                }
+            while (!peerHasTransaction(c, txid, deadline)) {
                 if (System.nanoTime() + pause * 1_000_000 > deadline) {
                     throw new java.net.SocketTimeoutException("transaction " + txid + " not in the peer's mempool");
                 }
                 sleep(pause);
                 pause = Math.min(pause * 2, 500);
             }
+            return txid;
         });
+    }
+
+    /** getdata for the transaction: true if the peer sends it, false on notfound; a reject for it is an error. */
+    private boolean peerHasTransaction(PeerConnection c, Sha256Hash txid, long deadline) throws IOException {
+        c.send(new Message.GetData(List.of(new Message.InvItem(Message.MSG_WITNESS_TX, txid))));
+        while (true) {
+            Message m = c.receive(deadline);
+            if (m instanceof Message.Reject r && txid.equals(r.data())) {
+                throw fail("peer rejected transaction " + txid + ": " + r.reason() + " (code " + r.code() + ")");
+            }
+            if (m instanceof Message.Tx t && Transaction.read(ByteBuffer.wrap(t.raw())).getTxId().equals(txid)) {
+                return true;
+            }
+            if (m instanceof Message.NotFound nf && nf.items().stream().anyMatch(i -> i.hash().equals(txid))) {
+                return false;
+            }
+        }
     }
 
     @Override
