@@ -62,13 +62,13 @@ public final class HeaderChain {
         return h == null ? OptionalInt.empty() : OptionalInt.of(h);
     }
 
-    /** Block locator: the last 10 hashes, then exponentially sparser, always ending at genesis. */
+    /** Block locator as Bitcoin Core builds it: the last 11 hashes, then exponentially sparser, always ending at genesis. */
     public List<Sha256Hash> locator() {
         List<Sha256Hash> out = new ArrayList<>();
         int step = 1;
         for (int h = tipHeight(); h > 0; h -= step) {
             out.add(hashes.get(h));
-            if (out.size() >= 10) {
+            if (out.size() > 10) {
                 step *= 2;
             }
         }
