@@ -168,12 +168,7 @@ public final class GolombCodedSet {
         byte[] buf = Arrays.copyOf(encoded, length + RiceCodec.PAD);
         long f = nValue * m;
         long endBit = 8L * length;
-        RiceCodec.Reader reader = new RiceCodec.Reader(buf, 8L * header, p);
-        long value = 0;
-        for (int i = 0; i < n; i++) {
-            value += reader.readChecked(endBit, f, value, i);
-        }
-        long end = reader.position();
+        long end = new RiceCodec.Reader(buf, 8L * header, p).validate(n, endBit, f);
         long usedBytes = (end + 7) >>> 3;
         if (usedBytes < length) {
             throw new FilterFormatException("trailing data", (length - usedBytes) + " bytes", usedBytes,
