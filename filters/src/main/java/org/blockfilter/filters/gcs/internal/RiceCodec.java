@@ -71,8 +71,9 @@ public final class RiceCodec {
 
     /**
      * Reads Rice codes through a 64-bit bit buffer: {@code cur} holds the next {@code avail} unread bits
-     * left-aligned (bits below them are zero), refilled branch-free from one big-endian word so that the
-     * common element (short quotient) costs a few register operations and no dependent memory load.
+     * left-aligned (the bits after them are the stream's following bits or zero), refilled branch-free
+     * from one big-endian word only when a code does not fit, so that most elements cost a few register
+     * operations and no dependent memory load.
      */
     public static final class Reader {
         private final byte[] buf;
