@@ -208,6 +208,12 @@ public final class Chain {
         return txid;
     }
 
+    /** Core's FormatMoney: BTC with trailing zeros dropped but at least two decimals. */
+    static String formatMoney(long sats) {
+        java.math.BigDecimal btc = java.math.BigDecimal.valueOf(sats, 8).stripTrailingZeros();
+        return btc.setScale(Math.max(2, btc.scale())).toPlainString();
+    }
+
     private static void checkMaturity(Utxo u, int spendHeight) {
         if (u.coinbase() && spendHeight - u.height() < Consensus.COINBASE_MATURITY) {
             throw new RejectedException("bad-txns-premature-spend-of-coinbase",
@@ -221,8 +227,8 @@ public final class Chain {
             valueOut += out.getValue().value;
         }
         if (valueIn < valueOut) {
-            throw new RejectedException("bad-txns-in-belowout", "value in (" + Coin.valueOf(valueIn).toPlainString()
-                    + ") < value out (" + Coin.valueOf(valueOut).toPlainString() + ")", RejectedException.VERIFY_REJECTED);
+            throw new RejectedException("bad-txns-in-belowout", "value in (" + formatMoney(valueIn)
+                    + ") < value out (" + formatMoney(valueOut) + ")", RejectedException.VERIFY_REJECTED);
         }
         return valueIn - valueOut;
     }
