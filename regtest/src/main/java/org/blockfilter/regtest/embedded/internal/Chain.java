@@ -298,7 +298,7 @@ public final class Chain {
         }
         BlockEntry e = blocks.get(block.getHash());
         if (e.invalid()) {
-            throw new IllegalStateException("the embedded node's own block failed to connect: " + e.failure());
+            throw new IllegalStateException("the embedded node's own block failed to connect: " + e.failure().getMessage());
         }
     }
 
@@ -389,7 +389,8 @@ public final class Chain {
         blocks.put(hash, entry);
         activateBestChain();
         if (entry.invalid()) {
-            throw new RejectedException(entry.failure(), RejectedException.VERIFY_REJECTED);
+            RejectedException why = entry.failure();
+            throw new RejectedException(why.reason(), why.detail(), why.rpcCode());
         }
         return onBestChain(entry) ? BlockStatus.ACCEPTED : BlockStatus.INCONCLUSIVE;
     }
@@ -410,7 +411,7 @@ public final class Chain {
         }
         for (BlockEntry e : blocks.values()) {
             if (e.ancestor(target.height()) == target) {
-                e.markInvalid("invalidated");
+                e.markInvalid(new RejectedException("invalidated", "by invalidateblock", RejectedException.VERIFY_REJECTED));
             }
         }
         List<Transaction> moreDropped = activate();
@@ -470,7 +471,7 @@ public final class Chain {
                 } catch (RejectedException r) {
                     for (BlockEntry d : blocks.values()) {
                         if (d.ancestor(e.height()) == e) {
-                            d.markInvalid(r.getMessage());
+                            d.markInvalid(r);
                         }
                     }
                     break;
