@@ -11,9 +11,9 @@ command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install -y wr
 WORK="$(mktemp -d)"
 trap 'exec 3>&- 2>/dev/null || true; [ -n "${PID:-}" ] && kill "$PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-./mvnw -B -q -pl server -am test-compile
-./mvnw -B -q -pl server dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test >/dev/null
-CP="server/target/test-classes:server/target/classes:filters/target/classes:$(cat "$WORK/cp.txt")"
+# One reactor run, so the filters module resolves to its target/classes (we never mvn install).
+./mvnw -B -q -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test
+CP="server/target/test-classes:server/target/classes:$(cat "$WORK/cp.txt")"
 
 mkfifo "$WORK/in"
 java -Xmx512m -XX:+UseParallelGC -Dtestvectors.dir="$(pwd)/../shared/testvectors" -cp "$CP" \
