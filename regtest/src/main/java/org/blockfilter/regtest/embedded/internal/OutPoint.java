@@ -1,0 +1,22 @@
+package org.blockfilter.regtest.embedded.internal;
+
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.TransactionOutPoint;
+
+import java.util.Objects;
+
+/** A transaction output reference (txid, index). Immutable; txid is never null. */
+public record OutPoint(Sha256Hash txid, long index) {
+    public OutPoint {
+        Objects.requireNonNull(txid, "txid");
+    }
+
+    public static OutPoint of(TransactionOutPoint o) {
+        return new OutPoint(o.hash(), o.index());
+    }
+
+    @Override
+    public String toString() {
+        return txid + ":" + index;
+    }
+}

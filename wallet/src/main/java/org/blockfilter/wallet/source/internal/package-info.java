@@ -1,0 +1,5 @@
+/**
+ * Not API. Strict, bounded decoding of the Bitcoin wire encodings that both transports read
+ * (CompactSize, hashes, length-prefixed byte strings).
+ */
+package org.blockfilter.wallet.source.internal;
