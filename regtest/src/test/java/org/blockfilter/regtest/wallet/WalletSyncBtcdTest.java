@@ -24,7 +24,18 @@ import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.keys.OutputScript;
 import org.blockfilter.wallet.ledger.Utxo;
+import org.blockfilter.server.http.RestConfig;
+import org.blockfilter.server.http.RestServer;
+import org.blockfilter.server.http.RpcNodeGateway;
+import org.blockfilter.server.index.FilterIndexer;
+import org.blockfilter.server.index.RpcBlockSource;
+import org.blockfilter.server.index.StoreFilterIndexReader;
+import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.blockfilter.server.store.IndexStore;
+import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.p2p.P2pSource;
+import org.blockfilter.wallet.source.rest.RestSource;
 import org.blockfilter.wallet.spend.PreparedPayment;
 import org.blockfilter.wallet.spend.Spender;
 import org.blockfilter.wallet.sync.SyncEngine;
@@ -34,6 +45,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -170,5 +182,50 @@ class WalletSyncBtcdTest {
         LightWallet reloaded = LightWallet.load(dir.resolve("w.json"));
         assertMatchesFullScan(reloaded);
         assertEquals(new ArrayList<>(w.ledger().history()), new ArrayList<>(reloaded.ledger().history()));
+    }
+
+    @Test
+    void walletEqualsAFullScanThroughOurServerAndBtcdTogetherIncludingAReorg() {
+        ScenarioSpec spec = ScenarioSpec.small(7L, 15);
+        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
+        GroundTruth truth = ScenarioRunner.run(node, spec);
+        LightWallet w = LightWallet.create(dir.resolve("w.json"), BitcoinNetwork.REGTEST, MNEMONIC, PASSPHRASE,
+                EnumSet.of(AddressKind.P2WPKH), 20, LightWallet.Birthday.ofHeight(0), 1 << 10);
+        Iterator<OwnedOutput> coins = truth.outputs().stream()
+                .filter(o -> o.unspent() && !o.coinbase() && o.script().kind() == OutputKind.P2WPKH
+                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
+                .iterator();
+        for (int i : new int[] {0, 3, 7}) {
+            OwnedOutput coin = coins.next();
+            Transaction tx = new Transaction();
+            tx.addOutput(coin.value().subtract(Coin.valueOf(20_000)),
+                    w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, i).address());
+            tx.addSignedInput(coin.outpoint(), coin.script().scriptPubKey(), coin.value(), coin.script().keys().get(0));
+            node.submitTransaction(tx.serialize());
+            node.mine(1);
+        }
+
+        BitcoinRpc rpc = new BitcoinRpc(JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(30)));
+        try (IndexStore store = IndexStore.open(dir.resolve("index"));
+             FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(200));
+             RestServer server = RestServer.start(RestConfig.defaults(), new StoreFilterIndexReader(store), new RpcNodeGateway(rpc))) {
+            indexer.syncOnce();
+            try (ChainSource rest = RestSource.create(URI.create("http://127.0.0.1:" + server.port()), Duration.ofSeconds(10));
+                 P2pSource p2p = connect()) {
+                SyncReport r = new SyncEngine(w, List.of(rest, p2p), null).sync();
+                assertTrue(r.dropped().isEmpty(), r.dropped().toString());
+                assertEquals(List.of(rest.name(), p2p.name()), r.sourcesUsed());
+                assertEquals(3, w.ledger().utxos(true).size());
+                assertMatchesFullScan(w);
+
+                node.reorg(2, 3); // drops the blocks of the last two payments; btcd may mine them again later
+                indexer.syncOnce();
+                SyncReport after = new SyncEngine(w, List.of(rest, p2p), null).sync();
+                assertTrue(after.dropped().isEmpty(), after.dropped().toString());
+                assertTrue(after.reorgDepth() >= 2, "reorg depth " + after.reorgDepth());
+                assertEquals(node.tipHash(), w.headers().tipHash());
+                assertMatchesFullScan(w);
+            }
+        }
     }
 }
