@@ -228,4 +228,67 @@ class WalletSyncBtcdTest {
             }
         }
     }
+
+    private static String[] cli(Path dir, String... rest) {
+        String[] head = {"--wallet", dir.resolve("cli.json").toString(), "--passphrase-file", dir.resolve("pw").toString(), "--json"};
+        String[] all = new String[head.length + rest.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(rest, 0, all, head.length, rest.length);
+        return all;
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = org.blockfilter.wallet.cli.WalletCli.run(args, new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        return new Run(code, out.toString(java.nio.charset.StandardCharsets.UTF_8), err.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void commandLineRestoresSyncsFromBtcdAndSends() throws Exception {
+        ScenarioSpec spec = ScenarioSpec.small(11L, 5);
+        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
+        GroundTruth truth = ScenarioRunner.run(node, spec);
+        java.nio.file.Files.writeString(dir.resolve("pw"), "cli pass\n");
+        java.nio.file.Files.writeString(dir.resolve("m"), String.join(" ", MNEMONIC) + "\n");
+        Run restored = run(cli(dir, "restore", "--mnemonic-file", dir.resolve("m").toString(), "--kinds", "p2wpkh"));
+        assertEquals(0, restored.code(), restored.err());
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String address = json.readTree(restored.out()).get("receiveAddress").asText();
+
+        OwnedOutput coin = truth.outputs().stream()
+                .filter(o -> o.unspent() && !o.coinbase() && o.script().kind() == OutputKind.P2WPKH
+                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
+                .findFirst().orElseThrow();
+        Transaction tx = new Transaction();
+        Coin paid = coin.value().subtract(Coin.valueOf(20_000));
+        tx.addOutput(paid, org.bitcoinj.base.AddressParser.getDefault(BitcoinNetwork.REGTEST).parseAddress(address));
+        tx.addSignedInput(coin.outpoint(), coin.script().scriptPubKey(), coin.value(), coin.script().keys().get(0));
+        node.submitTransaction(tx.serialize());
+        node.mine(1);
+
+        String peer = "127.0.0.1:" + node.p2pAddress().orElseThrow().getPort();
+        Run synced = run(cli(dir, "sync", "--peer", peer));
+        assertEquals(0, synced.code(), synced.err());
+        assertTrue(synced.err().contains("matched 1"), "progress bar on stderr: " + synced.err());
+        assertEquals(node.tipHeight(), json.readTree(synced.out()).get("height").asInt());
+        assertEquals(paid.toPlainString(), json.readTree(run(cli(dir, "balance")).out()).get("confirmed").asText());
+
+        Run sent = run(cli(dir, "send", "--to", spec.miningAddress().toString(), "--amount", "0.001", "--fee-rate", "3",
+                "--yes", "--peer", peer));
+        assertEquals(0, sent.code(), sent.err());
+        com.fasterxml.jackson.databind.JsonNode s = json.readTree(sent.out());
+        node.mine(1);
+        assertEquals(0, run(cli(dir, "sync", "--peer", peer, "--quiet")).code());
+        Coin expected = paid.subtract(Coin.MILLICOIN).subtract(Coin.parseCoin(s.get("fee").asText()));
+        assertEquals(expected.toPlainString(), json.readTree(run(cli(dir, "balance")).out()).get("confirmed").asText());
+        com.fasterxml.jackson.databind.JsonNode history = json.readTree(run(cli(dir, "history")).out()).get("transactions");
+        assertEquals(2, history.size());
+        assertEquals(s.get("txid").asText(), history.get(1).get("txid").asText());
+        assertEquals(node.tipHeight(), history.get(1).get("height").asInt());
+    }
 }
