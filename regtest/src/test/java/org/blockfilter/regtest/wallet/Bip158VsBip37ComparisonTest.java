@@ -57,8 +57,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(NodeLogOnFailure.class)
 class Bip158VsBip37ComparisonTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(120);
-    private static final int WALLETS = 3;
+    private static final Duration TIMEOUT = Duration.ofSeconds(180);
+    /**
+     * {@code -Dwallet.comparison=full} runs the documented grid (standard 300-block scenario,
+     * wallets 0-2, Bloom false-positive rates 1e-5 and 1e-3); the default is a CI-sized run.
+     */
+    private static final boolean FULL = "full".equals(System.getProperty("wallet.comparison"));
     private BtcdNode node;
 
     @AfterEach
@@ -88,20 +92,23 @@ class Bip158VsBip37ComparisonTest {
 
     @Test
     void bip158AndBip37SyncsOfTheSameWalletsOnTheSameChain() throws IOException {
-        ScenarioSpec spec = ScenarioSpec.standard(20_261_130L);
+        ScenarioSpec spec = FULL ? ScenarioSpec.standard(20_261_130L) : ScenarioSpec.small(20_261_130L, 60);
+        List<Integer> wallets = FULL ? List.of(0, 1, 2) : List.of(1);
         node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
         GroundTruth truth = ScenarioRunner.run(node, spec);
         List<Row> rows = new ArrayList<>();
         try (CountingProxy proxy = new CountingProxy(node.p2pAddress().orElseThrow())) {
-            for (int w = 0; w < Math.min(WALLETS, truth.wallets().size()); w++) {
+            for (int w : wallets) {
                 ScenarioWallet wallet = truth.wallets().get(w);
                 Set<Sha256Hash> relevant = relevantTxids(truth, w);
                 proxy.reset();
                 rows.add(bip158(proxy, truth, wallet, relevant));
                 proxy.reset();
                 rows.add(bip37(proxy, truth, wallet, relevant, PeerGroup.DEFAULT_BLOOM_FILTER_FP_RATE, "bip37-bitcoinj-fp1e-5"));
-                proxy.reset();
-                rows.add(bip37(proxy, truth, wallet, relevant, 0.001, "bip37-bitcoinj-fp1e-3"));
+                if (FULL) {
+                    proxy.reset();
+                    rows.add(bip37(proxy, truth, wallet, relevant, 0.001, "bip37-bitcoinj-fp1e-3"));
+                }
             }
         }
         report(spec, truth, rows);
