@@ -22,10 +22,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The embedded node's state and rules: every block it has seen (by hash, best chain chosen by
@@ -38,6 +40,7 @@ import java.util.Optional;
  */
 public final class Chain {
     public static final NetworkParameters PARAMS = RegTestParams.get();
+    private static final int SCRIPT_CACHE_SIZE = 100_000;
 
     /** A spent output and where it was, kept to undo a block. */
     private record Spent(OutPoint outpoint, Utxo utxo) {
@@ -62,6 +65,7 @@ public final class Chain {
     private final Map<Sha256Hash, List<Spent>> undo = new HashMap<>();
     private final Map<Sha256Hash, BlockEntry> txIndex = new HashMap<>();
     private final Mempool mempool = new Mempool();
+    private final Set<Sha256Hash> scriptsVerified = new HashSet<>();
     private long sequence;
     private long extraNonce;
 
@@ -223,7 +227,14 @@ public final class Chain {
         return valueIn - valueOut;
     }
 
-    private static void verifyScripts(Transaction tx, List<Utxo> prevouts) {
+    private void verifyScripts(Transaction tx, List<Utxo> prevouts) {
+        // A wtxid commits to the inputs' outpoints and hence to the scripts they spend, so a
+        // transaction that passed once (entering the mempool) need not be checked again when
+        // its block connects, as Core's script cache does.
+        Sha256Hash wtxid = tx.getWTxId();
+        if (scriptsVerified.contains(wtxid)) {
+            return;
+        }
         for (int i = 0; i < prevouts.size(); i++) {
             try {
                 ScriptChecks.verify(tx, i, prevouts.get(i).scriptUnsafe(), prevouts.get(i).value());
@@ -232,6 +243,10 @@ public final class Chain {
                         "input " + i, RejectedException.VERIFY_REJECTED);
             }
         }
+        if (scriptsVerified.size() >= SCRIPT_CACHE_SIZE) {
+            scriptsVerified.clear();
+        }
+        scriptsVerified.add(wtxid);
     }
 
     // ---------------------------------------------------------------- mining

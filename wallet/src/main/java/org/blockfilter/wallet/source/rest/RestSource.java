@@ -269,6 +269,10 @@ public final class RestSource implements ChainSource {
             if (cause instanceof LimitedBodySubscriber.TooLargeException) {
                 throw fail(what + ": " + cause.getMessage(), cause);
             }
+            // The request's own timeout and the wait above race; either way the answer was too slow.
+            if (cause instanceof java.net.http.HttpTimeoutException) {
+                throw fail(what + ": no complete answer within " + timeout.toMillis() + " ms", cause);
+            }
             throw fail(what + ": " + (cause instanceof IOException ? "connection failed: " : "") + cause, cause);
         } catch (RuntimeException e) {
             throw fail(what + ": " + e, e);

@@ -1,0 +1,265 @@
+package org.blockfilter.server;
+
+import org.blockfilter.server.index.FilterIndexer;
+import org.blockfilter.server.index.IndexingException;
+import org.blockfilter.server.index.RpcBlockSource;
+import org.blockfilter.server.node.EmbeddedNodeLauncher;
+import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.blockfilter.server.rpc.RpcException;
+import org.blockfilter.server.store.IndexStore;
+import org.blockfilter.server.store.StoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+
+/**
+ * The block-filter server's command line: connects to a node (or starts the embedded regtest
+ * node), indexes its chain and follows the tip, and serves the index over HTTP.
+ * {@code --help} lists the options. Exit codes: 0 after {@code --exit-when-synced} or a
+ * clean shutdown, 1 when the server cannot start or indexing stops on an error, 2 for bad options.
+ */
+@Command(name = "blockfilter-server", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Follows a Bitcoin node, indexes a BIP 158 basic filter per block and serves filters over REST.")
+public final class ServerMain implements Callable<Integer> {
+    /** Default HTTP port (BIP 157's number, rarely taken). */
+    public static final int DEFAULT_PORT = 8157;
+    private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
+    private static final Duration RPC_TIMEOUT = Duration.ofSeconds(30);
+
+    @Option(names = "--node", paramLabel = "URL",
+            description = "Node JSON-RPC URL: http://user:pass@host:port, or http://host:port with --rpc-cookie. "
+                    + "Bitcoin Core, btcd or any node speaking Core's RPC.")
+    URI node;
+
+    @Option(names = "--rpc-cookie", paramLabel = "FILE", description = "Bitcoin Core cookie file for --node.")
+    Path rpcCookie;
+
+    @Option(names = "--embedded", description = "Start the embedded regtest node with a demo chain "
+            + "(the default when --node is absent).")
+    boolean embedded;
+
+    @Option(names = "--demo-blocks", defaultValue = "300", description = "Blocks in the embedded demo chain (default: ${DEFAULT-VALUE}).")
+    int demoBlocks;
+
+    @Option(names = "--demo-seed", defaultValue = "1", description = "Seed of the embedded demo chain (default: ${DEFAULT-VALUE}).")
+    long demoSeed;
+
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "Index directory (default: ./blockfilter-data "
+            + "with --node; a temporary directory, deleted at exit, with the embedded node).")
+    Path dataDir;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "HTTP bind address (default: ${DEFAULT-VALUE}).")
+    String bind;
+
+    @Option(names = "--port", defaultValue = "" + DEFAULT_PORT, description = "HTTP port, 0 for a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--immutable-depth", defaultValue = "6", description = "Confirmations after which responses "
+            + "about a block are served as Cache-Control: immutable (default: ${DEFAULT-VALUE}).")
+    int immutableDepth;
+
+    @Option(names = "--poll-ms", defaultValue = "200", description = "How often to ask the node for a new tip once "
+            + "caught up, in ms (default: ${DEFAULT-VALUE}).")
+    long pollMillis;
+
+    @Option(names = "--undo-depth", defaultValue = "" + IndexStore.DEFAULT_UNDO_DEPTH,
+            description = "Blocks of undo data kept, the deepest reorg followed (default: ${DEFAULT-VALUE}).")
+    int undoDepth;
+
+    @Option(names = "--no-http", description = "Index only; do not start the HTTP server.")
+    boolean noHttp;
+
+    @Option(names = "--exit-when-synced", description = "Index up to the node's tip, then exit (implies --no-http).")
+    boolean exitWhenSynced;
+
+    private final Deque<AutoCloseable> closeOnExit = new ArrayDeque<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    public static void main(String[] args) {
+        ServerMain main = new ServerMain();
+        Runtime.getRuntime().addShutdownHook(new Thread(main::shutdown, "shutdown"));
+        System.exit(new CommandLine(main).execute(args));
+    }
+
+    /** Runs the command line and returns the exit code (for tests and launchers). */
+    public static int run(String... args) {
+        return new CommandLine(new ServerMain()).execute(args);
+    }
+
+    @Override
+    public Integer call() {
+        if (validate() != 0) {
+            return 2;
+        }
+        try {
+            return serve();
+        } catch (StartupException | StoreException | IndexingException | RpcException e) {
+            LOG.error("event=startup_failed error=\"{}\"", e.getMessage());
+            System.err.println("blockfilter-server: " + e.getMessage());
+            return 1;
+        } finally {
+            shutdown();
+        }
+    }
+
+    private int validate() {
+        PrintWriter err = new CommandLine(this).getErr();
+        String problem = null;
+        if (node != null && embedded) {
+            problem = "--node and --embedded exclude each other";
+        } else if (rpcCookie != null && node == null) {
+            problem = "--rpc-cookie needs --node";
+        } else if (port < 0 || port > 65_535) {
+            problem = "--port must be 0..65535: " + port;
+        } else if (immutableDepth < 0) {
+            problem = "--immutable-depth must be >= 0: " + immutableDepth;
+        } else if (pollMillis < 1) {
+            problem = "--poll-ms must be >= 1: " + pollMillis;
+        } else if (undoDepth < 1) {
+            problem = "--undo-depth must be >= 1: " + undoDepth;
+        } else if (demoBlocks < 1) {
+            problem = "--demo-blocks must be >= 1: " + demoBlocks;
+        }
+        if (problem != null) {
+            err.println("blockfilter-server: " + problem + " (see --help)");
+            err.flush();
+            return 2;
+        }
+        return 0;
+    }
+
+    private int serve() throws StartupException {
+        JsonRpcClient client = connect();
+        BitcoinRpc rpc = new BitcoinRpc(client);
+        String chain;
+        try {
+            chain = rpc.blockchainInfo().path("chain").asText("unknown");
+        } catch (RpcException e) {
+            throw new StartupException("cannot talk to the node at " + client.endpoint() + ": " + e.getMessage());
+        }
+        Path dir = dataDir();
+        IndexStore store = IndexStore.open(dir, undoDepth);
+        closeOnExit.push(store);
+        FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(pollMillis));
+        closeOnExit.push(indexer);
+        LOG.info("event=start node={} chain={} data_dir={} indexed_height={}", client.endpoint(), chain, dir,
+                store.tip().map(IndexStore.ChainTip::height).orElse(-1));
+
+        if (exitWhenSynced) {
+            FilterIndexer.SyncResult result = indexer.syncOnce();
+            LOG.info("event=synced height={} connected={} disconnected={}",
+                    store.tip().map(IndexStore.ChainTip::height).orElse(-1), result.connected(), result.disconnected());
+            return 0;
+        }
+        indexer.start();
+        if (noHttp) {
+            System.out.println("blockfilter-server: indexing " + client.endpoint() + " (" + chain + ") into " + dir
+                    + "; HTTP disabled (--no-http). Ctrl-C to stop.");
+        } else {
+            // The REST layer (org.blockfilter.server.http) is wired here once it lands on main.
+            System.out.println("blockfilter-server: indexing " + client.endpoint() + " (" + chain + ") into " + dir
+                    + "; the HTTP server is not part of this build yet. Ctrl-C to stop.");
+        }
+        System.out.flush();
+        awaitStop(indexer);
+        return indexer.status().failure().isPresent() ? 1 : 0;
+    }
+
+    private void awaitStop(FilterIndexer indexer) {
+        while (stopped.getCount() > 0) {
+            FilterIndexer.Status status = indexer.status();
+            if (!status.running() && status.failure().isPresent()) {
+                System.err.println("blockfilter-server: indexing stopped: " + status.failure().get());
+                return;
+            }
+            try {
+                stopped.await(1, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private JsonRpcClient connect() throws StartupException {
+        if (node != null) {
+            try {
+                return rpcCookie != null ? JsonRpcClient.fromCookieFile(node, rpcCookie, RPC_TIMEOUT)
+                        : JsonRpcClient.fromUrl(node, RPC_TIMEOUT);
+            } catch (IOException e) {
+                throw new StartupException("cannot read the cookie file " + rpcCookie + ": " + e);
+            } catch (IllegalArgumentException e) {
+                throw new StartupException(e.getMessage());
+            }
+        }
+        EmbeddedNodeLauncher launcher = EmbeddedNodeLauncher.find().orElseThrow(() -> new StartupException(
+                "no embedded node on the class path: run the packaged server (regtest module), "
+                        + "or point it at a node with --node http://user:pass@127.0.0.1:18443"));
+        LOG.info("event=embedded_node_starting demo_blocks={} seed={}", demoBlocks, demoSeed);
+        EmbeddedNodeLauncher.Handle handle = launcher.start(demoBlocks, demoSeed);
+        closeOnExit.addLast(handle); // closed last, after the indexer and store
+        return JsonRpcClient.create(handle.rpcUri(), handle.rpcUser(), handle.rpcPassword(), RPC_TIMEOUT);
+    }
+
+    private Path dataDir() throws StartupException {
+        if (dataDir != null) {
+            return dataDir;
+        }
+        if (node != null) {
+            return Path.of("blockfilter-data");
+        }
+        try {
+            Path temp = Files.createTempDirectory("blockfilter-embedded-");
+            closeOnExit.addLast(() -> deleteTree(temp));
+            return temp;
+        } catch (IOException e) {
+            throw new StartupException("cannot create a temporary data directory: " + e);
+        }
+    }
+
+    private synchronized void shutdown() {
+        stopped.countDown();
+        while (!closeOnExit.isEmpty()) {
+            AutoCloseable c = closeOnExit.pop();
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("event=close_failed resource={} error=\"{}\"", c, e.toString());
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** The server cannot start; the message says why and what to do. */
+    static final class StartupException extends Exception {
+        StartupException(String message) {
+            super(message);
+        }
+    }
+}

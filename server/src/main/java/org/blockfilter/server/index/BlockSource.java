@@ -1,0 +1,26 @@
+package org.blockfilter.server.index;
+
+import org.bitcoinj.base.Sha256Hash;
+
+import java.util.Optional;
+
+/**
+ * Where the indexer reads the chain from: the node's best chain by height and raw blocks by
+ * hash. {@link RpcBlockSource} implements it over JSON-RPC; tests may feed blocks built with
+ * bitcoinj. Implementations are thread-safe and never return null; failures to reach the node
+ * are unchecked exceptions (for RPC, {@link org.blockfilter.server.rpc.RpcException}).
+ */
+public interface BlockSource {
+
+    /** Hash of the node's best block. */
+    Sha256Hash bestBlockHash();
+
+    /** Height of the node's best block. */
+    int bestHeight();
+
+    /** Best-chain block hash at {@code height}; empty above the node's tip. */
+    Optional<Sha256Hash> hashAt(int height);
+
+    /** The block's wire serialization (with witnesses); empty if the node does not know it. */
+    Optional<byte[]> rawBlock(Sha256Hash hash);
+}

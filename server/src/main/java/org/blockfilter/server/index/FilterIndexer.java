@@ -1,0 +1,420 @@
+package org.blockfilter.server.index;
+
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Block;
+import org.bitcoinj.core.ProtocolException;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
+import org.bitcoinj.core.TransactionOutPoint;
+import org.bitcoinj.core.TransactionOutput;
+import org.blockfilter.filters.BasicFilter;
+import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.server.rpc.RpcException;
+import org.blockfilter.server.store.IndexStore;
+import org.blockfilter.server.store.IndexStore.ChainTip;
+import org.blockfilter.server.store.StoreException;
+import org.blockfilter.server.store.StoredBlock;
+import org.blockfilter.server.store.UnspentOutput;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Indexes the node's best chain from genesis into an {@link IndexStore} and follows its tip.
+ * Per block, in order: parse it, look up the scripts of the outputs it spends in the store's
+ * unspent-script map, build the BIP 158 basic filter and its BIP 157 header, and commit
+ * everything (filter, header, block header, height, UTXO changes, undo data, tip) in one
+ * atomic batch. When the node's best chain switches it disconnects blocks down to the fork
+ * point with the undo data (their filters stay retrievable by hash) and indexes the new branch.
+ *
+ * <p>{@link #syncOnce()} does one catch-up pass on the caller's thread (what tests use);
+ * {@link #start()} runs passes on a background thread, polling the node every
+ * {@code pollInterval} once caught up and retrying with back-off while the node is
+ * unreachable. Thread-safe: one pass runs at a time.
+ */
+public final class FilterIndexer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FilterIndexer.class);
+    private static final long PROGRESS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
+    /** Core's MAX_SCRIPT_SIZE: longer output scripts, like OP_RETURN ones, can never be spent. */
+    private static final int MAX_SCRIPT_SIZE = 10_000;
+    private static final int OP_RETURN = 0x6a;
+
+    private final IndexStore store;
+    private final BlockSource source;
+    private final Duration pollInterval;
+    private final ReentrantLock passLock = new ReentrantLock();
+    private final ReentrantLock wakeLock = new ReentrantLock();
+    private final Condition wake = wakeLock.newCondition();
+    private final AtomicLong blocksConnected = new AtomicLong();
+    private final AtomicLong blocksDisconnected = new AtomicLong();
+    private final AtomicLong reorgs = new AtomicLong();
+    private final List<Consumer<ChainTip>> listeners = new CopyOnWriteArrayList<>();
+    private volatile int nodeHeight = -1;
+    private volatile Throwable failure;
+    private volatile boolean running;
+    private Thread thread;
+    // The filter header of the tip, so connecting a block needs no read of its parent's record.
+    private Sha256Hash cachedTipHash;
+    private Sha256Hash cachedTipHeader;
+
+    /**
+     * Calls {@code listener} on the indexer's thread after each pass that changed the tip, with
+     * the new tip (for metrics, caches, tests). A listener must be quick and must not throw.
+     */
+    public void onTipChanged(Consumer<ChainTip> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** What one pass did. */
+    public record SyncResult(int connected, int disconnected) {
+    }
+
+    /** A snapshot of the indexer's state, for status pages and metrics. */
+    public record Status(int indexedHeight, int nodeHeight, long blocksConnected, long blocksDisconnected,
+                         long reorgs, boolean running, Optional<String> failure) {
+    }
+
+    public FilterIndexer(IndexStore store, BlockSource source, Duration pollInterval) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.source = Objects.requireNonNull(source, "source");
+        this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
+        if (pollInterval.isNegative() || pollInterval.isZero()) {
+            throw new IllegalArgumentException("pollInterval must be positive: " + pollInterval);
+        }
+    }
+
+    /**
+     * Brings the index to the node's best chain: follows a reorg if there was one, then connects
+     * blocks until the tip equals the node's best block.
+     *
+     * @throws IndexingException if the node's data cannot be indexed (the store keeps its last good block)
+     * @throws RpcException      if the node cannot be reached
+     */
+    public SyncResult syncOnce() {
+        passLock.lock();
+        try {
+            return pass();
+        } finally {
+            passLock.unlock();
+        }
+    }
+
+    private SyncResult pass() {
+        checkGenesis();
+        int connected = 0;
+        int disconnected = 0;
+        Progress progress = null;
+        while (!Thread.currentThread().isInterrupted()) {
+            Sha256Hash best = source.bestBlockHash();
+            Optional<ChainTip> tip = store.tip();
+            if (tip.isPresent() && tip.get().hash().equals(best)) {
+                break;
+            }
+            int next = tip.map(t -> t.height() + 1).orElse(0);
+            Optional<Sha256Hash> nextHash = source.hashAt(next);
+            if (nextHash.isEmpty()) {
+                // The node's chain is not longer than ours, yet its best block is not our tip.
+                int n = rollBackToNodeChain();
+                disconnected += n;
+                if (n == 0) {
+                    break; // the node moved between calls; the next pass sees where it settled
+                }
+                continue;
+            }
+            byte[] raw = source.rawBlock(nextHash.get()).orElseThrow(() -> new IndexingException(
+                    "node lists block " + nextHash.get() + " at height " + next + " but does not return it"));
+            Block block = parse(raw, nextHash.get(), next);
+            if (tip.isPresent() && !block.getPrevBlockHash().equals(tip.get().hash())) {
+                disconnected += rollBackToNodeChain();
+                continue;
+            }
+            if (progress == null) {
+                nodeHeight = source.bestHeight();
+                progress = new Progress(next, nodeHeight);
+            }
+            connect(block, raw, next, nextHash.get().equals(best));
+            connected++;
+            progress.blockDone(next, block.getTransactions().size(), this);
+        }
+        if (progress != null) {
+            progress.finish(this);
+        }
+        if (connected + disconnected > 0) {
+            store.tip().ifPresent(t -> listeners.forEach(l -> l.accept(t)));
+        }
+        return new SyncResult(connected, disconnected);
+    }
+
+    private void checkGenesis() {
+        Optional<Sha256Hash> ours = store.genesis();
+        if (ours.isPresent()) {
+            Optional<Sha256Hash> theirs = source.hashAt(0);
+            if (theirs.isPresent() && !theirs.get().equals(ours.get())) {
+                throw new IndexingException("the data directory indexes the chain with genesis " + ours.get()
+                        + " but the node's genesis is " + theirs.get() + ": use another --data-dir");
+            }
+        }
+    }
+
+    /** Disconnects blocks until our tip is the node's block at that height; returns how many. */
+    private int rollBackToNodeChain() {
+        int count = 0;
+        Optional<ChainTip> tip = store.tip();
+        Sha256Hash oldTip = tip.map(ChainTip::hash).orElse(null);
+        while (tip.isPresent()) {
+            ChainTip t = tip.get();
+            if (source.hashAt(t.height()).map(t.hash()::equals).orElse(false)) {
+                break;
+            }
+            if (t.height() == 0) {
+                throw new IndexingException("the node's genesis block is no longer " + t.hash());
+            }
+            StoredBlock gone;
+            try {
+                gone = store.disconnectTip(false);
+            } catch (StoreException e) {
+                throw new IndexingException("cannot follow the node's reorg: " + e.getMessage(), e);
+            }
+            LOG.info("event=disconnect height={} block={} reason=reorg", gone.height(), gone.blockHash());
+            count++;
+            tip = store.tip();
+        }
+        if (count > 0) {
+            reorgs.incrementAndGet();
+            blocksDisconnected.addAndGet(count);
+            cachedTipHash = null;
+            LOG.warn("event=reorg depth={} old_tip={} fork_height={} fork_block={}", count, oldTip,
+                    tip.map(ChainTip::height).orElse(-1), tip.map(ChainTip::hash).orElse(null));
+        }
+        return count;
+    }
+
+    private static Block parse(byte[] raw, Sha256Hash expected, int height) {
+        Block block;
+        try {
+            block = Block.read(ByteBuffer.wrap(raw));
+        } catch (ProtocolException | BufferUnderflowException | IllegalArgumentException e) {
+            throw new IndexingException("block " + expected + " at height " + height + " does not parse: " + e, e);
+        }
+        if (!block.getHash().equals(expected)) {
+            throw new IndexingException("node returned block " + block.getHash() + " when asked for " + expected);
+        }
+        return block;
+    }
+
+    private void connect(Block block, byte[] raw, int height, boolean sync) {
+        Map<OutKey, byte[]> created = new LinkedHashMap<>();
+        Map<OutKey, byte[]> prevScripts = new HashMap<>();
+        Set<OutKey> spentKeys = new HashSet<>();
+        List<UnspentOutput> spent = new ArrayList<>();
+        for (Transaction tx : block.getTransactions()) {
+            if (!tx.isCoinBase()) {
+                for (TransactionInput input : tx.getInputs()) {
+                    TransactionOutPoint op = input.getOutpoint();
+                    OutKey key = new OutKey(op.hash(), op.index());
+                    byte[] script = created.remove(key);
+                    if (script == null) {
+                        if (!spentKeys.add(key)) {
+                            throw new IndexingException("block " + block.getHash() + " spends " + key + " twice");
+                        }
+                        script = store.unspentScript(op).orElseThrow(() -> new IndexingException("block "
+                                + block.getHash() + " at height " + height + " spends " + key
+                                + ", which is not in the unspent-output map"));
+                        spent.add(new UnspentOutput(key.txId(), key.index(), script));
+                    }
+                    prevScripts.put(key, script);
+                }
+            }
+            Sha256Hash txId = tx.getTxId();
+            List<TransactionOutput> outputs = tx.getOutputs();
+            for (int i = 0; i < outputs.size(); i++) {
+                byte[] script = outputs.get(i).getScriptBytes();
+                if (spendable(script)) {
+                    created.put(new OutKey(txId, i), script);
+                }
+            }
+        }
+        BasicFilter filter = BasicFilter.build(block, op -> prevScripts.get(new OutKey(op.hash(), op.index())));
+        Sha256Hash prevHeader = tipFilterHeader(block.getPrevBlockHash(), height);
+        Sha256Hash filterHash = filter.filterHash();
+        Sha256Hash header = FilterHeaders.next(filterHash, prevHeader);
+        StoredBlock record = new StoredBlock(block.getHash(), height, Arrays.copyOf(raw, StoredBlock.HEADER_SIZE),
+                filterHash, header, prevHeader, filter.bytes());
+        List<UnspentOutput> createdList = new ArrayList<>(created.size());
+        created.forEach((k, s) -> createdList.add(new UnspentOutput(k.txId(), k.index(), s)));
+        store.connect(record, spent, createdList, sync);
+        LOG.debug("event=block height={} block={} txs={} filter_bytes={} spent={} created={}", height, block.getHash(),
+                block.getTransactions().size(), record.filter().length, spent.size(), createdList.size());
+        cachedTipHash = block.getHash();
+        cachedTipHeader = header;
+        blocksConnected.incrementAndGet();
+    }
+
+    private Sha256Hash tipFilterHeader(Sha256Hash prevBlock, int height) {
+        if (height == 0) {
+            return FilterHeaders.GENESIS_PREV;
+        }
+        if (prevBlock.equals(cachedTipHash)) {
+            return cachedTipHeader;
+        }
+        return store.block(prevBlock).map(StoredBlock::filterHeader).orElseThrow(
+                () -> new IndexingException("store has no record of the parent " + prevBlock + " of height " + height));
+    }
+
+    private static boolean spendable(byte[] script) {
+        return script.length <= MAX_SCRIPT_SIZE && !(script.length > 0 && (script[0] & 0xFF) == OP_RETURN);
+    }
+
+    /** Starts following the node on a background thread (idempotent). */
+    public synchronized void start() {
+        if (thread != null) {
+            return;
+        }
+        running = true;
+        thread = new Thread(this::follow, "filter-indexer");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void follow() {
+        Duration backoff = pollInterval;
+        while (running) {
+            try {
+                syncOnce();
+                backoff = pollInterval;
+                pause(pollInterval);
+            } catch (RpcException e) {
+                LOG.warn("event=node_error retry_in_ms={} error=\"{}\"", backoff.toMillis(), e.getMessage());
+                pause(backoff);
+                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+            } catch (RuntimeException e) {
+                if (!running) {
+                    break; // closing: the store may already be closed under us
+                }
+                failure = e;
+                running = false;
+                LOG.error("event=indexer_stopped height={} error=\"{}\"", store.tip().map(ChainTip::height).orElse(-1),
+                        e.getMessage(), e);
+            }
+        }
+    }
+
+    private void pause(Duration d) {
+        wakeLock.lock();
+        try {
+            if (running) {
+                wake.await(d.toNanos(), TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            running = false;
+            Thread.currentThread().interrupt();
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    /** The state of the index and of the follower. */
+    public Status status() {
+        Throwable f = failure;
+        return new Status(store.tip().map(ChainTip::height).orElse(-1), nodeHeight, blocksConnected.get(),
+                blocksDisconnected.get(), reorgs.get(), running, Optional.ofNullable(f).map(Throwable::getMessage));
+    }
+
+    /** Stops the background thread, if started, and waits for the pass in progress to end. */
+    @Override
+    public void close() {
+        Thread t;
+        synchronized (this) {
+            running = false;
+            t = thread;
+        }
+        wakeLock.lock();
+        try {
+            wake.signalAll();
+        } finally {
+            wakeLock.unlock();
+        }
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private record OutKey(Sha256Hash txId, long index) {
+        @Override
+        public String toString() {
+            return txId + ":" + index;
+        }
+    }
+
+    /** Rate and ETA while catching up, logged every few seconds. */
+    private static final class Progress {
+        private final long startNanos = System.nanoTime();
+        private final int startHeight;
+        private final int target;
+        private long lastLog = startNanos;
+        private long txs;
+        private int height;
+
+        Progress(int startHeight, int target) {
+            this.startHeight = startHeight;
+            this.target = target;
+            this.height = startHeight - 1;
+        }
+
+        void blockDone(int height, int txCount, FilterIndexer indexer) {
+            this.height = height;
+            txs += txCount;
+            long now = System.nanoTime();
+            if (now - lastLog >= PROGRESS_EVERY_NANOS) {
+                lastLog = now;
+                double seconds = (now - startNanos) / 1e9;
+                int blocks = height - startHeight + 1;
+                double rate = blocks / seconds;
+                int remaining = Math.max(0, Math.max(target, indexer.nodeHeight) - height);
+                LOG.info("event=progress height={} target={} blocks_per_s={} tx_per_s={} eta_s={}", height,
+                        Math.max(target, height), String.format("%.1f", rate), String.format("%.1f", txs / seconds),
+                        rate > 0 ? Math.round(remaining / rate) : -1);
+            }
+        }
+
+        void finish(FilterIndexer indexer) {
+            int blocks = height - startHeight + 1;
+            if (blocks <= 0) {
+                return;
+            }
+            double seconds = Math.max(1e-9, (System.nanoTime() - startNanos) / 1e9);
+            if (blocks == 1) {
+                LOG.info("event=tip height={} block={}", height, indexer.store.tip().map(ChainTip::hash).orElse(null));
+            } else {
+                LOG.info("event=caught_up height={} blocks={} seconds={} blocks_per_s={} tx_per_s={}", height, blocks,
+                        String.format("%.1f", seconds), String.format("%.1f", blocks / seconds),
+                        String.format("%.1f", txs / seconds));
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package org.blockfilter.server.index;
+
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.store.IndexStore;
+import org.blockfilter.server.store.StoredBlock;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * {@link FilterIndexReader} over an {@link IndexStore}: what the REST layer reads while the
+ * indexer writes. Thread-safe (the store is); a filter is {@code active} while its block is at
+ * its height on the indexed best chain.
+ */
+public final class StoreFilterIndexReader implements FilterIndexReader {
+    private final IndexStore store;
+
+    public StoreFilterIndexReader(IndexStore store) {
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    @Override
+    public Tip tip() {
+        return store.tip().map(t -> new Tip(t.height(), t.hash())).orElse(new Tip(-1, Sha256Hash.ZERO_HASH));
+    }
+
+    @Override
+    public Optional<Sha256Hash> hashAt(int height) {
+        return store.hashAt(height);
+    }
+
+    @Override
+    public OptionalInt heightOf(Sha256Hash blockHash) {
+        Optional<StoredBlock> block = store.block(blockHash);
+        return block.isPresent() && store.isActive(block.get()) ? OptionalInt.of(block.get().height()) : OptionalInt.empty();
+    }
+
+    @Override
+    public Optional<IndexedFilter> filter(Sha256Hash blockHash) {
+        return store.block(blockHash).map(b -> toFilter(b, store.isActive(b)));
+    }
+
+    @Override
+    public Optional<List<IndexedFilter>> range(int startHeight, Sha256Hash stopHash) {
+        return store.activeRange(startHeight, stopHash).map(blocks -> blocks.stream().map(b -> toFilter(b, true)).toList());
+    }
+
+    @Override
+    public Optional<byte[]> blockHeader(Sha256Hash blockHash) {
+        return store.block(blockHash).map(StoredBlock::header);
+    }
+
+    private static IndexedFilter toFilter(StoredBlock b, boolean active) {
+        return new IndexedFilter(b.blockHash(), b.height(), b.filter(), b.filterHash(), b.filterHeader(),
+                b.prevFilterHeader(), active);
+    }
+}

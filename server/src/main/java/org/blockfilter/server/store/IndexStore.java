@@ -1,0 +1,600 @@
+package org.blockfilter.server.store;
+
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.TransactionOutPoint;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The filter index on disk: one RocksDB database in the data directory.
+ *
+ * <pre>
+ * Column family "default" (metadata):
+ *   "version"  -> u32 layout version (1)
+ *   "genesis"  -> 32-byte genesis block hash; the store refuses to follow another chain
+ *   "tip"      -> u32 height | 32-byte block hash of the highest indexed best-chain block
+ *
+ * Column family "block" (every block ever indexed, best chain or stale; never deleted):
+ *   block hash (32) -> u32 height | 80-byte block header | filter hash (32) |
+ *                      filter header (32) | previous filter header (32) | basic filter (rest)
+ *   Values of 512 bytes or more go to RocksDB blob files, so compaction does not rewrite
+ *   the ~12 GB of mainnet filters (as Core keeps filters in flat files beside its LevelDB).
+ *
+ * Column family "height" (the best chain as indexed; entries above the tip are deleted
+ * when a block is disconnected):
+ *   u32 height -> block hash (32)
+ *
+ * Column family "utxo" (scripts of unspent outputs, what BIP 158 needs of the chain state;
+ * OP_RETURN and over-10,000-byte scripts are never added because they cannot be spent):
+ *   txid (32) | u32 output index -> scriptPubKey bytes
+ *
+ * Column family "undo" (how to disconnect a block; kept for the last {@code undoDepth}
+ * best-chain blocks, pruned in the batch that connects the block undoDepth above):
+ *   block hash (32) -> CompactSize spent count, each: txid (32) | u32 index | CompactSize
+ *                      script length | script;  CompactSize created count, each: txid | u32 index
+ * </pre>
+ *
+ * All hashes are in internal (wire) byte order, the reverse of their display hex; all integers
+ * are big-endian so heights iterate in order. Every block is connected or disconnected with
+ * ONE atomic {@link WriteBatch} (block record, height entry, UTXO changes, undo, pruning, tip)
+ * through the write-ahead log, so after a crash the store holds a prefix of the chain and
+ * nothing half-written. With {@code sync=false} a write survives a process kill (the WAL is in
+ * the OS page cache) but the last few may be lost on power failure, still as a consistent prefix.
+ *
+ * <p>Thread-safe: one writer (the indexer) and any number of readers. Reads never return null.
+ */
+public final class IndexStore implements AutoCloseable {
+    private static final int LAYOUT_VERSION = 1;
+    private static final byte[] KEY_VERSION = "version".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEY_GENESIS = "genesis".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEY_TIP = "tip".getBytes(StandardCharsets.US_ASCII);
+    private static final List<String> FAMILIES = List.of("default", "block", "height", "utxo", "undo");
+    private static final int RECORD_FIXED = 4 + StoredBlock.HEADER_SIZE + 3 * 32;
+    /** Undo data kept by default: deeper reorgs than this cannot be followed (Core keeps 288 in pruned mode). */
+    public static final int DEFAULT_UNDO_DEPTH = 2016;
+
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Object writeMutex = new Object();
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final RocksDB db;
+    private final ColumnFamilyHandle meta;
+    private final ColumnFamilyHandle blocks;
+    private final ColumnFamilyHandle heights;
+    private final ColumnFamilyHandle utxo;
+    private final ColumnFamilyHandle undo;
+    private final WriteOptions syncWrite;
+    private final WriteOptions asyncWrite;
+    private final int undoDepth;
+    private volatile Optional<ChainTip> tip;
+    private boolean closed;
+
+    /** Height and hash of the highest indexed best-chain block. */
+    public record ChainTip(int height, Sha256Hash hash) {
+        public ChainTip {
+            Objects.requireNonNull(hash, "hash");
+        }
+    }
+
+    private IndexStore(Path dir, int undoDepth) throws RocksDBException {
+        this.undoDepth = undoDepth;
+        RocksDB.loadLibrary();
+        DBOptions options = track(new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+                .setKeepLogFileNum(5));
+        LRUCache cache = track(new LRUCache(64L << 20));
+        BloomFilter bloom = track(new BloomFilter(10));
+        BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(bloom);
+        ColumnFamilyOptions plain = track(new ColumnFamilyOptions().setTableFormatConfig(table)
+                .setCompressionType(CompressionType.LZ4_COMPRESSION));
+        // Filters are already entropy-coded: no compression, and out of the LSM tree into blob files.
+        ColumnFamilyOptions blobs = track(new ColumnFamilyOptions().setTableFormatConfig(table)
+                .setCompressionType(CompressionType.NO_COMPRESSION)
+                .setEnableBlobFiles(true).setMinBlobSize(512));
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        for (String name : FAMILIES) {
+            descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.US_ASCII),
+                    name.equals("block") ? blobs : plain));
+        }
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        this.db = RocksDB.open(options, dir.toString(), descriptors, handles);
+        resources.addAll(handles);
+        this.meta = handles.get(0);
+        this.blocks = handles.get(1);
+        this.heights = handles.get(2);
+        this.utxo = handles.get(3);
+        this.undo = handles.get(4);
+        this.syncWrite = track(new WriteOptions().setSync(true));
+        this.asyncWrite = track(new WriteOptions().setSync(false));
+        checkVersion();
+        this.tip = readTip();
+    }
+
+    /**
+     * Opens (creating if needed) the store in {@code dir}.
+     *
+     * @param undoDepth how many of the newest best-chain blocks keep undo data (at least 1)
+     * @throws StoreException if the database cannot be opened or has another layout version
+     */
+    public static IndexStore open(Path dir, int undoDepth) {
+        if (undoDepth < 1) {
+            throw new IllegalArgumentException("undoDepth must be >= 1: " + undoDepth);
+        }
+        try {
+            Files.createDirectories(dir);
+            return new IndexStore(dir, undoDepth);
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot open index store in " + dir + ": " + e.getMessage(), e);
+        } catch (java.io.IOException e) {
+            throw new StoreException("cannot create data directory " + dir + ": " + e, e);
+        }
+    }
+
+    public static IndexStore open(Path dir) {
+        return open(dir, DEFAULT_UNDO_DEPTH);
+    }
+
+    public int undoDepth() {
+        return undoDepth;
+    }
+
+    /** The highest indexed best-chain block; empty before genesis is indexed. */
+    public Optional<ChainTip> tip() {
+        return tip;
+    }
+
+    /** The genesis hash this store follows, once genesis is indexed. */
+    public Optional<Sha256Hash> genesis() {
+        return read(() -> Optional.ofNullable(db.get(meta, KEY_GENESIS)).map(Sha256Hash::wrapReversed));
+    }
+
+    /** The script of an unspent output, if the store has it. */
+    public Optional<byte[]> unspentScript(TransactionOutPoint outpoint) {
+        byte[] key = outpointKey(outpoint.hash(), outpoint.index());
+        return read(() -> Optional.ofNullable(db.get(utxo, key)));
+    }
+
+    /** Any indexed block by hash, on the best chain or stale. */
+    public Optional<StoredBlock> block(Sha256Hash hash) {
+        return read(() -> Optional.ofNullable(db.get(blocks, hash.getReversedBytes())).map(v -> decodeBlock(hash, v)));
+    }
+
+    /** The best-chain block hash at {@code height}, as indexed. */
+    public Optional<Sha256Hash> hashAt(int height) {
+        if (height < 0) {
+            return Optional.empty();
+        }
+        return read(() -> Optional.ofNullable(db.get(heights, heightKey(height))).map(Sha256Hash::wrapReversed));
+    }
+
+    /** True if {@code block} is on the indexed best chain. */
+    public boolean isActive(StoredBlock block) {
+        return hashAt(block.height()).map(block.blockHash()::equals).orElse(false);
+    }
+
+    /**
+     * Best-chain blocks from {@code startHeight} up to and including {@code stopHash}, read from
+     * one snapshot; empty if stopHash is not on the best chain or is below startHeight.
+     */
+    public Optional<List<StoredBlock>> activeRange(int startHeight, Sha256Hash stopHash) {
+        if (startHeight < 0) {
+            return Optional.empty();
+        }
+        return read(() -> {
+            Snapshot snapshot = db.getSnapshot();
+            try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
+                byte[] stopValue = db.get(blocks, options, stopHash.getReversedBytes());
+                if (stopValue == null) {
+                    return Optional.empty();
+                }
+                int stopHeight = ByteBuffer.wrap(stopValue).getInt();
+                byte[] atStop = db.get(heights, options, heightKey(stopHeight));
+                if (stopHeight < startHeight || atStop == null || !Arrays.equals(atStop, stopHash.getReversedBytes())) {
+                    return Optional.empty();
+                }
+                List<StoredBlock> result = new ArrayList<>(stopHeight - startHeight + 1);
+                for (int h = startHeight; h <= stopHeight; h++) {
+                    byte[] hash = db.get(heights, options, heightKey(h));
+                    byte[] value = hash == null ? null : db.get(blocks, options, hash);
+                    if (value == null) {
+                        throw new StoreException("store corrupt: best chain has no block record at height " + h);
+                    }
+                    result.add(decodeBlock(Sha256Hash.wrapReversed(hash), value));
+                }
+                return Optional.of(result);
+            } finally {
+                db.releaseSnapshot(snapshot);
+            }
+        });
+    }
+
+    /**
+     * Connects {@code block} on top of the tip in one atomic batch: its record, its height entry,
+     * the UTXO changes, its undo data (and pruning of the undo data {@link #undoDepth()} below),
+     * and the new tip.
+     *
+     * @param spent   outputs of earlier blocks this block spends, with their scripts (removed)
+     * @param created outputs this block creates that are still unspent at its end (added)
+     * @param sync    fsync the write-ahead log before returning
+     * @throws IllegalStateException if the block does not extend the tip
+     */
+    public void connect(StoredBlock block, List<UnspentOutput> spent, List<UnspentOutput> created, boolean sync) {
+        write(() -> {
+            Optional<ChainTip> current = tip;
+            int expectedHeight = current.map(t -> t.height() + 1).orElse(0);
+            if (block.height() != expectedHeight
+                    || (current.isPresent() && !block.prevBlockHash().equals(current.get().hash()))) {
+                throw new IllegalStateException("block " + block.blockHash() + " at height " + block.height()
+                        + " does not extend the tip " + current.map(ChainTip::toString).orElse("(empty)"));
+            }
+            byte[] hashKey = block.blockHash().getReversedBytes();
+            try (WriteBatch batch = new WriteBatch()) {
+                if (current.isEmpty()) {
+                    batch.put(meta, KEY_GENESIS, hashKey);
+                }
+                batch.put(blocks, hashKey, encodeBlock(block));
+                batch.put(heights, heightKey(block.height()), hashKey);
+                for (UnspentOutput out : spent) {
+                    batch.delete(utxo, outpointKey(out.txId(), out.index()));
+                }
+                for (UnspentOutput out : created) {
+                    batch.put(utxo, outpointKey(out.txId(), out.index()), out.scriptUnsafe());
+                }
+                batch.put(undo, hashKey, encodeUndo(spent, created));
+                int pruneHeight = block.height() - undoDepth;
+                if (pruneHeight >= 0) {
+                    byte[] pruneHash = db.get(heights, heightKey(pruneHeight));
+                    if (pruneHash != null) {
+                        batch.delete(undo, pruneHash);
+                    }
+                }
+                batch.put(meta, KEY_TIP, tipValue(block.height(), hashKey));
+                db.write(sync ? syncWrite : asyncWrite, batch);
+            }
+            tip = Optional.of(new ChainTip(block.height(), block.blockHash()));
+            return null;
+        });
+    }
+
+    /**
+     * Disconnects the tip block in one atomic batch: restores the outputs it spent, deletes the
+     * ones it created, removes its height entry and undo data, and moves the tip to its parent.
+     * The block's record stays, so its filter remains retrievable by hash (stale).
+     *
+     * @return the disconnected block
+     * @throws IllegalStateException if the store is empty
+     * @throws StoreException if the tip has no undo data (deeper than the undo depth)
+     */
+    public StoredBlock disconnectTip(boolean sync) {
+        return write(() -> {
+            ChainTip current = tip.orElseThrow(() -> new IllegalStateException("nothing to disconnect: store is empty"));
+            byte[] hashKey = current.hash().getReversedBytes();
+            byte[] undoValue = db.get(undo, hashKey);
+            if (undoValue == null) {
+                throw new StoreException("cannot disconnect block " + current.hash() + " at height " + current.height()
+                        + ": no undo data (reorg deeper than the undo depth " + undoDepth + "?)");
+            }
+            byte[] recordValue = db.get(blocks, hashKey);
+            if (recordValue == null) {
+                throw new StoreException("store corrupt: no record for tip " + current.hash());
+            }
+            StoredBlock block = decodeBlock(current.hash(), recordValue);
+            ByteBuffer in = ByteBuffer.wrap(undoValue);
+            try (WriteBatch batch = new WriteBatch()) {
+                long spentCount = readCompactSize(in);
+                for (long i = 0; i < spentCount; i++) {
+                    byte[] key = new byte[36];
+                    in.get(key);
+                    byte[] script = new byte[checkedLength(readCompactSize(in), in)];
+                    in.get(script);
+                    batch.put(utxo, key, script);
+                }
+                long createdCount = readCompactSize(in);
+                for (long i = 0; i < createdCount; i++) {
+                    byte[] key = new byte[36];
+                    in.get(key);
+                    batch.delete(utxo, key);
+                }
+                if (in.hasRemaining()) {
+                    throw new StoreException("store corrupt: trailing undo bytes for " + current.hash());
+                }
+                batch.delete(undo, hashKey);
+                batch.delete(heights, heightKey(current.height()));
+                if (current.height() == 0) {
+                    batch.delete(meta, KEY_TIP);
+                } else {
+                    batch.put(meta, KEY_TIP, tipValue(current.height() - 1, block.prevBlockHash().getReversedBytes()));
+                }
+                db.write(sync ? syncWrite : asyncWrite, batch);
+            } catch (java.nio.BufferUnderflowException e) {
+                throw new StoreException("store corrupt: truncated undo data for " + current.hash(), e);
+            }
+            tip = current.height() == 0 ? Optional.empty()
+                    : Optional.of(new ChainTip(current.height() - 1, block.prevBlockHash()));
+            return block;
+        });
+    }
+
+    /** Whether undo data for the block is still kept. */
+    public boolean hasUndo(Sha256Hash blockHash) {
+        return read(() -> db.get(undo, blockHash.getReversedBytes()) != null);
+    }
+
+    /** Number of entries per column family (for tests and the status line). */
+    public List<Long> entryCounts() {
+        return read(() -> {
+            List<Long> counts = new ArrayList<>();
+            for (ColumnFamilyHandle cf : List.of(meta, blocks, heights, utxo, undo)) {
+                long n = 0;
+                try (RocksIterator it = db.newIterator(cf)) {
+                    for (it.seekToFirst(); it.isValid(); it.next()) {
+                        n++;
+                    }
+                }
+                counts.add(n);
+            }
+            return counts;
+        });
+    }
+
+    /** The column families, for {@link #contentDigest(Set)}. */
+    public enum Family { META, BLOCK, HEIGHT, UTXO, UNDO }
+
+    /**
+     * SHA-256 over every key and value of every column family, in order: two stores with the
+     * same digest hold byte-identical content (what the crash tests compare).
+     */
+    public Sha256Hash contentDigest() {
+        return contentDigest(EnumSet.allOf(Family.class));
+    }
+
+    /** {@link #contentDigest()} restricted to some column families. */
+    public Sha256Hash contentDigest(Set<Family> families) {
+        return read(() -> {
+            MessageDigest digest = sha256();
+            Snapshot snapshot = db.getSnapshot();
+            try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
+                for (Family family : families) {
+                    ColumnFamilyHandle cf = handle(family);
+                    digest.update(cf.getName());
+                    try (RocksIterator it = db.newIterator(cf, options)) {
+                        for (it.seekToFirst(); it.isValid(); it.next()) {
+                            byte[] k = it.key();
+                            byte[] v = it.value();
+                            digest.update(ByteBuffer.allocate(8).putInt(k.length).putInt(v.length).array());
+                            digest.update(k);
+                            digest.update(v);
+                        }
+                    }
+                }
+            } finally {
+                db.releaseSnapshot(snapshot);
+            }
+            return Sha256Hash.wrap(digest.digest());
+        });
+    }
+
+    private ColumnFamilyHandle handle(Family family) {
+        return switch (family) {
+            case META -> meta;
+            case BLOCK -> blocks;
+            case HEIGHT -> heights;
+            case UTXO -> utxo;
+            case UNDO -> undo;
+        };
+    }
+
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (ColumnFamilyHandle h : List.of(meta, blocks, heights, utxo, undo)) {
+                h.close();
+            }
+            db.close();
+            for (AutoCloseable r : resources) {
+                if (!(r instanceof ColumnFamilyHandle)) {
+                    r.close();
+                }
+            }
+        } catch (Exception e) {
+            throw new StoreException("error closing the index store: " + e, e);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    // ---- encoding
+
+    static byte[] heightKey(int height) {
+        return ByteBuffer.allocate(4).putInt(height).array();
+    }
+
+    static byte[] outpointKey(Sha256Hash txId, long index) {
+        return ByteBuffer.allocate(36).put(txId.getReversedBytes()).putInt((int) index).array();
+    }
+
+    private static byte[] tipValue(int height, byte[] hashKey) {
+        return ByteBuffer.allocate(36).putInt(height).put(hashKey).array();
+    }
+
+    private static byte[] encodeBlock(StoredBlock b) {
+        byte[] filter = b.filterUnsafe();
+        return ByteBuffer.allocate(RECORD_FIXED + filter.length)
+                .putInt(b.height())
+                .put(b.headerUnsafe())
+                .put(b.filterHash().getReversedBytes())
+                .put(b.filterHeader().getReversedBytes())
+                .put(b.prevFilterHeader().getReversedBytes())
+                .put(filter)
+                .array();
+    }
+
+    private static StoredBlock decodeBlock(Sha256Hash hash, byte[] value) {
+        if (value.length < RECORD_FIXED) {
+            throw new StoreException("store corrupt: block record of " + hash + " has " + value.length + " bytes");
+        }
+        ByteBuffer in = ByteBuffer.wrap(value);
+        int height = in.getInt();
+        byte[] header = new byte[StoredBlock.HEADER_SIZE];
+        in.get(header);
+        Sha256Hash filterHash = readHash(in);
+        Sha256Hash filterHeader = readHash(in);
+        Sha256Hash prev = readHash(in);
+        byte[] filter = new byte[in.remaining()];
+        in.get(filter);
+        return new StoredBlock(hash, height, header, filterHash, filterHeader, prev, filter);
+    }
+
+    private static Sha256Hash readHash(ByteBuffer in) {
+        byte[] b = new byte[32];
+        in.get(b);
+        return Sha256Hash.wrapReversed(b);
+    }
+
+    private static byte[] encodeUndo(List<UnspentOutput> spent, List<UnspentOutput> created) {
+        int size = 18 + created.size() * 36;
+        for (UnspentOutput out : spent) {
+            size += 36 + 9 + out.scriptUnsafe().length;
+        }
+        ByteBuffer buf = ByteBuffer.allocate(size);
+        writeCompactSize(buf, spent.size());
+        for (UnspentOutput out : spent) {
+            buf.put(outpointKey(out.txId(), out.index()));
+            writeCompactSize(buf, out.scriptUnsafe().length);
+            buf.put(out.scriptUnsafe());
+        }
+        writeCompactSize(buf, created.size());
+        for (UnspentOutput out : created) {
+            buf.put(outpointKey(out.txId(), out.index()));
+        }
+        return Arrays.copyOf(buf.array(), buf.position());
+    }
+
+    private static void writeCompactSize(ByteBuffer buf, long n) {
+        if (n < 0xFD) {
+            buf.put((byte) n);
+        } else if (n <= 0xFFFF) {
+            buf.put((byte) 0xFD).put((byte) n).put((byte) (n >>> 8));
+        } else {
+            buf.put((byte) 0xFE).putInt(Integer.reverseBytes((int) n));
+        }
+    }
+
+    private static long readCompactSize(ByteBuffer in) {
+        int first = in.get() & 0xFF;
+        if (first < 0xFD) {
+            return first;
+        } else if (first == 0xFD) {
+            return (in.get() & 0xFF) | ((in.get() & 0xFF) << 8);
+        } else if (first == 0xFE) {
+            return Integer.toUnsignedLong(Integer.reverseBytes(in.getInt()));
+        }
+        throw new StoreException("store corrupt: 64-bit CompactSize in undo data");
+    }
+
+    private static int checkedLength(long n, ByteBuffer in) {
+        if (n > in.remaining()) {
+            throw new StoreException("store corrupt: undo script length " + n + " exceeds the record");
+        }
+        return (int) n;
+    }
+
+    // ---- plumbing
+
+    private void checkVersion() throws RocksDBException {
+        byte[] version = db.get(meta, KEY_VERSION);
+        if (version == null) {
+            db.put(meta, KEY_VERSION, ByteBuffer.allocate(4).putInt(LAYOUT_VERSION).array());
+        } else if (version.length != 4 || ByteBuffer.wrap(version).getInt() != LAYOUT_VERSION) {
+            throw new StoreException("index store has layout version " + Arrays.toString(version)
+                    + ", this server reads version " + LAYOUT_VERSION + ": use a new --data-dir");
+        }
+    }
+
+    private Optional<ChainTip> readTip() throws RocksDBException {
+        byte[] value = db.get(meta, KEY_TIP);
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (value.length != 36) {
+            throw new StoreException("store corrupt: tip record has " + value.length + " bytes");
+        }
+        ByteBuffer in = ByteBuffer.wrap(value);
+        return Optional.of(new ChainTip(in.getInt(), readHash(in)));
+    }
+
+    private <T extends AutoCloseable> T track(T resource) {
+        resources.add(resource);
+        return resource;
+    }
+
+    @FunctionalInterface
+    private interface DbAction<T> {
+        T run() throws RocksDBException;
+    }
+
+    private <T> T read(DbAction<T> action) {
+        lock.readLock().lock();
+        try {
+            ensureOpen();
+            return action.run();
+        } catch (RocksDBException e) {
+            throw new StoreException("index store read failed: " + e.getMessage(), e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    // Writes take the read lock too (the lock only keeps close() out) and are serialised among
+    // themselves, so the tip check and the batch are one step.
+    private <T> T write(DbAction<T> action) {
+        synchronized (writeMutex) {
+            return read(action);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new StoreException("index store is closed");
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
