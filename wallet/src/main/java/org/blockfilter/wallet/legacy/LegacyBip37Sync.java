@@ -2,6 +2,7 @@ package org.blockfilter.wallet.legacy;
 
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.BlockChain;
+import org.bitcoinj.core.BloomFilter;
 import org.bitcoinj.core.Context;
 import org.bitcoinj.core.FilteredBlock;
 import org.bitcoinj.core.NetworkParameters;
@@ -74,17 +75,7 @@ public final class LegacyBip37Sync {
     public static Result sync(NetworkParameters params, InetSocketAddress peer, List<ECKey> keys, List<Script> watchedScripts,
                               double falsePositiveRate, Duration timeout) {
         Objects.requireNonNull(peer, "peer");
-        Context.propagate(new Context());
-        Wallet wallet = Wallet.createBasic(params);
-        // Copies without a creation time: bitcoinj would otherwise skip ("fast catchup") blocks before it.
-        List<ECKey> copies = new ArrayList<>();
-        for (ECKey k : keys) {
-            copies.add(k.hasPrivKey() ? ECKey.fromPrivate(k.getPrivKey(), k.isCompressed()) : ECKey.fromPublicOnly(k));
-        }
-        wallet.importKeys(copies);
-        if (!watchedScripts.isEmpty()) {
-            wallet.addWatchedScripts(watchedScripts);
-        }
+        Wallet wallet = walletOf(params, keys, watchedScripts);
         Path storeFile = null;
         SPVBlockStore store = null;
         PeerGroup group = null;
@@ -146,6 +137,31 @@ public final class LegacyBip37Sync {
                 }
             }
         }
+    }
+
+    /**
+     * The Bloom filter bitcoinj's wallet would load for these keys and scripts (what {@code
+     * PeerGroup} sends as {@code filterload} before any transaction is known), for our server's
+     * BIP 37 endpoint.
+     */
+    public static BloomFilter bloomFilter(NetworkParameters params, List<ECKey> keys, List<Script> watchedScripts,
+                                          double falsePositiveRate) {
+        return walletOf(params, keys, watchedScripts).getBloomFilter(falsePositiveRate);
+    }
+
+    private static Wallet walletOf(NetworkParameters params, List<ECKey> keys, List<Script> watchedScripts) {
+        Context.propagate(new Context());
+        Wallet wallet = Wallet.createBasic(params);
+        // Copies without a creation time: bitcoinj would otherwise skip ("fast catchup") blocks before it.
+        List<ECKey> copies = new ArrayList<>();
+        for (ECKey k : keys) {
+            copies.add(k.hasPrivKey() ? ECKey.fromPrivate(k.getPrivKey(), k.isCompressed()) : ECKey.fromPublicOnly(k));
+        }
+        wallet.importKeys(copies);
+        if (!watchedScripts.isEmpty()) {
+            wallet.addWatchedScripts(watchedScripts);
+        }
+        return wallet;
     }
 
     private static void record(FilteredBlock fb, Map<Sha256Hash, List<Sha256Hash>> matched, int[] filtered) {
