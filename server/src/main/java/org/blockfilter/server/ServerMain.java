@@ -208,6 +208,12 @@ public final class ServerMain implements Callable<Integer> {
                 throw new StartupException(e.getMessage());
             }
         }
+        // The embedded node serves JSON-RPC with the JDK's HttpServer, which keeps Nagle's algorithm
+        // on unless told otherwise: every response then waits ~40 ms for a delayed ACK, and indexing
+        // the demo chain ran at ~10 instead of ~60 blocks/s (docs/benchmarks.md).
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
         EmbeddedNodeLauncher launcher = EmbeddedNodeLauncher.find().orElseThrow(() -> new StartupException(
                 "no embedded node on the class path: run the packaged server (regtest module), "
                         + "or point it at a node with --node http://user:pass@127.0.0.1:18443"));
