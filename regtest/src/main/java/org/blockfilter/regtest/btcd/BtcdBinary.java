@@ -86,8 +86,11 @@ public final class BtcdBinary {
                 System.err.println("[regtest] installing btcd: go install " + MODULE + " (about a minute on a fresh machine)");
                 Path out = Files.createTempFile("blockfilter-btcd-install", ".log");
                 try {
-                    Process go = new ProcessBuilder("go", "install", MODULE)
-                            .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+                    ProcessBuilder builder = new ProcessBuilder("go", "install", MODULE)
+                            .redirectErrorStream(true).redirectOutput(out.toFile());
+                    // Install exactly where we will look for it.
+                    builder.environment().put("GOBIN", target.getParent().toString());
+                    Process go = builder.start();
                     if (!go.waitFor(INSTALL_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                         go.destroyForcibly();
                         throw new NodeException("go install " + MODULE + " did not finish within " + INSTALL_TIMEOUT,

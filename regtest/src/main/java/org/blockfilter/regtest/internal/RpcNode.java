@@ -18,6 +18,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -31,6 +32,7 @@ public abstract class RpcNode implements RegtestNode {
 
     private final BitcoinRpc rpc;
     private final Address miningAddress;
+    private final AtomicInteger branches = new AtomicInteger();
 
     protected RpcNode(JsonRpcClient client, Address miningAddress) {
         this.rpc = new BitcoinRpc(Objects.requireNonNull(client, "client"));
@@ -100,9 +102,12 @@ public abstract class RpcNode implements RegtestNode {
     public void submitBlock(byte[] rawBlock) {
         Objects.requireNonNull(rawBlock, "rawBlock");
         JsonNode result = guarded("submitblock", () -> rpc.client().call("submitblock", HEX.formatHex(rawBlock)));
-        // Both nodes answer null on success; Bitcoin Core answers a reason string on rejection.
-        if (!result.isNull() && !result.asText().isEmpty()) {
-            throw new NodeException(name() + " rejected the block: " + result.asText(), logTail(), null);
+        // Both nodes answer null on success. Bitcoin Core answers a BIP 22 reason string on
+        // rejection, "inconclusive" for a valid block off the best chain (the first blocks of a
+        // competing branch) and "duplicate" for a block it already has: neither is a rejection.
+        String answer = result.isNull() ? "" : result.asText();
+        if (!answer.isEmpty() && !answer.equals("inconclusive") && !answer.equals("duplicate")) {
+            throw new NodeException(name() + " rejected the block: " + answer, logTail(), null);
         }
     }
 
@@ -121,7 +126,7 @@ public abstract class RpcNode implements RegtestNode {
         List<Sha256Hash> branch = new ArrayList<>(newBlocks);
         for (int i = 1; i <= newBlocks; i++) {
             Block block = BranchBuilder.coinbaseOnly(parent, forkHeight + i, Instant.ofEpochSecond(time + i),
-                    miningAddress, tip);
+                    miningAddress, branches.incrementAndGet());
             submitBlock(block.serialize());
             parent = block.getHash();
             branch.add(parent);

@@ -22,10 +22,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The embedded node's state and rules: every block it has seen (by hash, best chain chosen by
@@ -38,6 +40,7 @@ import java.util.Optional;
  */
 public final class Chain {
     public static final NetworkParameters PARAMS = RegTestParams.get();
+    private static final int SCRIPT_CACHE_SIZE = 100_000;
 
     /** A spent output and where it was, kept to undo a block. */
     private record Spent(OutPoint outpoint, Utxo utxo) {
@@ -62,6 +65,7 @@ public final class Chain {
     private final Map<Sha256Hash, List<Spent>> undo = new HashMap<>();
     private final Map<Sha256Hash, BlockEntry> txIndex = new HashMap<>();
     private final Mempool mempool = new Mempool();
+    private final Set<Sha256Hash> scriptsVerified = new HashSet<>();
     private long sequence;
     private long extraNonce;
 
@@ -204,6 +208,12 @@ public final class Chain {
         return txid;
     }
 
+    /** Core's FormatMoney: BTC with trailing zeros dropped but at least two decimals. */
+    static String formatMoney(long sats) {
+        java.math.BigDecimal btc = java.math.BigDecimal.valueOf(sats, 8).stripTrailingZeros();
+        return btc.setScale(Math.max(2, btc.scale())).toPlainString();
+    }
+
     private static void checkMaturity(Utxo u, int spendHeight) {
         if (u.coinbase() && spendHeight - u.height() < Consensus.COINBASE_MATURITY) {
             throw new RejectedException("bad-txns-premature-spend-of-coinbase",
@@ -217,13 +227,20 @@ public final class Chain {
             valueOut += out.getValue().value;
         }
         if (valueIn < valueOut) {
-            throw new RejectedException("bad-txns-in-belowout", "value in (" + Coin.valueOf(valueIn).toPlainString()
-                    + ") < value out (" + Coin.valueOf(valueOut).toPlainString() + ")", RejectedException.VERIFY_REJECTED);
+            throw new RejectedException("bad-txns-in-belowout", "value in (" + formatMoney(valueIn)
+                    + ") < value out (" + formatMoney(valueOut) + ")", RejectedException.VERIFY_REJECTED);
         }
         return valueIn - valueOut;
     }
 
-    private static void verifyScripts(Transaction tx, List<Utxo> prevouts) {
+    private void verifyScripts(Transaction tx, List<Utxo> prevouts) {
+        // A wtxid commits to the inputs' outpoints and hence to the scripts they spend, so a
+        // transaction that passed once (entering the mempool) need not be checked again when
+        // its block connects, as Core's script cache does.
+        Sha256Hash wtxid = tx.getWTxId();
+        if (scriptsVerified.contains(wtxid)) {
+            return;
+        }
         for (int i = 0; i < prevouts.size(); i++) {
             try {
                 ScriptChecks.verify(tx, i, prevouts.get(i).scriptUnsafe(), prevouts.get(i).value());
@@ -232,6 +249,10 @@ public final class Chain {
                         "input " + i, RejectedException.VERIFY_REJECTED);
             }
         }
+        if (scriptsVerified.size() >= SCRIPT_CACHE_SIZE) {
+            scriptsVerified.clear();
+        }
+        scriptsVerified.add(wtxid);
     }
 
     // ---------------------------------------------------------------- mining
@@ -277,7 +298,7 @@ public final class Chain {
         }
         BlockEntry e = blocks.get(block.getHash());
         if (e.invalid()) {
-            throw new IllegalStateException("the embedded node's own block failed to connect: " + e.failure());
+            throw new IllegalStateException("the embedded node's own block failed to connect: " + e.failure().getMessage());
         }
     }
 
@@ -368,7 +389,8 @@ public final class Chain {
         blocks.put(hash, entry);
         activateBestChain();
         if (entry.invalid()) {
-            throw new RejectedException(entry.failure(), RejectedException.VERIFY_REJECTED);
+            RejectedException why = entry.failure();
+            throw new RejectedException(why.reason(), why.detail(), why.rpcCode());
         }
         return onBestChain(entry) ? BlockStatus.ACCEPTED : BlockStatus.INCONCLUSIVE;
     }
@@ -389,7 +411,7 @@ public final class Chain {
         }
         for (BlockEntry e : blocks.values()) {
             if (e.ancestor(target.height()) == target) {
-                e.markInvalid("invalidated");
+                e.markInvalid(new RejectedException("invalidated", "by invalidateblock", RejectedException.VERIFY_REJECTED));
             }
         }
         List<Transaction> moreDropped = activate();
@@ -449,7 +471,7 @@ public final class Chain {
                 } catch (RejectedException r) {
                     for (BlockEntry d : blocks.values()) {
                         if (d.ancestor(e.height()) == e) {
-                            d.markInvalid(r.getMessage());
+                            d.markInvalid(r);
                         }
                     }
                     break;

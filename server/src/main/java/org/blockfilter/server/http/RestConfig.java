@@ -1,0 +1,53 @@
+package org.blockfilter.server.http;
+
+import java.util.Objects;
+
+/**
+ * Settings of the REST server. Immutable; use {@link #defaults()} and the {@code withX} copies.
+ *
+ * @param host              address to bind; 127.0.0.1 unless the operator exposes it on purpose
+ * @param port              TCP port, 0 for a free one
+ * @param network           chain name reported by {@code /api/v1/status} (e.g. "regtest")
+ * @param buriedDepth       blocks on top of a block after which responses about it are cached as immutable
+ * @param tipMaxAgeSeconds  max-age for responses that depend on the tip
+ * @param retryAfterSeconds Retry-After sent with 503 while the index is behind
+ * @param bip37MaxBlocks    most blocks one BIP 37 scan may cover
+ * @param bip37WorkBudget   most blocks x filter bytes one BIP 37 scan may cost
+ * @param bip37CpuBudgetNanos server CPU time after which a BIP 37 scan stops and returns what it has
+ * @param blockCacheBytes   size of the raw-block cache used by the BIP 37 path
+ * @param gzipMinBytes      responses smaller than this are not compressed
+ */
+public record RestConfig(String host, int port, String network, int buriedDepth, int tipMaxAgeSeconds,
+                         int retryAfterSeconds, int bip37MaxBlocks, long bip37WorkBudget,
+                         long bip37CpuBudgetNanos, long blockCacheBytes, int gzipMinBytes) {
+
+    public RestConfig {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(network, "network");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port out of range: " + port);
+        }
+        if (buriedDepth < 0 || tipMaxAgeSeconds < 0 || retryAfterSeconds < 1 || bip37MaxBlocks < 1
+                || bip37WorkBudget < 1 || bip37CpuBudgetNanos < 1 || blockCacheBytes < 0 || gzipMinBytes < 0) {
+            throw new IllegalArgumentException("invalid REST configuration: " + this);
+        }
+    }
+
+    /** Loopback, free port, regtest, buried after 6 blocks, 5 s tip max-age, BIP 37 limits of 1000 blocks. */
+    public static RestConfig defaults() {
+        return new RestConfig("127.0.0.1", 0, "regtest", 6, 5, 5, 1000, 10_000_000L,
+                2_000_000_000L, 64L << 20, 1024);
+    }
+
+    public RestConfig withHost(String v) { return new RestConfig(v, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
+    public RestConfig withPort(int v) { return new RestConfig(host, v, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
+    public RestConfig withNetwork(String v) { return new RestConfig(host, port, v, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
+    public RestConfig withBuriedDepth(int v) { return new RestConfig(host, port, network, v, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
+    public RestConfig withTipMaxAgeSeconds(int v) { return new RestConfig(host, port, network, buriedDepth, v, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
+    public RestConfig withRetryAfterSeconds(int v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, v, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
+    public RestConfig withBip37MaxBlocks(int v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, v, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
+    public RestConfig withBip37WorkBudget(long v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, v, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
+    public RestConfig withBip37CpuBudgetNanos(long v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, v, blockCacheBytes, gzipMinBytes); }
+    public RestConfig withBlockCacheBytes(long v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, v, gzipMinBytes); }
+    public RestConfig withGzipMinBytes(int v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, v); }
+}

@@ -1,0 +1,175 @@
+package org.blockfilter.server.http.internal;
+
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.server.http.NodeException;
+import org.blockfilter.server.http.NodeGateway;
+import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.index.IndexedFilter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The read side of our API: filters, ranges, headers, checkpoints, blocks and relay, with BIP 157
+ * semantics and the errors that tell "unknown" (404) from "not indexed yet" (503). Inputs are
+ * already syntactically valid (the controllers check them). No Javalin; thread-safe.
+ */
+public final class FilterService {
+    private final FilterIndexReader index;
+    private final NodeGateway node;
+    private final String network;
+
+    public FilterService(FilterIndexReader index, NodeGateway node, String network) {
+        this.index = Objects.requireNonNull(index, "index");
+        this.node = Objects.requireNonNull(node, "node");
+        this.network = Objects.requireNonNull(network, "network");
+    }
+
+    public record Status(String network, int indexedHeight, String indexedHash, Integer nodeHeight, boolean synced) {
+    }
+
+    public record FilterRange(int stopHeight, List<IndexedFilter> filters) {
+    }
+
+    public record Checkpoints(Sha256Hash stopHash, int stopHeight, List<Sha256Hash> headers) {
+    }
+
+    public record Headers(int lastHeight, List<byte[]> headers) {
+    }
+
+    public record RawBlock(Sha256Hash hash, OptionalInt height, byte[] block) {
+    }
+
+    public Status status() {
+        FilterIndexReader.Tip tip = index.tip();
+        Integer nodeHeight = nodeHeightOrNull();
+        String hash = tip.height() < 0 ? null : tip.hash().toString();
+        return new Status(network, tip.height(), hash, nodeHeight, nodeHeight != null && tip.height() >= nodeHeight);
+    }
+
+    public IndexedFilter filter(Sha256Hash blockHash) {
+        return index.filter(blockHash).orElseThrow(() -> unknownBlock(blockHash));
+    }
+
+    public IndexedFilter filter(int height) {
+        Sha256Hash hash = index.hashAt(height).orElseThrow(() -> heightNotIndexed(height));
+        // A reorg between the two reads leaves the old block's filter, still correct for its hash.
+        return filter(hash);
+    }
+
+    /** Best-chain filters from startHeight to stopHash (BIP 157 getcfilters / getcfheaders). */
+    public FilterRange range(int startHeight, Sha256Hash stopHash, int maxBlocks) {
+        OptionalInt stopHeight = index.heightOf(stopHash);
+        if (stopHeight.isEmpty()) {
+            if (index.filter(stopHash).isPresent()) {
+                throw new NotFoundException("not_on_best_chain", "stop_hash " + stopHash + " is not on the best chain");
+            }
+            throw unknownBlock(stopHash);
+        }
+        int stop = stopHeight.getAsInt();
+        if (stop < startHeight) {
+            throw new BadRequestException("stop_before_start",
+                    "stop_hash is at height " + stop + ", below start_height " + startHeight);
+        }
+        long count = (long) stop - startHeight + 1;
+        if (count > maxBlocks) {
+            throw new BadRequestException("range_too_large",
+                    "range of " + count + " blocks exceeds the limit of " + maxBlocks);
+        }
+        List<IndexedFilter> filters = index.range(startHeight, stopHash)
+                .orElseThrow(() -> new UnavailableException("index_changed", "the best chain changed during the request; retry"));
+        return new FilterRange(stop, filters);
+    }
+
+    /** Filter headers at heights CHECKPOINT_INTERVAL, 2 x CHECKPOINT_INTERVAL, ... up to stopHash (default: the tip). */
+    public Checkpoints checkpoints(Optional<Sha256Hash> stop) {
+        FilterIndexReader.Tip tip = index.tip();
+        if (stop.isEmpty() && tip.height() < 0) {
+            throw new UnavailableException("index_behind", "nothing is indexed yet");
+        }
+        Sha256Hash stopHash = stop.orElse(tip.hash());
+        OptionalInt stopHeight = index.heightOf(stopHash);
+        if (stopHeight.isEmpty()) {
+            if (index.filter(stopHash).isPresent()) {
+                throw new NotFoundException("not_on_best_chain", "stop_hash " + stopHash + " is not on the best chain");
+            }
+            throw unknownBlock(stopHash);
+        }
+        List<Sha256Hash> headers = new ArrayList<>();
+        for (int h = FilterHeaders.CHECKPOINT_INTERVAL; h <= stopHeight.getAsInt(); h += FilterHeaders.CHECKPOINT_INTERVAL) {
+            Optional<IndexedFilter> f = index.hashAt(h).flatMap(index::filter);
+            if (f.isEmpty()) {
+                throw new UnavailableException("index_changed", "the best chain changed during the request; retry");
+            }
+            headers.add(f.get().header());
+        }
+        if (!index.heightOf(stopHash).equals(stopHeight)) {
+            throw new UnavailableException("index_changed", "the best chain changed during the request; retry");
+        }
+        return new Checkpoints(stopHash, stopHeight.getAsInt(), headers);
+    }
+
+    /** Up to {@code count} 80-byte headers from startHeight, fewer if the indexed chain ends first. */
+    public Headers headers(int startHeight, int count) {
+        int tip = index.tip().height();
+        if (startHeight > tip) {
+            throw heightNotIndexed(startHeight);
+        }
+        int last = (int) Math.min((long) startHeight + count - 1, tip);
+        List<byte[]> headers = new ArrayList<>(last - startHeight + 1);
+        for (int h = startHeight; h <= last; h++) {
+            Optional<byte[]> header = index.hashAt(h).flatMap(index::blockHeader);
+            if (header.isEmpty()) {
+                break; // the chain shrank in a reorg while we read it
+            }
+            headers.add(header.get());
+        }
+        return new Headers(startHeight + headers.size() - 1, headers);
+    }
+
+    public RawBlock block(Sha256Hash hash) {
+        byte[] raw = node.rawBlock(hash)
+                .orElseThrow(() -> new NotFoundException("unknown_block", "unknown block " + hash));
+        return new RawBlock(hash, index.heightOf(hash), raw);
+    }
+
+    public Sha256Hash relay(byte[] rawTx) {
+        return node.relay(rawTx);
+    }
+
+    /** 503 if the node knows the block (the index will get there), else 404. */
+    public RuntimeException unknownBlock(Sha256Hash hash) {
+        if (node.hasBlock(hash)) {
+            return new UnavailableException("index_behind", "block " + hash + " is not indexed yet");
+        }
+        return new NotFoundException("unknown_block", "unknown block " + hash);
+    }
+
+    /** 503 if the node's chain reaches the height (the index will get there), else 404. */
+    public RuntimeException heightNotIndexed(int height) {
+        int tip = index.tip().height();
+        Integer nodeHeight = nodeHeightOrNull();
+        if (nodeHeight != null && height <= nodeHeight) {
+            return new UnavailableException("index_behind",
+                    "height " + height + " is not indexed yet (indexed up to " + tip + ", node at " + nodeHeight + ")");
+        }
+        return new NotFoundException("unknown_height", "no block at height " + height + " (best height " + tip + ")");
+    }
+
+    /** The node's height, or null if the node cannot be reached. */
+    public Integer nodeHeightOrNull() {
+        try {
+            return node.nodeHeight();
+        } catch (NodeException e) {
+            return null;
+        }
+    }
+
+    public FilterIndexReader index() {
+        return index;
+    }
+}

@@ -1,0 +1,134 @@
+package org.blockfilter.server.http.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.index.IndexedFilter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The JSON and binary bodies of our API (see docs/api.md). Hashes in JSON are display-order hex;
+ * in binary they are in wire (internal) order. Stateless and thread-safe.
+ */
+public final class Representations {
+    private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+    private Representations() {
+    }
+
+    public static byte[] json(Object value) {
+        try {
+            return JSON.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static ObjectMapper mapper() {
+        return JSON;
+    }
+
+    record FilterJson(String blockHash, int height, String filter, String filterHash, String header,
+                      String prevHeader, boolean active) {
+    }
+
+    record RangeEntry(String blockHash, int height, String filter) {
+    }
+
+    record RangeJson(List<RangeEntry> filters) {
+    }
+
+    record FilterHeadersJson(String prevHeader, List<String> filterHashes, List<String> headers) {
+    }
+
+    record CheckpointsJson(String stopHash, List<String> checkpoints) {
+    }
+
+    record HeadersJson(List<String> headers) {
+    }
+
+    record BlockJson(String hash, Integer height, String block) {
+    }
+
+    record TxidJson(String txid) {
+    }
+
+    public static byte[] filterJson(IndexedFilter f) {
+        return json(new FilterJson(f.blockHash().toString(), f.height(), Wire.hex(f.filter()),
+                f.filterHash().toString(), f.header().toString(), f.prevHeader().toString(), f.active()));
+    }
+
+    public static byte[] rangeJson(List<IndexedFilter> filters) {
+        return json(new RangeJson(filters.stream()
+                .map(f -> new RangeEntry(f.blockHash().toString(), f.height(), Wire.hex(f.filter()))).toList()));
+    }
+
+    /** For each block: 32-byte block hash (wire order), CompactSize length, filter bytes. */
+    public static byte[] rangeBinary(List<IndexedFilter> filters) {
+        int size = 0;
+        for (IndexedFilter f : filters) {
+            size += 32 + Wire.compactSizeLength(f.filterLength()) + f.filterLength();
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+        for (IndexedFilter f : filters) {
+            Wire.writeHash(out, f.blockHash());
+            Wire.writeCompactSize(out, f.filterLength());
+            out.writeBytes(f.filter());
+        }
+        return out.toByteArray();
+    }
+
+    public static byte[] filterHeadersJson(List<IndexedFilter> filters) {
+        return json(new FilterHeadersJson(filters.get(0).prevHeader().toString(),
+                filters.stream().map(f -> f.filterHash().toString()).toList(),
+                filters.stream().map(f -> f.header().toString()).toList()));
+    }
+
+    /** As the cfheaders message after its type and stop hash: prev header, CompactSize count, filter hashes. */
+    public static byte[] filterHeadersBinary(List<IndexedFilter> filters) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(32 + 3 + 32 * filters.size());
+        Wire.writeHash(out, filters.get(0).prevHeader());
+        Wire.writeCompactSize(out, filters.size());
+        for (IndexedFilter f : filters) {
+            Wire.writeHash(out, f.filterHash());
+        }
+        return out.toByteArray();
+    }
+
+    public static byte[] checkpointsJson(FilterService.Checkpoints c) {
+        return json(new CheckpointsJson(c.stopHash().toString(), Wire.displayHex(c.headers())));
+    }
+
+    /** CompactSize count, then each checkpoint header in wire order. */
+    public static byte[] checkpointsBinary(FilterService.Checkpoints c) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(5 + 32 * c.headers().size());
+        Wire.writeCompactSize(out, c.headers().size());
+        for (Sha256Hash h : c.headers()) {
+            Wire.writeHash(out, h);
+        }
+        return out.toByteArray();
+    }
+
+    public static byte[] headersJson(List<byte[]> headers) {
+        return json(new HeadersJson(headers.stream().map(Wire::hex).toList()));
+    }
+
+    public static byte[] headersBinary(List<byte[]> headers) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(80 * headers.size());
+        headers.forEach(out::writeBytes);
+        return out.toByteArray();
+    }
+
+    public static byte[] blockJson(FilterService.RawBlock b) {
+        return json(new BlockJson(b.hash().toString(),
+                b.height().isPresent() ? b.height().getAsInt() : null, Wire.hex(b.block())));
+    }
+
+    public static byte[] txidJson(Sha256Hash txid) {
+        return json(new TxidJson(txid.toString()));
+    }
+}

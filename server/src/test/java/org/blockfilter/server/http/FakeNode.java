@@ -1,0 +1,59 @@
+package org.blockfilter.server.http;
+
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Transaction;
+
+import java.nio.ByteBuffer;
+import java.util.Optional;
+
+/**
+ * A {@link NodeGateway} that knows the test chain's blocks plus one the index has not reached, is
+ * {@code ahead} blocks past the index tip, and accepts transactions unless their first output
+ * pays 0 (then it rejects them as Core would with "dust").
+ */
+final class FakeNode implements NodeGateway {
+    private final TestChain chain;
+    private final int ahead;
+    private final boolean reachable;
+
+    FakeNode(TestChain chain, int ahead, boolean reachable) {
+        this.chain = chain;
+        this.ahead = ahead;
+        this.reachable = reachable;
+    }
+
+    private void check() {
+        if (!reachable) {
+            throw new NodeException(NodeException.Kind.UNAVAILABLE, "node unavailable: connection refused", null);
+        }
+    }
+
+    @Override
+    public int nodeHeight() {
+        check();
+        return chain.tip().height() + ahead;
+    }
+
+    @Override
+    public boolean hasBlock(Sha256Hash blockHash) {
+        check();
+        return chain.rawBlocks.containsKey(blockHash);
+    }
+
+    @Override
+    public Optional<byte[]> rawBlock(Sha256Hash blockHash) {
+        check();
+        byte[] raw = chain.rawBlocks.get(blockHash);
+        return raw == null ? Optional.empty() : Optional.of(raw.clone());
+    }
+
+    @Override
+    public Sha256Hash relay(byte[] rawTx) {
+        check();
+        Transaction tx = Transaction.read(ByteBuffer.wrap(rawTx));
+        if (tx.getOutputs().isEmpty() || tx.getOutput(0).getValue().isZero()) {
+            throw new NodeException(NodeException.Kind.REJECTED, "sendrawtransaction: dust (code -26)", null);
+        }
+        return tx.getTxId();
+    }
+}

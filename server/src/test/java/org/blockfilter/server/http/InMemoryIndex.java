@@ -1,0 +1,54 @@
+package org.blockfilter.server.http;
+
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.index.IndexedFilter;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/** A {@link FilterIndexReader} over an immutable {@link TestChain}. */
+final class InMemoryIndex implements FilterIndexReader {
+    private final TestChain chain;
+
+    InMemoryIndex(TestChain chain) {
+        this.chain = chain;
+    }
+
+    @Override
+    public Tip tip() {
+        return new Tip(chain.tip().height(), chain.tip().blockHash());
+    }
+
+    @Override
+    public Optional<Sha256Hash> hashAt(int height) {
+        return height >= 0 && height < chain.active.size() ? Optional.of(chain.at(height).blockHash()) : Optional.empty();
+    }
+
+    @Override
+    public OptionalInt heightOf(Sha256Hash blockHash) {
+        IndexedFilter f = chain.byHash.get(blockHash);
+        return f != null && f.active() ? OptionalInt.of(f.height()) : OptionalInt.empty();
+    }
+
+    @Override
+    public Optional<IndexedFilter> filter(Sha256Hash blockHash) {
+        return Optional.ofNullable(chain.byHash.get(blockHash));
+    }
+
+    @Override
+    public Optional<List<IndexedFilter>> range(int startHeight, Sha256Hash stopHash) {
+        OptionalInt stop = heightOf(stopHash);
+        if (startHeight < 0 || stop.isEmpty() || stop.getAsInt() < startHeight) {
+            return Optional.empty();
+        }
+        return Optional.of(List.copyOf(chain.active.subList(startHeight, stop.getAsInt() + 1)));
+    }
+
+    @Override
+    public Optional<byte[]> blockHeader(Sha256Hash blockHash) {
+        byte[] h = chain.headers.get(blockHash);
+        return h == null ? Optional.empty() : Optional.of(h.clone());
+    }
+}

@@ -1,0 +1,399 @@
+package org.blockfilter.wallet.source.p2p;
+
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.NetworkParameters;
+import org.bitcoinj.core.Transaction;
+import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.SourceException;
+import org.blockfilter.wallet.source.internal.Bip157;
+import org.blockfilter.wallet.source.internal.MalformedDataException;
+import org.blockfilter.wallet.source.p2p.internal.HeaderChain;
+import org.blockfilter.wallet.source.p2p.internal.Message;
+import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * A {@link ChainSource} that speaks BIP 157 over the Bitcoin P2P protocol to one node.
+ *
+ * <p>On connect it completes the version handshake and requires the peer's
+ * NODE_COMPACT_FILTERS service bit. It keeps the peer's header chain in memory (synced with
+ * {@code getheaders} whenever a call needs a height or a newer tip) so that it can ask for
+ * ranges by height and check that each {@code cfilter} is for the block it should be. Every
+ * request waits at most {@link Options#timeout()} for its answer; a peer that stays silent
+ * (btcd ignores some requests, e.g. while it considers itself not synced or when a range is
+ * invalid) or drops the connection is retried on a fresh connection up to {@link
+ * Options#attempts()} times. A malformed or mismatched answer is not retried: it is a {@link
+ * SourceException} naming this source at once.
+ *
+ * <p>Thread-safe: calls are serialized over the one connection. No method returns null.
+ */
+public final class P2pSource implements ChainSource {
+
+    /**
+     * @param timeout   how long one request waits for its answer (and the handshake for its)
+     * @param attempts  tries per call, each on a fresh connection after a failure
+     * @param maxHeight the largest header chain kept in memory (80 bytes per header)
+     */
+    public record Options(Duration timeout, int attempts, int maxHeight) {
+        public static final Options DEFAULT = new Options(Duration.ofSeconds(10), 3, 2_000_000);
+
+        public Options {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero() || attempts < 1 || maxHeight < 1) {
+                throw new IllegalArgumentException("options out of range");
+            }
+        }
+
+        public Options withTimeout(Duration t) {
+            return new Options(t, attempts, maxHeight);
+        }
+
+        public Options withAttempts(int a) {
+            return new Options(timeout, a, maxHeight);
+        }
+    }
+
+    static final String USER_AGENT = "/blockfilter-wallet:0.1/";
+    private static final Sha256Hash ZERO = Sha256Hash.ZERO_HASH;
+
+    private final InetSocketAddress peer;
+    private final NetworkParameters params;
+    private final Options options;
+    private final String name;
+    private final HeaderChain chain;
+    private PeerConnection connection;
+    private boolean closed;
+
+    private P2pSource(InetSocketAddress peer, NetworkParameters params, Options options) {
+        this.peer = peer;
+        this.params = params;
+        this.options = options;
+        this.name = "p2p:" + peer.getHostString() + ":" + peer.getPort();
+        this.chain = new HeaderChain(Arrays.copyOf(params.getGenesisBlock().serialize(), Bip157.HEADER_BYTES), options.maxHeight());
+    }
+
+    /** Connects and handshakes now, so a peer that does not serve compact filters fails here. */
+    public static P2pSource connect(InetSocketAddress peer, NetworkParameters params, Options options) {
+        Objects.requireNonNull(peer, "peer");
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(options, "options");
+        P2pSource s = new P2pSource(peer, params, options);
+        s.call("connect", c -> null);
+        return s;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The peer's tip height, after syncing its headers. */
+    @Override
+    public synchronized int tipHeight() {
+        call("getheaders", this::syncHeaders);
+        return chain.tipHeight();
+    }
+
+    @Override
+    public synchronized List<byte[]> blockHeaders(int startHeight, int count) {
+        checkHeight(startHeight);
+        if (count < 1 || count > Bip157.MAX_HEADERS) {
+            throw new IllegalArgumentException("count must be 1.." + Bip157.MAX_HEADERS + ": " + count);
+        }
+        call("getheaders", this::syncHeaders);
+        if (startHeight > chain.tipHeight()) {
+            throw fail("headers from " + startHeight + ": above the peer's tip " + chain.tipHeight());
+        }
+        int end = Math.min(chain.tipHeight(), startHeight + count - 1);
+        List<byte[]> out = new ArrayList<>(end - startHeight + 1);
+        for (int h = startHeight; h <= end; h++) {
+            out.add(chain.headerAt(h));
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
+        checkHeight(startHeight);
+        int stopHeight = heightOf(stopHash);
+        int expected = stopHeight - startHeight + 1;
+        if (expected < 1 || expected > Bip157.MAX_CFHEADERS) {
+            throw new IllegalArgumentException("range " + startHeight + ".." + stopHeight + " is not 1.." + Bip157.MAX_CFHEADERS + " blocks");
+        }
+        Message.CFHeaders answer = call("getcfheaders", c -> {
+            c.send(new Message.GetCFHeaders(Bip157.BASIC_FILTER_TYPE, startHeight, stopHash));
+            long deadline = deadline();
+            while (true) {
+                if (c.receive(deadline) instanceof Message.CFHeaders m && m.stopHash().equals(stopHash)) {
+                    return m;
+                }
+            }
+        });
+        if (answer.filterType() != Bip157.BASIC_FILTER_TYPE) {
+            throw fail("cfheaders: filter type " + answer.filterType() + ", asked for " + Bip157.BASIC_FILTER_TYPE);
+        }
+        if (answer.filterHashes().size() != expected) {
+            throw fail("cfheaders: " + answer.filterHashes().size() + " filter hashes for " + expected + " blocks "
+                    + startHeight + ".." + stopHeight);
+        }
+        return new FilterHeaders(answer.previousHeader(), answer.filterHashes());
+    }
+
+    @Override
+    public synchronized List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash) {
+        int stopHeight = heightOf(stopHash);
+        Message.CFCheckpt answer = call("getcfcheckpt", c -> {
+            c.send(new Message.GetCFCheckpt(Bip157.BASIC_FILTER_TYPE, stopHash));
+            long deadline = deadline();
+            while (true) {
+                if (c.receive(deadline) instanceof Message.CFCheckpt m && m.stopHash().equals(stopHash)) {
+                    return m;
+                }
+            }
+        });
+        if (answer.filterType() != Bip157.BASIC_FILTER_TYPE) {
+            throw fail("cfcheckpt: filter type " + answer.filterType() + ", asked for " + Bip157.BASIC_FILTER_TYPE);
+        }
+        int expected = stopHeight / Bip157.CHECKPOINT_INTERVAL;
+        if (answer.headers().size() != expected) {
+            throw fail("cfcheckpt: " + answer.headers().size() + " checkpoints up to height " + stopHeight + ", expected " + expected);
+        }
+        return answer.headers();
+    }
+
+    /** BIP 157 {@code getcfilters}; each {@code cfilter} must be for the next block of the peer's header chain. */
+    @Override
+    public synchronized List<BlockFilterBytes> filters(int startHeight, Sha256Hash stopHash) {
+        checkHeight(startHeight);
+        int stopHeight = heightOf(stopHash);
+        int expected = stopHeight - startHeight + 1;
+        if (expected < 1 || expected > Bip157.MAX_CFILTERS) {
+            throw new IllegalArgumentException("range " + startHeight + ".." + stopHeight + " is not 1.." + Bip157.MAX_CFILTERS + " blocks");
+        }
+        return call("getcfilters", c -> {
+            c.send(new Message.GetCFilters(Bip157.BASIC_FILTER_TYPE, startHeight, stopHash));
+            long deadline = deadline();
+            List<BlockFilterBytes> out = new ArrayList<>(expected);
+            while (out.size() < expected) {
+                if (c.receive(deadline) instanceof Message.CFilter m) {
+                    Sha256Hash want = chain.hashAt(startHeight + out.size());
+                    if (m.filterType() != Bip157.BASIC_FILTER_TYPE) {
+                        throw fail("cfilter: filter type " + m.filterType() + ", asked for " + Bip157.BASIC_FILTER_TYPE);
+                    }
+                    if (!m.blockHash().equals(want)) {
+                        throw fail("cfilter #" + out.size() + " is for block " + m.blockHash() + ", expected " + want
+                                + " at height " + (startHeight + out.size()));
+                    }
+                    out.add(new BlockFilterBytes(m.blockHash(), m.filter()));
+                }
+            }
+            return List.copyOf(out);
+        });
+    }
+
+    /** {@code getdata} MSG_WITNESS_BLOCK; the block must parse and hash to {@code blockHash}. */
+    @Override
+    public synchronized byte[] block(Sha256Hash blockHash) {
+        Objects.requireNonNull(blockHash, "blockHash");
+        return call("getdata block", c -> {
+            c.send(new Message.GetData(List.of(new Message.InvItem(Message.MSG_WITNESS_BLOCK, blockHash))));
+            long deadline = deadline();
+            while (true) {
+                Message m = c.receive(deadline);
+                if (m instanceof Message.BlockMessage b && HeaderChain.hashOf(b.raw()).equals(blockHash)) {
+                    return b.raw();
+                }
+                if (m instanceof Message.NotFound nf && nf.items().stream().anyMatch(i -> i.hash().equals(blockHash))) {
+                    throw fail("peer does not have block " + blockHash);
+                }
+            }
+        });
+    }
+
+    /**
+     * Sends the transaction in a {@code tx} message, then asks for it back with {@code getdata}
+     * until the peer has it in its mempool (success), rejects it ({@code reject}: a SourceException
+     * with the peer's reason), or the timeout passes. The peer processes transactions
+     * asynchronously, hence the polling.
+     */
+    @Override
+    public synchronized Sha256Hash broadcast(byte[] rawTransaction) {
+        Objects.requireNonNull(rawTransaction, "rawTransaction");
+        Transaction tx;
+        try {
+            ByteBuffer buf = ByteBuffer.wrap(rawTransaction);
+            tx = Transaction.read(buf);
+            if (buf.hasRemaining()) {
+                throw new IllegalArgumentException("transaction has " + buf.remaining() + " trailing bytes");
+            }
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("not a serialized transaction: " + e.getMessage(), e);
+        }
+        Sha256Hash txid = tx.getTxId();
+        return call("tx", c -> {
+            long deadline = deadline();
+            // Already in the peer's mempool (a rebroadcast): done, as Core's sendrawtransaction.
+            if (peerHasTransaction(c, txid, deadline)) {
+                return txid;
+            }
+            c.send(new Message.Tx(rawTransaction));
+            long pause = 20;
+            while (!peerHasTransaction(c, txid, deadline)) {
+                if (System.nanoTime() + pause * 1_000_000 > deadline) {
+                    throw new java.net.SocketTimeoutException("transaction " + txid + " not in the peer's mempool");
+                }
+                sleep(pause);
+                pause = Math.min(pause * 2, 500);
+            }
+            return txid;
+        });
+    }
+
+    /** getdata for the transaction: true if the peer sends it, false on notfound; a reject for it is an error. */
+    private boolean peerHasTransaction(PeerConnection c, Sha256Hash txid, long deadline) throws IOException {
+        c.send(new Message.GetData(List.of(new Message.InvItem(Message.MSG_WITNESS_TX, txid))));
+        while (true) {
+            Message m = c.receive(deadline);
+            if (m instanceof Message.Reject r && txid.equals(r.data())) {
+                throw fail("peer rejected transaction " + txid + ": " + r.reason() + " (code " + r.code() + ")");
+            }
+            if (m instanceof Message.Tx t && Transaction.read(ByteBuffer.wrap(t.raw())).getTxId().equals(txid)) {
+                return true;
+            }
+            if (m instanceof Message.NotFound nf && nf.items().stream().anyMatch(i -> i.hash().equals(txid))) {
+                return false;
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        dropConnection();
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    // --- headers ---
+
+    /** Height of a block in the peer's chain, syncing headers first if it is new to us. */
+    private int heightOf(Sha256Hash hash) {
+        Objects.requireNonNull(hash, "stopHash");
+        OptionalInt h = chain.heightOf(hash);
+        if (h.isEmpty()) {
+            call("getheaders", this::syncHeaders);
+            h = chain.heightOf(hash);
+        }
+        if (h.isEmpty()) {
+            throw fail("block " + hash + " is not in the peer's best chain");
+        }
+        return h.getAsInt();
+    }
+
+    /** getheaders from our locator until the peer has no more. */
+    private Void syncHeaders(PeerConnection c) throws IOException {
+        while (true) {
+            c.send(new Message.GetHeaders(PeerConnection.PROTOCOL_VERSION, chain.locator(), ZERO));
+            long deadline = deadline();
+            Message m;
+            do {
+                m = c.receive(deadline);
+            } while (!(m instanceof Message.Headers));
+            List<byte[]> headers = ((Message.Headers) m).headers();
+            chain.connect(headers);
+            if (headers.size() < Bip157.MAX_HEADERS) {
+                return null;
+            }
+        }
+    }
+
+    // --- connection and retries ---
+
+    private interface Exchange<T> {
+        T run(PeerConnection c) throws IOException;
+    }
+
+    private <T> T call(String what, Exchange<T> exchange) {
+        IOException last = null;
+        for (int attempt = 1; attempt <= options.attempts(); attempt++) {
+            try {
+                return exchange.run(connection());
+            } catch (MalformedDataException e) {
+                dropConnection();
+                throw fail(what + ": malformed answer: " + e.getMessage(), e);
+            } catch (IOException e) {
+                // Silence or a dropped connection: try again on a fresh connection.
+                last = e;
+                dropConnection();
+            } catch (SourceException e) {
+                dropConnection();
+                throw e;
+            }
+        }
+        throw fail(what + ": no answer after " + options.attempts() + " attempts of " + options.timeout().toMillis()
+                + " ms (btcd ignores requests while it considers itself not synced, or for a range it finds invalid): "
+                + last, last);
+    }
+
+    private PeerConnection connection() throws IOException {
+        if (closed) {
+            throw fail("closed");
+        }
+        if (connection == null) {
+            PeerConnection c = PeerConnection.open(peer, params.getPacketMagic(), options.timeout().toMillis(), USER_AGENT);
+            if ((c.peerVersion().services() & Message.NODE_COMPACT_FILTERS) == 0) {
+                c.close();
+                throw fail("peer does not advertise NODE_COMPACT_FILTERS (services 0x"
+                        + Long.toHexString(c.peerVersion().services()) + ", " + c.peerVersion().userAgent() + ")");
+            }
+            connection = c;
+        }
+        return connection;
+    }
+
+    private void dropConnection() {
+        if (connection != null) {
+            connection.close();
+            connection = null;
+        }
+    }
+
+    private long deadline() {
+        return System.nanoTime() + options.timeout().toNanos();
+    }
+
+    private void sleep(long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted");
+        }
+    }
+
+    private static void checkHeight(int height) {
+        if (height < 0) {
+            throw new IllegalArgumentException("height must be >= 0: " + height);
+        }
+    }
+
+    private SourceException fail(String message) {
+        return new SourceException(name, message);
+    }
+
+    private SourceException fail(String message, Throwable cause) {
+        return new SourceException(name, message, cause);
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Not API. The small Bitcoin P2P client under {@code P2pSource}: message framing, strict codecs
+ * for the handful of messages a BIP 157 light client needs, and one peer connection.
+ */
+package org.blockfilter.wallet.source.p2p.internal;

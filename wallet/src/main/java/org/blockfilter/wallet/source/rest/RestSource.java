@@ -1,0 +1,361 @@
+package org.blockfilter.wallet.source.rest;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.ProtocolException;
+import org.bitcoinj.core.Transaction;
+import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.SourceException;
+import org.blockfilter.wallet.source.internal.Bip157;
+import org.blockfilter.wallet.source.internal.LimitedBodySubscriber;
+import org.blockfilter.wallet.source.internal.MalformedDataException;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A {@link ChainSource} that reads our server's REST API ({@code /api/v1}) in its binary
+ * representation ({@code Accept: application/octet-stream}).
+ *
+ * <p>Every request has one deadline that covers connecting, the headers and the whole body.
+ * Every body is size-limited while it streams in ({@link Limits}) and decoded strictly: a wrong
+ * length, a count above the BIP 157 maximum, a non-canonical CompactSize, trailing bytes, an
+ * answer for other blocks than asked, a block or transaction that does not parse or hash to what
+ * was asked for, an HTTP error, a timeout or a refused connection all become a {@link
+ * SourceException} naming this source; nothing else escapes. No retries: the sync engine fails
+ * over between sources. Headers, filters and blocks are otherwise unverified here (the sync
+ * engine checks proof of work, linkage, filter headers and merkle roots).
+ *
+ * <p>Thread-safe. No method returns null.
+ */
+public final class RestSource implements ChainSource {
+
+    /** Upper bounds on what one answer may make the wallet buffer. */
+    public record Limits(int maxJsonBytes, int maxFilterBytes, long maxFiltersResponseBytes, int maxCheckpoints) {
+        /**
+         * One filter may be as large as a protocol message; a batch of at most 1000 filters is
+         * held to 64 MiB, far above any real chain's filters and far below what would hurt.
+         */
+        public static final Limits DEFAULT =
+                new Limits(64 * 1024, Bip157.MAX_MESSAGE_BYTES, 64L << 20, Bip157.MAX_CHECKPOINTS);
+
+        public Limits {
+            if (maxJsonBytes < 1024 || maxFilterBytes < 1 || maxFiltersResponseBytes < 1 || maxCheckpoints < 0) {
+                throw new IllegalArgumentException("limits out of range");
+            }
+        }
+    }
+
+    private static final String BINARY = "application/octet-stream";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final URI base;
+    private final String name;
+    private final Duration timeout;
+    private final Limits limits;
+    private final ExecutorService executor;
+    private final HttpClient http;
+    private volatile boolean closed;
+
+    private RestSource(URI base, Duration timeout, Limits limits) {
+        String b = base.toString();
+        this.base = URI.create(b.endsWith("/") ? b.substring(0, b.length() - 1) : b);
+        this.name = "rest:" + this.base;
+        this.timeout = timeout;
+        this.limits = limits;
+        this.executor = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "rest-source");
+            t.setDaemon(true);
+            return t;
+        });
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(executor)
+                .build();
+    }
+
+    /** A source for the server at {@code baseUri} (e.g. {@code http://127.0.0.1:8080}), default limits. */
+    public static RestSource create(URI baseUri, Duration timeout) {
+        return create(baseUri, timeout, Limits.DEFAULT);
+    }
+
+    public static RestSource create(URI baseUri, Duration timeout, Limits limits) {
+        Objects.requireNonNull(baseUri, "baseUri");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(limits, "limits");
+        if (!"http".equals(baseUri.getScheme()) && !"https".equals(baseUri.getScheme())) {
+            throw new IllegalArgumentException("not an http(s) URI: " + baseUri);
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        return new RestSource(baseUri, timeout, limits);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The server's indexed height: the highest block it can serve filters for. */
+    @Override
+    public int tipHeight() {
+        JsonNode h = getJson("/api/v1/status").get("indexedHeight");
+        if (h == null || !h.isIntegralNumber() || !h.canConvertToInt() || h.intValue() < 0) {
+            throw fail("status: indexedHeight is missing or not a height: " + h);
+        }
+        return h.intValue();
+    }
+
+    @Override
+    public List<byte[]> blockHeaders(int startHeight, int count) {
+        checkHeight(startHeight);
+        if (count < 1 || count > Bip157.MAX_HEADERS) {
+            throw new IllegalArgumentException("count must be 1.." + Bip157.MAX_HEADERS + ": " + count);
+        }
+        byte[] body = getBinary("/api/v1/headers?start_height=" + startHeight + "&count=" + count,
+                (long) count * Bip157.HEADER_BYTES);
+        if (body.length == 0 || body.length % Bip157.HEADER_BYTES != 0) {
+            throw fail("headers: body of " + body.length + " bytes is not a positive multiple of 80");
+        }
+        List<byte[]> out = new ArrayList<>(body.length / Bip157.HEADER_BYTES);
+        for (int off = 0; off < body.length; off += Bip157.HEADER_BYTES) {
+            out.add(Arrays.copyOfRange(body, off, off + Bip157.HEADER_BYTES));
+        }
+        return out;
+    }
+
+    @Override
+    public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
+        checkHeight(startHeight);
+        Objects.requireNonNull(stopHash, "stopHash");
+        long max = Bip157.HASH_BYTES + 3 + (long) Bip157.MAX_CFHEADERS * Bip157.HASH_BYTES;
+        byte[] body = getBinary("/api/v1/filter-headers?start_height=" + startHeight + "&stop_hash=" + stopHash, max);
+        return decode("filter-headers", () -> BinaryAnswers.filterHeaders(body));
+    }
+
+    @Override
+    public List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash) {
+        Objects.requireNonNull(stopHash, "stopHash");
+        long max = 9 + (long) limits.maxCheckpoints() * Bip157.HASH_BYTES;
+        byte[] body = getBinary("/api/v1/checkpoints?stop_hash=" + stopHash, max);
+        return decode("checkpoints", () -> BinaryAnswers.checkpoints(body, limits.maxCheckpoints()));
+    }
+
+    /**
+     * The filters of {@code startHeight..stopHash}. The answer must end at {@code stopHash} and
+     * hold at most 1000 filters; whether the other hashes are the right blocks is the sync
+     * engine's check (it knows the header chain).
+     */
+    @Override
+    public List<BlockFilterBytes> filters(int startHeight, Sha256Hash stopHash) {
+        checkHeight(startHeight);
+        Objects.requireNonNull(stopHash, "stopHash");
+        byte[] body = getBinary("/api/v1/filters?start_height=" + startHeight + "&stop_hash=" + stopHash,
+                limits.maxFiltersResponseBytes());
+        return decode("filters", () -> BinaryAnswers.filters(body, stopHash, limits.maxFilterBytes()));
+    }
+
+    /** The raw block; it must parse and its header must hash to {@code blockHash}. */
+    @Override
+    public byte[] block(Sha256Hash blockHash) {
+        Objects.requireNonNull(blockHash, "blockHash");
+        byte[] body = getBinary("/api/v1/blocks/" + blockHash, Bip157.MAX_MESSAGE_BYTES);
+        checkBlock(body, blockHash);
+        return body;
+    }
+
+    @Override
+    public Sha256Hash broadcast(byte[] rawTransaction) {
+        Objects.requireNonNull(rawTransaction, "rawTransaction");
+        Sha256Hash txid;
+        try {
+            ByteBuffer buf = ByteBuffer.wrap(rawTransaction);
+            txid = Transaction.read(buf).getTxId();
+            if (buf.hasRemaining()) {
+                throw new IllegalArgumentException("transaction has " + buf.remaining() + " trailing bytes");
+            }
+        } catch (ProtocolException | BufferUnderflowException e) {
+            throw new IllegalArgumentException("not a serialized transaction: " + e.getMessage(), e);
+        }
+        HttpRequest req = request("/api/v1/transactions")
+                .header("Content-Type", BINARY)
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(rawTransaction))
+                .build();
+        JsonNode answer = parseJson("transactions", send(req, limits.maxJsonBytes()));
+        JsonNode id = answer.get("txid");
+        if (id == null || !id.isTextual() || !id.asText().equals(txid.toString())) {
+            throw fail("transactions: answered txid " + id + " for transaction " + txid);
+        }
+        return txid;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        executor.shutdownNow();
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    // --- HTTP ---
+
+    private HttpRequest.Builder request(String pathAndQuery) {
+        if (closed) {
+            throw fail("closed");
+        }
+        return HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(timeout);
+    }
+
+    private JsonNode getJson(String path) {
+        HttpRequest req = request(path).header("Accept", "application/json").GET().build();
+        return parseJson(path, send(req, limits.maxJsonBytes()));
+    }
+
+    private byte[] getBinary(String path, long maxBytes) {
+        HttpRequest req = request(path).header("Accept", BINARY).GET().build();
+        HttpResponse<byte[]> resp = sendForResponse(req, maxBytes);
+        String type = resp.headers().firstValue("Content-Type").orElse(BINARY);
+        if (!type.toLowerCase(java.util.Locale.ROOT).startsWith(BINARY)) {
+            throw fail(path + ": expected " + BINARY + ", got " + type);
+        }
+        return resp.body();
+    }
+
+    private byte[] send(HttpRequest req, long maxBytes) {
+        return sendForResponse(req, maxBytes).body();
+    }
+
+    /** Sends, waits at most the timeout for the whole answer, and turns any non-200 into an error. */
+    private HttpResponse<byte[]> sendForResponse(HttpRequest req, long maxBytes) {
+        String what = req.method() + " " + req.uri().getRawPath();
+        CompletableFuture<HttpResponse<byte[]>> future =
+                http.sendAsync(req, LimitedBodySubscriber.handler(maxBytes, limits.maxJsonBytes()));
+        HttpResponse<byte[]> resp;
+        try {
+            resp = future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            throw fail(what + ": no complete answer within " + timeout.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw fail(what + ": interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof LimitedBodySubscriber.TooLargeException) {
+                throw fail(what + ": " + cause.getMessage(), cause);
+            }
+            // The request's own timeout and the wait above race; either way the answer was too slow.
+            if (cause instanceof java.net.http.HttpTimeoutException) {
+                throw fail(what + ": no complete answer within " + timeout.toMillis() + " ms", cause);
+            }
+            throw fail(what + ": " + (cause instanceof IOException ? "connection failed: " : "") + cause, cause);
+        } catch (RuntimeException e) {
+            throw fail(what + ": " + e, e);
+        }
+        if (resp.statusCode() != 200) {
+            throw fail(what + ": " + describeError(resp));
+        }
+        return resp;
+    }
+
+    /** {@code HTTP 404 not_found: message}, from our one error shape when the body has it. */
+    private static String describeError(HttpResponse<byte[]> resp) {
+        StringBuilder sb = new StringBuilder("HTTP ").append(resp.statusCode());
+        try {
+            JsonNode err = JSON.readTree(resp.body()).path("error");
+            if (err.hasNonNull("code")) {
+                sb.append(' ').append(err.get("code").asText());
+            }
+            if (err.hasNonNull("message")) {
+                sb.append(": ").append(err.get("message").asText());
+            }
+        } catch (IOException | RuntimeException e) {
+            // Not our error shape: the status alone says enough.
+        }
+        resp.headers().firstValue("Retry-After").ifPresent(s -> sb.append(" (retry after ").append(s).append(" s)"));
+        return sb.toString();
+    }
+
+    private JsonNode parseJson(String what, byte[] body) {
+        try {
+            JsonNode node = JSON.readTree(body);
+            if (node == null || !node.isObject()) {
+                throw fail(what + ": answer is not a JSON object");
+            }
+            return node;
+        } catch (JacksonException e) {
+            throw fail(what + ": malformed JSON: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw fail(what + ": " + e, e);
+        }
+    }
+
+    // --- decoding ---
+
+    private <T> T decode(String what, java.util.function.Supplier<T> decoder) {
+        try {
+            return decoder.get();
+        } catch (MalformedDataException e) {
+            throw fail(what + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void checkBlock(byte[] raw, Sha256Hash expected) {
+        if (raw.length < Bip157.HEADER_BYTES) {
+            throw fail("block " + expected + ": " + raw.length + " bytes is shorter than a header");
+        }
+        Sha256Hash actual = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(raw, 0, Bip157.HEADER_BYTES));
+        if (!actual.equals(expected)) {
+            throw fail("block " + expected + ": answered block " + actual);
+        }
+        ByteBuffer buf = ByteBuffer.wrap(raw);
+        try {
+            org.bitcoinj.core.Block.read(buf);
+        } catch (RuntimeException e) {
+            // bitcoinj signals bad bytes with several unchecked types; all mean "malformed".
+            throw fail("block " + expected + ": does not parse: " + e, e);
+        }
+        if (buf.hasRemaining()) {
+            throw fail("block " + expected + ": " + buf.remaining() + " trailing bytes");
+        }
+    }
+
+    private static void checkHeight(int height) {
+        if (height < 0) {
+            throw new IllegalArgumentException("height must be >= 0: " + height);
+        }
+    }
+
+    private SourceException fail(String message) {
+        return new SourceException(name, message);
+    }
+
+    private SourceException fail(String message, Throwable cause) {
+        return new SourceException(name, message, cause);
+    }
+}

@@ -1,0 +1,20 @@
+package org.blockfilter.wallet.spend;
+
+import org.bitcoinj.base.Coin;
+import org.blockfilter.wallet.ledger.Utxo;
+
+import java.util.List;
+
+/**
+ * The coins chosen for a payment, the fee they pay and the change (zero when none: change
+ * below the dust threshold is folded into the fee). Immutable.
+ */
+public record CoinSelection(List<Utxo> inputs, Coin amount, Coin fee, Coin change, int estimatedVBytes) {
+    public CoinSelection {
+        inputs = List.copyOf(inputs);
+    }
+
+    public boolean hasChange() {
+        return change.isPositive();
+    }
+}

@@ -1,0 +1,82 @@
+package org.blockfilter.wallet.spend;
+
+import org.bitcoinj.base.Coin;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.ledger.Utxo;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Picks coins the way a user would accept: first a single coin that pays amount + fee with so
+ * little left over that a change output would cost more than it is worth (no change, one input);
+ * otherwise the largest coins first until amount + fee (with change) is covered, and change below
+ * the dust threshold goes to the fee. Fees are {@code ceil(vsize * rate)} with upper-bound sizes.
+ * Stateless; thread-safe.
+ */
+public final class CoinSelector {
+    private CoinSelector() {
+    }
+
+    /**
+     * @param kindOf         account kind of each coin's script (P2TR coins must be filtered out by the caller)
+     * @param recipientScriptLength length of the recipient's output script
+     * @param changeKind     kind of the change output
+     * @param changeScriptLength length of the change output script
+     */
+    public static CoinSelection select(List<Utxo> coins, Function<Utxo, AddressKind> kindOf, Coin amount, long satPerVByte,
+                                       int recipientScriptLength, AddressKind changeKind, int changeScriptLength) {
+        if (!amount.isPositive()) {
+            throw new IllegalArgumentException("amount must be positive, got " + amount.toPlainString());
+        }
+        if (satPerVByte < 1 || satPerVByte > 100_000) {
+            throw new IllegalArgumentException("fee rate must be 1..100000 sat/vB, got " + satPerVByte);
+        }
+        int base = TxSize.OVERHEAD_VB + TxSize.outputVBytes(recipientScriptLength);
+        int changeOut = TxSize.outputVBytes(changeScriptLength);
+        long dust = TxSize.dustThreshold(changeKind, changeScriptLength);
+        long costOfChange = changeOut * satPerVByte + dust;
+
+        // 1. One coin, no change.
+        Utxo best = null;
+        for (Utxo u : coins) {
+            int vb = base + TxSize.inputVBytes(kindOf.apply(u));
+            long need = amount.value + vb * satPerVByte;
+            long excess = u.value().value - need;
+            if (excess >= 0 && excess < costOfChange && (best == null || u.value().value < best.value().value)) {
+                best = u;
+            }
+        }
+        if (best != null) {
+            int vb = base + TxSize.inputVBytes(kindOf.apply(best));
+            Coin fee = best.value().subtract(amount);
+            return new CoinSelection(List.of(best), amount, fee, Coin.ZERO, vb);
+        }
+
+        // 2. Largest first, with change.
+        List<Utxo> sorted = new ArrayList<>(coins);
+        sorted.sort(Comparator.comparing((Utxo u) -> u.value().value).reversed());
+        List<Utxo> chosen = new ArrayList<>();
+        long total = 0;
+        int vb = base + changeOut;
+        for (Utxo u : sorted) {
+            chosen.add(u);
+            total += u.value().value;
+            vb += TxSize.inputVBytes(kindOf.apply(u));
+            long feeWithChange = vb * satPerVByte;
+            long change = total - amount.value - feeWithChange;
+            if (change >= dust) {
+                return new CoinSelection(chosen, amount, Coin.valueOf(feeWithChange), Coin.valueOf(change), vb);
+            }
+            long feeNoChange = (vb - changeOut) * satPerVByte;
+            if (total - amount.value - feeNoChange >= 0) {
+                // Change would be dust: give it to the miner.
+                return new CoinSelection(chosen, amount, Coin.valueOf(total - amount.value), Coin.ZERO, vb - changeOut);
+            }
+        }
+        long needed = amount.value + (long) vb * satPerVByte - (long) changeOut * satPerVByte;
+        throw new InsufficientFundsException(Coin.valueOf(total), Coin.valueOf(needed));
+    }
+}

@@ -1,0 +1,131 @@
+package org.blockfilter.wallet.spend;
+
+import org.bitcoinj.base.Address;
+import org.bitcoinj.base.Coin;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
+import org.bitcoinj.core.TransactionWitness;
+import org.bitcoinj.crypto.DeterministicKey;
+import org.bitcoinj.crypto.TransactionSignature;
+import org.bitcoinj.script.Script;
+import org.bitcoinj.script.ScriptBuilder;
+import org.bitcoinj.script.ScriptException;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.keys.DerivedAddress;
+import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.ledger.Utxo;
+import org.blockfilter.wallet.ledger.WalletTx;
+import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.SourceException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds, signs and broadcasts payments from a {@link LightWallet}. Spends confirmed P2WPKH and
+ * P2PKH coins; change goes to the next unused BIP 84 change address (BIP 44 if the wallet has no
+ * BIP 84 account). Every signed input is checked with bitcoinj's script interpreter before the
+ * payment is returned. Not thread-safe (it moves the wallet's change index).
+ */
+public final class Spender {
+    private final LightWallet wallet;
+
+    public Spender(LightWallet wallet) {
+        this.wallet = wallet;
+    }
+
+    /** Selects coins and signs; nothing is broadcast or saved. {@code unlocked} must hold private keys. */
+    public PreparedPayment prepare(WalletKeys unlocked, Address recipient, Coin amount, long satPerVByte) {
+        if (!recipient.network().equals(wallet.network())) {
+            throw new IllegalArgumentException("address " + recipient + " is for " + recipient.network().id() + ", wallet is " + wallet.network().id());
+        }
+        List<Utxo> spendable = new ArrayList<>();
+        for (Utxo u : wallet.ledger().utxos(true)) {
+            AddressKind k = kindOf(u);
+            if (k == AddressKind.P2WPKH || k == AddressKind.P2PKH) {
+                spendable.add(u);
+            }
+        }
+        // Coins spent by our own pending payments are not spendable again.
+        List<Utxo> unspentInclPending = wallet.ledger().utxos(false);
+        spendable.removeIf(u -> unspentInclPending.stream().noneMatch(p -> p.outpoint().equals(u.outpoint())));
+
+        AddressKind changeKind = unlocked.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
+        Script recipientScript = ScriptBuilder.createOutputScript(recipient);
+        DerivedAddress peekChange = unlocked.account(changeKind)
+                .orElseThrow(() -> new IllegalStateException("no P2WPKH or P2PKH account to receive change"))
+                .derive(true, 0);
+        CoinSelection sel = CoinSelector.select(spendable, this::kindOf, amount, satPerVByte,
+                recipientScript.program().length, changeKind, peekChange.script().bytes().length);
+
+        Transaction tx = new Transaction();
+        tx.addOutput(amount, recipientScript);
+        DerivedAddress change = null;
+        if (sel.hasChange()) {
+            change = wallet.keys().nextChange(changeKind);
+            tx.addOutput(sel.change(), change.address());
+        }
+        for (Utxo u : sel.inputs()) {
+            tx.addInput(new TransactionInput(tx, new byte[0], u.outpoint(), u.value()));
+        }
+        for (int i = 0; i < sel.inputs().size(); i++) {
+            sign(tx, i, sel.inputs().get(i), unlocked);
+        }
+        return new PreparedPayment(tx.getTxId(), recipient, amount, sel.fee(), satPerVByte, tx.getVsize(), sel.change(),
+                change == null ? null : change.address(), sel.inputs().size(), tx.serialize());
+    }
+
+    /** Broadcasts through the first source that accepts it, records it as pending and saves the wallet. */
+    public Sha256Hash broadcast(PreparedPayment payment, List<? extends ChainSource> sources) {
+        List<String> errors = new ArrayList<>();
+        for (ChainSource s : sources) {
+            try {
+                Sha256Hash txid = s.broadcast(payment.raw());
+                if (!txid.equals(payment.txid())) {
+                    errors.add(s.name() + " answered txid " + txid + " for " + payment.txid());
+                    continue;
+                }
+                Transaction tx = Transaction.read(java.nio.ByteBuffer.wrap(payment.raw()));
+                wallet.ledger().put(WalletTx.of(tx, WalletTx.PENDING, null));
+                wallet.save();
+                return txid;
+            } catch (SourceException e) {
+                errors.add(e.getMessage());
+            }
+        }
+        throw new SourceException("broadcast", "no source accepted the transaction: " + String.join("; ", errors));
+    }
+
+    private AddressKind kindOf(Utxo u) {
+        return wallet.keys().lookup(u.script()).map(DerivedAddress::kind)
+                .orElseThrow(() -> new IllegalStateException("coin " + u.outpoint() + " is not the wallet's"));
+    }
+
+    private void sign(Transaction tx, int index, Utxo u, WalletKeys unlocked) {
+        DerivedAddress a = wallet.keys().lookup(u.script()).orElseThrow();
+        DeterministicKey key = unlocked.account(a.kind()).orElseThrow().key(a.change(), a.index());
+        if (!key.hasPrivKey()) {
+            throw new IllegalStateException("no private key for " + a.address() + ": unlock the wallet first");
+        }
+        TransactionInput in = tx.getInput(index);
+        Script scriptPubKey = Script.parse(u.script().bytes());
+        TransactionInput signed;
+        if (a.kind() == AddressKind.P2WPKH) {
+            Script scriptCode = ScriptBuilder.createP2PKHOutputScript(key);
+            TransactionSignature sig = tx.calculateWitnessSignature(index, key, scriptCode, u.value(), Transaction.SigHash.ALL, false);
+            signed = in.withWitness(TransactionWitness.redeemP2WPKH(sig, key));
+        } else {
+            TransactionSignature sig = tx.calculateSignature(index, key, scriptPubKey, Transaction.SigHash.ALL, false);
+            signed = in.withScriptSig(ScriptBuilder.createInputScript(sig, key));
+        }
+        tx.replaceInput(index, signed);
+        try {
+            Script sigScript = signed.getScriptSig();
+            sigScript.correctlySpends(tx, index, signed.getWitness(), u.value(), scriptPubKey, Script.ALL_VERIFY_FLAGS);
+        } catch (ScriptException e) {
+            throw new IllegalStateException("signed input " + index + " does not verify: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,666 @@
+package org.blockfilter.wallet.sync;
+
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Block;
+import org.bitcoinj.core.NetworkParameters;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionOutput;
+import org.blockfilter.filters.BasicFilter;
+import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.OutputScript;
+import org.blockfilter.wallet.ledger.Ledger;
+import org.blockfilter.wallet.ledger.Utxo;
+import org.blockfilter.wallet.ledger.WalletTx;
+import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.SourceException;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Syncs a {@link LightWallet} from one or more untrusted {@link ChainSource}s (BIP 157/158):
+ * <ol>
+ * <li>block headers from every source, each branch checked ({@link HeaderChain}); the most-work
+ * chain wins, a reorg rolls the wallet back to the fork;</li>
+ * <li>filter-header checkpoints and filter headers from every source, checked link by link
+ * ({@link FilterHeaders#next}) and against the checkpoints, and compared between sources; a
+ * disagreement is settled at the first differing height by the block itself
+ * ({@link FilterEvidence}) and the liar is named and dropped;</li>
+ * <li>filters in batches of at most {@link FilterHeaders#MAX_CFILTERS}, each checked against its
+ * committed header, matched against every watched script; matching blocks fetched, checked
+ * ({@link BlockCheck}) and applied; a used address slides the gap window and the range scanned
+ * so far is rescanned for the new scripts.</li>
+ * </ol>
+ * The balance is never silently wrong: when no honest source is left or a dispute cannot be
+ * settled, sync stops with a {@link SyncException} and the wallet keeps its last verified state.
+ *
+ * <p>Not thread-safe; one engine per sync.
+ */
+public final class SyncEngine {
+    /** Filters kept in memory per sync for rescans after the gap window slides. */
+    private static final int FILTER_CACHE_LIMIT = 50_000;
+
+    private final LightWallet wallet;
+    private final NetworkParameters params;
+    private final List<ChainSource> live;
+    private final Map<ChainSource, Integer> tips = new HashMap<>();
+    private final List<SourceFault> faults = new ArrayList<>();
+    private final SyncProgress.Listener listener;
+    private final Map<Integer, BasicFilter> filterCache = new HashMap<>();
+    private int matchedBlocks;
+    private int filtersScanned;
+    private int reorgDepth;
+
+    public SyncEngine(LightWallet wallet, List<? extends ChainSource> sources, SyncProgress.Listener listener) {
+        if (sources.isEmpty()) {
+            throw new IllegalArgumentException("at least one chain source is required");
+        }
+        this.wallet = wallet;
+        this.params = NetworkParameters.of(wallet.network());
+        this.live = new ArrayList<>(sources);
+        this.listener = listener;
+    }
+
+    /** Runs one sync to the best tip the sources can prove; saves the wallet after each verified step. */
+    public SyncReport sync() {
+        syncHeaders();
+        syncCheckpoints();
+        syncFilterHeaders();
+        scanFilters();
+        wallet.save();
+        progress("done");
+        return new SyncReport(wallet.scannedHeight(), filtersScanned, matchedBlocks, reorgDepth, faults,
+                live.stream().map(ChainSource::name).toList());
+    }
+
+    // ---------------------------------------------------------------- headers
+
+    private void syncHeaders() {
+        for (ChainSource s : List.copyOf(live)) {
+            try {
+                int tip = s.tipHeight();
+                tips.put(s, tip);
+                absorbHeaders(s, tip);
+            } catch (InvalidHeaderException e) {
+                drop(s, SourceFault.Kind.LIED, e.height(), "bad block header: " + e.getMessage());
+            } catch (SourceException e) {
+                drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+            }
+        }
+        HeaderChain chain = wallet.headers();
+        // A source processed before a heavier branch arrived may now be on the weaker side.
+        for (ChainSource s : List.copyOf(live)) {
+            int h = Math.min(tips.get(s), chain.tipHeight());
+            try {
+                Sha256Hash theirs = headerHash(s, h);
+                if (!theirs.equals(chain.hash(h))) {
+                    drop(s, SourceFault.Kind.WEAKER_CHAIN, h, "its block " + h + " is " + theirs + ", the most-work chain has " + chain.hash(h));
+                }
+            } catch (InvalidHeaderException e) {
+                drop(s, SourceFault.Kind.LIED, h, e.getMessage());
+            } catch (SourceException e) {
+                drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+            }
+        }
+        requireLive("after header sync");
+        wallet.save();
+        progress("headers");
+    }
+
+    private void absorbHeaders(ChainSource s, int tip) {
+        HeaderChain chain = wallet.headers();
+        int fork = forkPoint(s, Math.min(tip, chain.tipHeight()));
+        if (tip <= fork) {
+            return;
+        }
+        List<byte[]> branch = new ArrayList<>();
+        for (int start = fork + 1; start <= tip; ) {
+            int count = Math.min(FilterHeaders.MAX_CFHEADERS, tip - start + 1);
+            List<byte[]> got = s.blockHeaders(start, count);
+            if (got.isEmpty()) {
+                break;
+            }
+            if (got.size() > count) {
+                throw new InvalidHeaderException(start, "asked for " + count + " headers, got " + got.size());
+            }
+            branch.addAll(got);
+            start += got.size();
+        }
+        if (branch.isEmpty()) {
+            return;
+        }
+        List<Block> parsed = chain.validateBranch(fork + 1, branch);
+        if (fork == chain.tipHeight()) {
+            chain.connect(fork + 1, branch);
+            return;
+        }
+        if (HeaderChain.work(parsed).compareTo(chain.workAbove(fork)) > 0) {
+            rollback(fork);
+            chain.connect(fork + 1, branch);
+        } else {
+            drop(s, SourceFault.Kind.WEAKER_CHAIN, fork + 1, "forks from the best chain after height " + fork + " with less work");
+        }
+    }
+
+    /** Highest height at or below {@code upTo} where the source's chain and ours agree. */
+    private int forkPoint(ChainSource s, int upTo) {
+        HeaderChain chain = wallet.headers();
+        int unequal = upTo + 1;
+        int h = upTo;
+        int step = 1;
+        while (true) {
+            if (headerHash(s, h).equals(chain.hash(h))) {
+                break;
+            }
+            if (h == 0) {
+                throw new InvalidHeaderException(0, "genesis differs: the source is on another network");
+            }
+            unequal = h;
+            h = Math.max(0, h - step);
+            step *= 2;
+        }
+        // h agrees, unequal disagrees (or is past upTo): find the last agreeing height between them.
+        int lo = h;
+        int hi = unequal;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (headerHash(s, mid).equals(chain.hash(mid))) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private Sha256Hash headerHash(ChainSource s, int height) {
+        List<byte[]> one = s.blockHeaders(height, 1);
+        if (one.size() != 1 || one.get(0).length != Block.HEADER_SIZE) {
+            throw new InvalidHeaderException(height, "asked for 1 header, got " + one.size());
+        }
+        return HeaderChain.parse(one.get(0)).getHash();
+    }
+
+    private void rollback(int fork) {
+        HeaderChain chain = wallet.headers();
+        reorgDepth = Math.max(reorgDepth, chain.tipHeight() - fork);
+        chain.truncate(fork);
+        wallet.ledger().rollbackAbove(fork);
+        FilterHeaderChain fh = wallet.filterHeaders();
+        if (fork < fh.base() - 1) {
+            wallet.resetFilterHeaders(new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV));
+        } else {
+            fh.truncate(fork);
+        }
+        List<Sha256Hash> cps = wallet.checkpoints();
+        wallet.setCheckpoints(cps.subList(0, Math.min(cps.size(), fork / FilterHeaders.CHECKPOINT_INTERVAL)));
+        wallet.setScannedHeight(Math.min(wallet.scannedHeight(), fork));
+        filterCache.keySet().removeIf(h -> h > fork);
+    }
+
+    // ---------------------------------------------------------------- checkpoints
+
+    private void syncCheckpoints() {
+        HeaderChain chain = wallet.headers();
+        int expected = chain.tipHeight() / FilterHeaders.CHECKPOINT_INTERVAL;
+        while (true) {
+            Map<ChainSource, List<Sha256Hash>> answers = new LinkedHashMap<>();
+            for (ChainSource s : List.copyOf(live)) {
+                if (tips.get(s) < chain.tipHeight()) {
+                    continue;
+                }
+                try {
+                    List<Sha256Hash> cps = s.filterCheckpoints(chain.tipHash());
+                    if (cps.size() != expected) {
+                        drop(s, SourceFault.Kind.LIED, chain.tipHeight(), "cfcheckpt has " + cps.size() + " checkpoints, expected " + expected);
+                        continue;
+                    }
+                    answers.put(s, cps);
+                } catch (SourceException e) {
+                    drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                }
+            }
+            requireLive("after checkpoints");
+            if (answers.isEmpty()) {
+                return;
+            }
+            int first = firstDifference(new ArrayList<>(answers.values()));
+            if (first < 0) {
+                List<Sha256Hash> agreed = answers.values().iterator().next();
+                List<Sha256Hash> stored = wallet.checkpoints();
+                for (int i = 0; i < Math.min(stored.size(), agreed.size()); i++) {
+                    if (!stored.get(i).equals(agreed.get(i))) {
+                        // Every source now disagrees with a checkpoint verified before: start the filter headers over.
+                        wallet.resetFilterHeaders(new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV));
+                        break;
+                    }
+                }
+                wallet.setCheckpoints(agreed);
+                return;
+            }
+            // Settle the first differing interval by its filter hashes.
+            int start = first * FilterHeaders.CHECKPOINT_INTERVAL + (first == 0 ? 0 : 1);
+            int stop = (first + 1) * FilterHeaders.CHECKPOINT_INTERVAL;
+            Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
+            for (ChainSource s : answers.keySet()) {
+                if (!live.contains(s)) {
+                    continue;
+                }
+                try {
+                    ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
+                    List<Sha256Hash> headers = checkedHeaders(s, r, start, stop,
+                            first == 0 ? FilterHeaders.GENESIS_PREV : answers.get(s).get(first - 1));
+                    if (!headers.get(headers.size() - 1).equals(answers.get(s).get(first))) {
+                        drop(s, SourceFault.Kind.LIED, stop, "its cfheaders do not reach its own checkpoint");
+                        continue;
+                    }
+                    hashes.put(s, r.filterHashes());
+                } catch (SourceException e) {
+                    drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                } catch (DisputeException e) {
+                    drop(s, SourceFault.Kind.LIED, e.height, e.getMessage());
+                }
+            }
+            settle(start, hashes);
+        }
+    }
+
+    // ---------------------------------------------------------------- filter headers
+
+    private void syncFilterHeaders() {
+        HeaderChain chain = wallet.headers();
+        int birthday = Math.min(wallet.birthdayHeight(), chain.tipHeight() + 1);
+        FilterHeaderChain fh = wallet.filterHeaders();
+        int aligned = (birthday - 1) / FilterHeaders.CHECKPOINT_INTERVAL;
+        if (fh.base() == 0 && fh.tipHeight() < 0 && birthday > FilterHeaders.CHECKPOINT_INTERVAL
+                && aligned >= 1 && wallet.checkpoints().size() >= aligned) {
+            // Start at the checkpoint below the birthday instead of genesis.
+            wallet.resetFilterHeaders(new FilterHeaderChain(aligned * FilterHeaders.CHECKPOINT_INTERVAL + 1,
+                    wallet.checkpoints().get(aligned - 1)));
+        }
+        int target = target();
+        while (wallet.filterHeaders().tipHeight() < target) {
+            fh = wallet.filterHeaders();
+            int start = fh.tipHeight() + 1;
+            int stop = Math.min(target, start + FilterHeaders.MAX_CFHEADERS - 1);
+            Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
+            Map<ChainSource, List<Sha256Hash>> headersBySource = new HashMap<>();
+            for (ChainSource s : List.copyOf(live)) {
+                if (tips.get(s) < stop) {
+                    continue;
+                }
+                try {
+                    ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
+                    List<Sha256Hash> headers = checkedHeaders(s, r, start, stop, fh.header(start - 1));
+                    hashes.put(s, r.filterHashes());
+                    headersBySource.put(s, headers);
+                } catch (SourceException e) {
+                    drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                } catch (DisputeException e) {
+                    drop(s, SourceFault.Kind.LIED, e.height, e.getMessage());
+                }
+            }
+            requireLive("during filter-header sync");
+            if (hashes.isEmpty()) {
+                target = stop - 1;
+                break;
+            }
+            if (firstDifference(new ArrayList<>(hashes.values())) >= 0) {
+                settle(start, hashes);
+                continue;
+            }
+            fh.append(headersBySource.get(hashes.keySet().iterator().next()));
+            wallet.save();
+            progress("filter headers");
+        }
+    }
+
+    /** Highest height some live source can serve on our chain. */
+    private int target() {
+        int best = -1;
+        for (ChainSource s : live) {
+            best = Math.max(best, Math.min(tips.get(s), wallet.headers().tipHeight()));
+        }
+        return best;
+    }
+
+    /** The source's headers for start..stop, linked from {@code prev} and checked against the agreed checkpoints. */
+    private List<Sha256Hash> checkedHeaders(ChainSource s, ChainSource.FilterHeaders r, int start, int stop, Sha256Hash prev) {
+        if (r.filterHashes().size() != stop - start + 1) {
+            throw new DisputeException(start, "cfheaders has " + r.filterHashes().size() + " filter hashes, expected " + (stop - start + 1));
+        }
+        if (!r.previousHeader().equals(prev)) {
+            throw new DisputeException(start - 1, "cfheaders previous header " + r.previousHeader() + " differs from the verified " + prev);
+        }
+        List<Sha256Hash> out = new ArrayList<>(r.filterHashes().size());
+        Sha256Hash h = prev;
+        List<Sha256Hash> cps = wallet.checkpoints();
+        for (int i = 0; i < r.filterHashes().size(); i++) {
+            h = FilterHeaders.next(r.filterHashes().get(i), h);
+            out.add(h);
+            int height = start + i;
+            if (height > 0 && height % FilterHeaders.CHECKPOINT_INTERVAL == 0) {
+                int idx = height / FilterHeaders.CHECKPOINT_INTERVAL - 1;
+                if (idx < cps.size() && !cps.get(idx).equals(h)) {
+                    throw new DisputeException(height, "filter header " + h + " contradicts the verified checkpoint " + cps.get(idx));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static int firstDifference(List<List<Sha256Hash>> lists) {
+        int n = lists.stream().mapToInt(List::size).min().orElse(0);
+        for (int i = 0; i < n; i++) {
+            Sha256Hash first = lists.get(0).get(i);
+            for (List<Sha256Hash> l : lists) {
+                if (!l.get(i).equals(first)) {
+                    return i;
+                }
+            }
+        }
+        return lists.stream().anyMatch(l -> l.size() != n) ? n : -1;
+    }
+
+    /**
+     * Settles a disagreement between sources over filter hashes from {@code start}: at the first
+     * differing height, the block decides which candidate filters are impossible; sources backing
+     * those are dropped as liars. Throws {@link SyncException} if the block cannot decide.
+     */
+    private void settle(int start, Map<ChainSource, List<Sha256Hash>> hashes) {
+        int index = firstDifference(new ArrayList<>(hashes.values()));
+        if (index < 0) {
+            return;
+        }
+        int height = start + index;
+        Sha256Hash blockHash = wallet.headers().hash(height);
+        Map<Sha256Hash, List<ChainSource>> byCandidate = new LinkedHashMap<>();
+        for (Map.Entry<ChainSource, List<Sha256Hash>> e : hashes.entrySet()) {
+            if (index >= e.getValue().size()) {
+                drop(e.getKey(), SourceFault.Kind.LIED, height, "cfheaders stops short of height " + height);
+                continue;
+            }
+            byCandidate.computeIfAbsent(e.getValue().get(index), k -> new ArrayList<>()).add(e.getKey());
+        }
+        Block block = fetchVerifiedBlock(height);
+        FilterEvidence evidence = FilterEvidence.of(block, op -> wallet.ledger().ownedOutput(op)
+                .map(TransactionOutput::getScriptBytes).orElse(null));
+        List<Sha256Hash> survivors = new ArrayList<>();
+        for (Map.Entry<Sha256Hash, List<ChainSource>> c : byCandidate.entrySet()) {
+            String refutation = null;
+            BasicFilter filter = null;
+            for (ChainSource s : c.getValue()) {
+                try {
+                    filter = singleFilter(s, height, blockHash);
+                    if (!filter.filterHash().equals(c.getKey())) {
+                        drop(s, SourceFault.Kind.LIED, height, "its filter hashes to " + filter.filterHash() + ", not its committed " + c.getKey());
+                        filter = null;
+                        continue;
+                    }
+                    break;
+                } catch (SourceException e) {
+                    drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                } catch (DisputeException e) {
+                    drop(s, SourceFault.Kind.LIED, height, e.getMessage());
+                }
+            }
+            if (filter == null) {
+                for (ChainSource s : c.getValue()) {
+                    if (live.contains(s)) {
+                        drop(s, SourceFault.Kind.LIED, height, "commits to filter " + c.getKey() + " that no source could produce");
+                    }
+                }
+                continue;
+            }
+            refutation = evidence.refute(filter).orElse(null);
+            if (refutation != null) {
+                for (ChainSource s : c.getValue()) {
+                    if (live.contains(s)) {
+                        drop(s, SourceFault.Kind.LIED, height, "its filter for block " + blockHash + " " + refutation);
+                    }
+                }
+            } else {
+                survivors.add(c.getKey());
+            }
+        }
+        requireLive("settling the filter dispute at height " + height);
+        if (survivors.size() > 1) {
+            throw new SyncException("sources disagree on the filter of block " + blockHash + " at height " + height
+                    + " and the block does not settle it (candidates " + survivors + "); refusing to guess", faults);
+        }
+    }
+
+    // ---------------------------------------------------------------- filters and blocks
+
+    private void scanFilters() {
+        int first = Math.max(wallet.scannedHeight() + 1, wallet.birthdayHeight());
+        int firstScan = first;
+        int stopAt = wallet.filterHeaders().tipHeight();
+        progress("filters", firstScan);
+        for (int start = first; start <= stopAt; ) {
+            int stop = Math.min(stopAt, start + FilterHeaders.MAX_CFILTERS - 1);
+            List<BasicFilter> filters = fetchVerifiedFilters(start, stop);
+            List<byte[]> watched = watchedScripts();
+            TreeSet<Integer> matched = new TreeSet<>();
+            for (int i = 0; i < filters.size(); i++) {
+                BasicFilter f = filters.get(i);
+                if (filterCache.size() < FILTER_CACHE_LIMIT) {
+                    filterCache.put(start + i, f);
+                }
+                if (!watched.isEmpty() && f.matchAny(watched)) {
+                    matched.add(start + i);
+                }
+            }
+            filtersScanned += filters.size();
+            Set<OutputScript> fresh = applyBlocks(matched, filters, start);
+            while (!fresh.isEmpty()) {
+                // The window slid: earlier blocks may pay the new scripts.
+                fresh = rescan(wallet.birthdayHeight(), stop, fresh);
+            }
+            wallet.setScannedHeight(stop);
+            wallet.save();
+            progress("filters", firstScan);
+            start = stop + 1;
+        }
+        wallet.setScannedHeight(Math.max(wallet.scannedHeight(), stopAt));
+    }
+
+    private Set<OutputScript> rescan(int from, int to, Set<OutputScript> scripts) {
+        List<byte[]> query = scripts.stream().map(OutputScript::bytes).toList();
+        TreeSet<Integer> matched = new TreeSet<>();
+        for (int start = from; start <= to; ) {
+            int stop = Math.min(to, start + FilterHeaders.MAX_CFILTERS - 1);
+            boolean cached = true;
+            for (int h = start; h <= stop; h++) {
+                if (!filterCache.containsKey(h)) {
+                    cached = false;
+                    break;
+                }
+            }
+            List<BasicFilter> filters = new ArrayList<>();
+            if (cached) {
+                for (int h = start; h <= stop; h++) {
+                    filters.add(filterCache.get(h));
+                }
+            } else {
+                filters = fetchVerifiedFilters(start, stop);
+            }
+            for (int i = 0; i < filters.size(); i++) {
+                if (filters.get(i).matchAny(query)) {
+                    matched.add(start + i);
+                }
+            }
+            start = stop + 1;
+        }
+        Map<Integer, BasicFilter> byHeight = new HashMap<>();
+        for (int h : matched) {
+            BasicFilter f = filterCache.get(h);
+            if (f == null) {
+                f = fetchVerifiedFilters(h, h).get(0);
+            }
+            byHeight.put(h, f);
+        }
+        return applyBlocks(matched, byHeight);
+    }
+
+    private Set<OutputScript> applyBlocks(TreeSet<Integer> heights, List<BasicFilter> filters, int start) {
+        Map<Integer, BasicFilter> byHeight = new HashMap<>();
+        for (int h : heights) {
+            byHeight.put(h, filters.get(h - start));
+        }
+        return applyBlocks(heights, byHeight);
+    }
+
+    /** Fetches, verifies and applies matched blocks in height order; returns scripts newly derived by the gap window. */
+    private Set<OutputScript> applyBlocks(TreeSet<Integer> heights, Map<Integer, BasicFilter> filters) {
+        Set<OutputScript> fresh = new LinkedHashSet<>();
+        Ledger ledger = wallet.ledger();
+        for (int h : heights) {
+            Block block = fetchVerifiedBlock(h);
+            BasicFilter filter = filters.get(h);
+            FilterEvidence evidence = FilterEvidence.of(block, op -> ledger.ownedOutput(op)
+                    .map(TransactionOutput::getScriptBytes).orElse(null));
+            evidence.refute(filter).ifPresent(why -> {
+                throw new SyncException("the committed filter of block " + block.getHash() + " at height " + h + " " + why
+                        + ": every source agreed on a false filter header chain", faults);
+            });
+            matchedBlocks++;
+            for (Transaction tx : block.getTransactions()) {
+                if (!ledger.isRelevant(tx)) {
+                    continue;
+                }
+                ledger.put(WalletTx.of(tx, h, block.getHash()));
+                for (TransactionOutput out : tx.getOutputs()) {
+                    fresh.addAll(wallet.keys().markUsed(OutputScript.of(out.getScriptBytes())));
+                }
+            }
+            progress("blocks");
+        }
+        return fresh;
+    }
+
+    private List<byte[]> watchedScripts() {
+        Set<OutputScript> all = new LinkedHashSet<>(wallet.keys().watchedScripts());
+        for (Utxo u : wallet.ledger().utxos(false)) {
+            all.add(u.script());
+        }
+        return all.stream().map(OutputScript::bytes).toList();
+    }
+
+    /** Filters for start..stop from the first live source that serves them correctly; liars are dropped. */
+    private List<BasicFilter> fetchVerifiedFilters(int start, int stop) {
+        HeaderChain chain = wallet.headers();
+        FilterHeaderChain fh = wallet.filterHeaders();
+        for (ChainSource s : List.copyOf(live)) {
+            if (tips.get(s) < stop) {
+                continue;
+            }
+            try {
+                List<ChainSource.BlockFilterBytes> got = s.filters(start, chain.hash(stop));
+                if (got.size() != stop - start + 1) {
+                    throw new DisputeException(start, "cfilters returned " + got.size() + " filters, expected " + (stop - start + 1));
+                }
+                List<BasicFilter> out = new ArrayList<>(got.size());
+                for (int i = 0; i < got.size(); i++) {
+                    int h = start + i;
+                    ChainSource.BlockFilterBytes b = got.get(i);
+                    if (!b.blockHash().equals(chain.hash(h))) {
+                        throw new DisputeException(h, "filter is for block " + b.blockHash() + ", expected " + chain.hash(h));
+                    }
+                    BasicFilter f;
+                    try {
+                        f = BasicFilter.fromBytes(b.blockHash(), b.filter());
+                    } catch (IllegalArgumentException e) {
+                        throw new DisputeException(h, "malformed filter: " + e.getMessage());
+                    }
+                    if (!FilterHeaders.next(f.filterHash(), fh.header(h - 1)).equals(fh.header(h))) {
+                        throw new DisputeException(h, "filter does not hash to its committed filter header");
+                    }
+                    out.add(f);
+                }
+                return out;
+            } catch (SourceException e) {
+                drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+            } catch (DisputeException e) {
+                drop(s, SourceFault.Kind.LIED, e.height, e.getMessage());
+            }
+        }
+        throw new SyncException("no source left that serves verified filters for heights " + start + ".." + stop, faults);
+    }
+
+    private BasicFilter singleFilter(ChainSource s, int height, Sha256Hash blockHash) {
+        List<ChainSource.BlockFilterBytes> got = s.filters(height, blockHash);
+        if (got.size() != 1 || !got.get(0).blockHash().equals(blockHash)) {
+            throw new DisputeException(height, "cfilter for block " + blockHash + " missing or for another block");
+        }
+        try {
+            return BasicFilter.fromBytes(blockHash, got.get(0).filter());
+        } catch (IllegalArgumentException e) {
+            throw new DisputeException(height, "malformed filter: " + e.getMessage());
+        }
+    }
+
+    private Block fetchVerifiedBlock(int height) {
+        Sha256Hash hash = wallet.headers().hash(height);
+        for (ChainSource s : List.copyOf(live)) {
+            try {
+                return BlockCheck.verify(params, s.block(hash), hash, height);
+            } catch (InvalidBlockException e) {
+                drop(s, SourceFault.Kind.LIED, height, e.getMessage());
+            } catch (SourceException e) {
+                drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+            }
+        }
+        throw new SyncException("no source left that serves block " + hash + " at height " + height, faults);
+    }
+
+    // ---------------------------------------------------------------- bookkeeping
+
+    private void drop(ChainSource s, SourceFault.Kind kind, int height, String reason) {
+        if (live.remove(s)) {
+            faults.add(new SourceFault(s.name(), kind, height, reason));
+        }
+    }
+
+    private void requireLive(String when) {
+        if (live.isEmpty()) {
+            throw new SyncException("no usable source left " + when, faults);
+        }
+    }
+
+    private int firstFilter = -1;
+
+    private void progress(String phase) {
+        progress(phase, firstFilter);
+    }
+
+    private void progress(String phase, int first) {
+        firstFilter = first;
+        if (listener != null) {
+            listener.onProgress(new SyncProgress(phase, wallet.headers().tipHeight(), wallet.filterHeaders().tipHeight(),
+                    wallet.scannedHeight(), wallet.headers().tipHeight(), matchedBlocks, first));
+        }
+    }
+
+    /** A source's answer contradicts verified data or itself. */
+    private static final class DisputeException extends RuntimeException {
+        final int height;
+
+        DisputeException(int height, String message) {
+            super(message);
+            this.height = height;
+        }
+    }
+
+    /** Sources the engine still trusts (for reports). */
+    public List<String> liveSources() {
+        return live.stream().map(ChainSource::name).toList();
+    }
+}

@@ -1,0 +1,17 @@
+package org.blockfilter.wallet.sync;
+
+import java.util.List;
+
+/** Sync cannot finish without risking a wrong balance: no honest source left, or a dispute the evidence cannot settle. */
+public class SyncException extends RuntimeException {
+    private final List<SourceFault> faults;
+
+    public SyncException(String message, List<SourceFault> faults) {
+        super(message + (faults.isEmpty() ? "" : "; dropped sources: " + faults));
+        this.faults = List.copyOf(faults);
+    }
+
+    public List<SourceFault> faults() {
+        return faults;
+    }
+}

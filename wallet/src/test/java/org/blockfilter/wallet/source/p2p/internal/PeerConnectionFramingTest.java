@@ -1,0 +1,82 @@
+package org.blockfilter.wallet.source.p2p.internal;
+
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.params.RegTestParams;
+import org.blockfilter.wallet.source.internal.MalformedDataException;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.HexFormat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PeerConnectionFramingTest {
+    private static final long MAGIC = RegTestParams.get().getPacketMagic();
+    private static final byte[] MAGIC_BYTES = HexFormat.of().parseHex("fabfb5da");
+
+    @Test
+    void regtestMagicIsWrittenAsOnTheWire() {
+        assertEquals(0xfabfb5daL, MAGIC & 0xffff_ffffL);
+        byte[] frame = PeerConnection.frame(MAGIC_BYTES, "verack", new byte[0]);
+        // verack: empty payload, checksum 5df6e0e2 (the well-known double SHA-256 of nothing).
+        assertEquals("fabfb5da76657261636b000000000000000000005df6e0e2", HexFormat.of().formatHex(frame));
+    }
+
+    @Test
+    void frameRoundTrips() {
+        Message m = new Message.GetCFCheckpt(0, Sha256Hash.of(new byte[] {9}));
+        byte[] frame = PeerConnection.frame(MAGIC_BYTES, m.command(), MessageCodec.encode(m));
+        PeerConnection.Frame f = PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24));
+        assertEquals("getcfcheckpt", f.command());
+        assertEquals(m, PeerConnection.decodeChecked(f, Arrays.copyOfRange(frame, 24, frame.length)));
+    }
+
+    @Test
+    void wrongMagicIsRejected() {
+        byte[] frame = PeerConnection.frame(HexFormat.of().parseHex("f9beb4d9"), "verack", new byte[0]);
+        MalformedDataException e = assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, frame));
+        assertEquals("magic", e.field());
+    }
+
+    @Test
+    void payloadAboveTheCommandsCapIsRefusedBeforeItIsRead() {
+        byte[] header = PeerConnection.frame(MAGIC_BYTES, "cfheaders", new byte[0]);
+        header[16] = (byte) 0xff;
+        header[17] = (byte) 0xff;
+        header[18] = 0x01; // 131071 bytes > the cfheaders cap of 64,068
+        MalformedDataException e = assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, header));
+        assertTrue(e.getMessage().contains("exceeds 64068"), e.getMessage());
+    }
+
+    @Test
+    void payloadAboveTheProtocolMaximumIsRefused() {
+        byte[] header = PeerConnection.frame(MAGIC_BYTES, "block", new byte[0]);
+        header[19] = 0x7f;
+        assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, header));
+    }
+
+    @Test
+    void badChecksumIsRejected() {
+        byte[] frame = PeerConnection.frame(MAGIC_BYTES, "ping", new byte[8]);
+        frame[24] = 1;
+        PeerConnection.Frame f = PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24));
+        MalformedDataException e = assertThrows(MalformedDataException.class,
+                () -> PeerConnection.decodeChecked(f, Arrays.copyOfRange(frame, 24, frame.length)));
+        assertEquals("checksum", e.field());
+    }
+
+    @Test
+    void commandWithBytesAfterItsPaddingIsRejected() {
+        byte[] frame = PeerConnection.frame(MAGIC_BYTES, "ping", new byte[8]);
+        frame[15] = 'x';
+        assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24)));
+    }
+
+    @Test
+    void emptyCommandIsRejected() {
+        byte[] frame = PeerConnection.frame(MAGIC_BYTES, "", new byte[0]);
+        assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, frame));
+    }
+}

@@ -1,0 +1,105 @@
+package org.blockfilter.wallet.spend;
+
+import org.bitcoinj.base.Address;
+import org.bitcoinj.base.Coin;
+import org.bitcoinj.core.Transaction;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.ledger.WalletTx;
+import org.blockfilter.wallet.store.WrongPassphraseException;
+import org.blockfilter.wallet.sync.SyncEngine;
+import org.blockfilter.wallet.testchain.MemorySource;
+import org.blockfilter.wallet.testchain.TestChain;
+import org.blockfilter.wallet.testchain.TestWallets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SpenderTest {
+    @TempDir
+    Path dir;
+
+    private LightWallet funded(TestChain chain, AddressKind kind, Coin value) {
+        LightWallet w = TestWallets.create(dir);
+        Address a = w.keys().account(kind).orElseThrow().derive(false, 0).address();
+        chain.mine(2);
+        chain.mineBlock(List.of(chain.pay(List.of(a), value)));
+        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
+        return w;
+    }
+
+    @Test
+    void signsP2wpkhAndP2pkhInputsThatVerify() {
+        TestChain chain = new TestChain();
+        LightWallet w = TestWallets.create(dir);
+        chain.mine(2);
+        chain.mineBlock(List.of(chain.pay(List.of(
+                w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, 0).address(),
+                w.keys().account(AddressKind.P2PKH).orElseThrow().derive(false, 0).address()), Coin.CENT)));
+        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
+        WalletKeys keys = w.unlock(TestWallets.PASSPHRASE);
+
+        PreparedPayment p = new Spender(w).prepare(keys, chain.minerAddress(), Coin.CENT.add(Coin.MILLICOIN), 3);
+
+        Transaction tx = Transaction.read(ByteBuffer.wrap(p.raw()));
+        assertEquals(2, tx.getInputs().size());
+        assertTrue(p.effectiveSatPerVByte() >= 3.0, "paid " + p.effectiveSatPerVByte() + " sat/vB");
+        assertEquals(Coin.CENT.multiply(2), tx.getOutputSum().add(p.fee()));
+    }
+
+    @Test
+    void pendingPaymentLowersSpendableBalanceUntilConfirmed() {
+        TestChain chain = new TestChain();
+        LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
+        MemorySource src = new MemorySource("honest", chain);
+        Spender spender = new Spender(w);
+        PreparedPayment p = spender.prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2);
+        spender.broadcast(p, List.of(src));
+
+        assertEquals(Coin.COIN, w.ledger().balance(true));
+        assertEquals(Coin.COIN.subtract(Coin.CENT).subtract(p.fee()), w.ledger().balance(false));
+        assertTrue(LightWallet.load(w.file()).ledger().get(p.txid()).orElseThrow().pending());
+        // The same coin is not offered again while the payment is pending.
+        assertThrows(InsufficientFundsException.class,
+                () -> spender.prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2));
+
+        chain.mineMempool();
+        new SyncEngine(w, List.of(src), null).sync();
+        WalletTx confirmed = w.ledger().get(p.txid()).orElseThrow();
+        assertEquals(chain.tipHeight(), confirmed.height());
+        assertEquals(Coin.COIN.subtract(Coin.CENT).subtract(p.fee()), w.ledger().balance(true));
+    }
+
+    @Test
+    void taprootCoinsAreTrackedButNotSpent() {
+        TestChain chain = new TestChain();
+        LightWallet w = funded(chain, AddressKind.P2TR, Coin.COIN);
+        assertEquals(Coin.COIN, w.ledger().balance(true));
+        assertThrows(InsufficientFundsException.class,
+                () -> new Spender(w).prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2));
+    }
+
+    @Test
+    void wrongPassphraseCannotSpend() {
+        TestChain chain = new TestChain();
+        LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
+        assertThrows(WrongPassphraseException.class, () -> w.unlock("nope".toCharArray()));
+    }
+
+    @Test
+    void rejectsAddressOfAnotherNetwork() {
+        TestChain chain = new TestChain();
+        LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
+        Address mainnet = org.bitcoinj.base.AddressParser.getDefault().parseAddress("bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu");
+        assertThrows(IllegalArgumentException.class,
+                () -> new Spender(w).prepare(w.unlock(TestWallets.PASSPHRASE), mainnet, Coin.CENT, 2));
+    }
+}
