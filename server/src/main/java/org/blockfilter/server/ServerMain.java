@@ -1,12 +1,8 @@
 package org.blockfilter.server;
 
-import org.blockfilter.server.http.RestConfig;
-import org.blockfilter.server.http.RestServer;
-import org.blockfilter.server.http.RpcNodeGateway;
 import org.blockfilter.server.index.FilterIndexer;
 import org.blockfilter.server.index.IndexingException;
 import org.blockfilter.server.index.RpcBlockSource;
-import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.node.EmbeddedNodeLauncher;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
@@ -176,22 +172,9 @@ public final class ServerMain implements Callable<Integer> {
             System.out.println("blockfilter-server: indexing " + client.endpoint() + " (" + chain + ") into " + dir
                     + "; HTTP disabled (--no-http). Ctrl-C to stop.");
         } else {
-            RestServer rest;
-            try {
-                rest = RestServer.start(RestConfig.defaults().withHost(bind).withPort(port).withNetwork(chain)
-                        .withBuriedDepth(immutableDepth), new StoreFilterIndexReader(store), new RpcNodeGateway(rpc));
-            } catch (RuntimeException e) {
-                throw new StartupException("cannot serve HTTP on " + bind + ":" + port + ": " + e.getMessage());
-            }
-            closeOnExit.push(rest);
-            URI base = rest.baseUri();
+            // The REST layer (org.blockfilter.server.http) is wired here once it lands on main.
             System.out.println("blockfilter-server: indexing " + client.endpoint() + " (" + chain + ") into " + dir
-                    + "; serving " + base + ". Ctrl-C to stop.");
-            System.out.println("  status        " + base + "/api/v1/status");
-            System.out.println("  a filter      " + base + "/api/v1/filters/0");
-            System.out.println("  Core REST     " + base + "/rest/blockfilter/basic/<blockhash>.hex");
-            System.out.println("  API docs      " + base + "/swagger   (OpenAPI: " + base + "/api/v1/openapi.json)");
-            System.out.println("  metrics       " + base + "/metrics");
+                    + "; the HTTP server is not part of this build yet. Ctrl-C to stop.");
         }
         System.out.flush();
         awaitStop(indexer);
