@@ -208,6 +208,12 @@ public final class Chain {
         return txid;
     }
 
+    /** Core's FormatMoney: BTC with trailing zeros dropped but at least two decimals. */
+    static String formatMoney(long sats) {
+        java.math.BigDecimal btc = java.math.BigDecimal.valueOf(sats, 8).stripTrailingZeros();
+        return btc.setScale(Math.max(2, btc.scale())).toPlainString();
+    }
+
     private static void checkMaturity(Utxo u, int spendHeight) {
         if (u.coinbase() && spendHeight - u.height() < Consensus.COINBASE_MATURITY) {
             throw new RejectedException("bad-txns-premature-spend-of-coinbase",
@@ -221,8 +227,8 @@ public final class Chain {
             valueOut += out.getValue().value;
         }
         if (valueIn < valueOut) {
-            throw new RejectedException("bad-txns-in-belowout", "value in (" + Coin.valueOf(valueIn).toPlainString()
-                    + ") < value out (" + Coin.valueOf(valueOut).toPlainString() + ")", RejectedException.VERIFY_REJECTED);
+            throw new RejectedException("bad-txns-in-belowout", "value in (" + formatMoney(valueIn)
+                    + ") < value out (" + formatMoney(valueOut) + ")", RejectedException.VERIFY_REJECTED);
         }
         return valueIn - valueOut;
     }
@@ -292,7 +298,7 @@ public final class Chain {
         }
         BlockEntry e = blocks.get(block.getHash());
         if (e.invalid()) {
-            throw new IllegalStateException("the embedded node's own block failed to connect: " + e.failure());
+            throw new IllegalStateException("the embedded node's own block failed to connect: " + e.failure().getMessage());
         }
     }
 
@@ -383,7 +389,8 @@ public final class Chain {
         blocks.put(hash, entry);
         activateBestChain();
         if (entry.invalid()) {
-            throw new RejectedException(entry.failure(), RejectedException.VERIFY_REJECTED);
+            RejectedException why = entry.failure();
+            throw new RejectedException(why.reason(), why.detail(), why.rpcCode());
         }
         return onBestChain(entry) ? BlockStatus.ACCEPTED : BlockStatus.INCONCLUSIVE;
     }
@@ -404,7 +411,7 @@ public final class Chain {
         }
         for (BlockEntry e : blocks.values()) {
             if (e.ancestor(target.height()) == target) {
-                e.markInvalid("invalidated");
+                e.markInvalid(new RejectedException("invalidated", "by invalidateblock", RejectedException.VERIFY_REJECTED));
             }
         }
         List<Transaction> moreDropped = activate();
@@ -464,7 +471,7 @@ public final class Chain {
                 } catch (RejectedException r) {
                     for (BlockEntry d : blocks.values()) {
                         if (d.ancestor(e.height()) == e) {
-                            d.markInvalid(r.getMessage());
+                            d.markInvalid(r);
                         }
                     }
                     break;

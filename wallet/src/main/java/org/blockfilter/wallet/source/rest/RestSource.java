@@ -9,6 +9,7 @@ import org.bitcoinj.core.Transaction;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.source.internal.Bip157;
+import org.blockfilter.wallet.source.internal.LimitedBodySubscriber;
 import org.blockfilter.wallet.source.internal.MalformedDataException;
 
 import java.io.IOException;
