@@ -3,10 +3,13 @@
 # Starts LoadTestServer (in-memory index of real BIP 158 vector filters + synthetic blocks),
 # runs single-filter, 1000-filter-range and Core-compatible scenarios at 1, 16 and 64
 # connections, samples the server's RSS, then measures BIP 37 CPU per scanned block against
-# the CPU of serving one precomputed filter. Usage: server/bench/load.sh [seconds per run]
+# the CPU of serving one precomputed filter, and finally holds 64 connections on single filters
+# for SUSTAIN seconds (default 60) sampling RSS every 10 s.
+# Usage: server/bench/load.sh [seconds per run] [SUSTAIN seconds]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION="${1:-10}"
+SUSTAIN="${2:-60}"
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install -y wrk)" >&2; exit 1; }
 WORK="$(mktemp -d)"
 trap 'exec 3>&- 2>/dev/null || true; [ -n "${PID:-}" ] && kill "$PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -79,3 +82,11 @@ print(f"bip37: {scan['scannedBlocks']} blocks of 2000 txs, {per_block/1e6:.2f} m
 print(f"filters: {count:.0f} single-filter requests, {per_filter/1e3:.1f} us handler CPU per filter")
 print(f"ratio: BIP 37 costs {per_block/per_filter:.0f}x the server CPU of serving the block's filter")
 PY
+
+# Sustained load: is memory bounded?
+echo "sustained: 64 connections on single binary filters for ${SUSTAIN}s, RSS every 10 s"
+wrk -t2 -c64 -d"${SUSTAIN}s" -H 'Accept: application/octet-stream' "$BASE/api/v1/filters/$(val FILTER_HASH)" >"$WORK/sustain.out" &
+WRK=$!
+for _ in $(seq 1 $((SUSTAIN / 10))); do sleep 10; echo "  rss $(rss)"; done
+wait "$WRK"
+awk '/Requests\/sec/ { print "  " $0 }' "$WORK/sustain.out"
