@@ -21,11 +21,14 @@ public final class CpuTimeReport {
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     private static long sink;
+    private static String only = "";
 
     private CpuTimeReport() {
     }
 
+    /** Optional argument: run only the cases whose name contains it. */
     public static void main(String[] args) {
+        only = args.length > 0 ? args[0] : "";
         byte[] key = BenchData.key(1);
         long k0 = SipHash.keyHalf(key, 0);
         long k1 = SipHash.keyHalf(key, 8);
@@ -53,6 +56,9 @@ public final class CpuTimeReport {
     }
 
     private static void report(String name, int elements, LongSupplier op) {
+        if (!name.contains(only)) {
+            return;
+        }
         run(op, 300_000_000L); // warm-up: ~0.3 s of CPU
         double best = Double.MAX_VALUE;
         double bytesPerOp = 0;

@@ -1,0 +1,88 @@
+package org.blockfilter.privacylab.internal;
+
+import java.awt.BasicStroke;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** An XY line plot with labelled axes and a legend, written as PNG (XChart, headless). Not thread-safe. */
+public final class Plot {
+    private final XYChart chart;
+    private final List<String> names = new ArrayList<>();
+
+    public Plot(String title, String xLabel, String yLabel) {
+        chart = new XYChartBuilder().width(1100).height(600).title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
+        Styler s = chart.getStyler();
+        s.setLegendPosition(Styler.LegendPosition.OutsideE);
+        s.setLegendLayout(Styler.LegendLayout.Vertical);
+        s.setChartBackgroundColor(java.awt.Color.WHITE);
+        s.setPlotBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setMarkerSize(6);
+    }
+
+    public Plot logX() {
+        chart.getStyler().setXAxisLogarithmic(true);
+        return this;
+    }
+
+    public Plot logY() {
+        chart.getStyler().setYAxisLogarithmic(true);
+        return this;
+    }
+
+    public Plot yRange(double min, double max) {
+        chart.getStyler().setYAxisMin(min);
+        chart.getStyler().setYAxisMax(max);
+        return this;
+    }
+
+    private static final java.awt.Color[] PALETTE = {
+        new java.awt.Color(31, 119, 180), new java.awt.Color(255, 127, 14), new java.awt.Color(44, 160, 44),
+        new java.awt.Color(214, 39, 40), new java.awt.Color(148, 103, 189), new java.awt.Color(140, 86, 75),
+        new java.awt.Color(227, 119, 194), new java.awt.Color(127, 127, 127)};
+
+    /** A measured series: markers with a solid line, in the colour of {@code group}. */
+    public Plot measured(String name, List<? extends Number> x, List<? extends Number> y, int group) {
+        XYSeries s = chart.addSeries(unique(name), x, y);
+        s.setMarker(SeriesMarkers.CIRCLE);
+        s.setMarkerColor(PALETTE[group % PALETTE.length]);
+        s.setLineColor(PALETTE[group % PALETTE.length]);
+        return this;
+    }
+
+    /** A model series: dashed line, no markers, in the colour of {@code group} (pair it with its measured series). */
+    public Plot model(String name, List<? extends Number> x, List<? extends Number> y, int group) {
+        XYSeries s = chart.addSeries(unique(name), x, y);
+        s.setMarker(SeriesMarkers.NONE);
+        s.setLineColor(PALETTE[group % PALETTE.length]);
+        s.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+        return this;
+    }
+
+    private String unique(String name) {
+        String n = name;
+        int i = 2;
+        while (names.contains(n)) {
+            n = name + " (" + i++ + ")";
+        }
+        names.add(n);
+        return n;
+    }
+
+    public void writePng(Path file) {
+        try {
+            String base = file.toString().replaceFirst("\\.png$", "");
+            BitmapEncoder.saveBitmap(chart, base, BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
