@@ -35,6 +35,7 @@ public final class RpcServer implements AutoCloseable {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     /** Big enough for a 4 MB block in hex plus JSON framing. */
     private static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+    private static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -58,6 +59,12 @@ public final class RpcServer implements AutoCloseable {
      * {@code onStop} runs on its own thread when a client calls {@code stop}.
      */
     public static RpcServer start(Chain chain, int port, String user, String password, Runnable onStop) throws IOException {
+        // The JDK server leaves Nagle's algorithm on unless this is set before its first use in
+        // the JVM; each small answer then waits ~40 ms for the client's delayed ACK
+        // (docs/benchmarks.md, indexing the embedded node). An explicit setting is respected.
+        if (System.getProperty(NODELAY_PROPERTY) == null) {
+            System.setProperty(NODELAY_PROPERTY, "true");
+        }
         HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
         ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedded-node-rpc");
