@@ -51,13 +51,19 @@ final class ChildServer implements AutoCloseable {
 
     static ChildServer start(RegtestNode node, Path dataDir) throws IOException {
         String url = "http://" + enc(node.rpcUser()) + ":" + enc(node.rpcPassword()) + "@127.0.0.1:" + node.rpcUri().getPort();
-        List<String> cmd = List.of(
+        return startMain("--node", url, "--data-dir", dataDir.toString(), "--exit-when-synced");
+    }
+
+    /** {@code ServerMain} with these arguments (block events logged at DEBUG). */
+    static ChildServer startMain(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                "-Dblockfilter.log.level=DEBUG",
+                // The server's own logback.xml (a class path resource), not the test class path's logback-test.xml.
+                "-Dlogback.configurationFile=logback.xml", "-Dblockfilter.log.level=DEBUG",
                 "-cp", System.getProperty("java.class.path"),
-                "org.blockfilter.server.ServerMain",
-                "--node", url, "--data-dir", dataDir.toString(), "--exit-when-synced");
+                "org.blockfilter.server.ServerMain"));
+        cmd.addAll(List.of(args));
         return new ChildServer(new ProcessBuilder(cmd).redirectErrorStream(true).start());
     }
 
@@ -95,9 +101,22 @@ final class ChildServer implements AutoCloseable {
 
     /** SIGKILL, then waits for the process to be gone and drains its output. */
     void killNine() throws InterruptedException {
-        process.destroyForcibly();
+        // Through the ProcessHandle: Process.destroyForcibly() would also close our end of its
+        // output, losing lines it wrote just before dying.
+        process.toHandle().destroyForcibly();
         process.waitFor();
         drain();
+    }
+
+    /** SIGTERM (what Ctrl-C does to the server), then waits for the exit and returns its code. */
+    int terminate(Duration timeout) throws InterruptedException {
+        process.toHandle().destroy();
+        return awaitExit(timeout);
+    }
+
+    /** Every output line read so far. */
+    List<String> lines() {
+        return List.copyOf(seen);
     }
 
     /** Waits for a normal exit and returns the exit code. */

@@ -2,6 +2,7 @@ package org.blockfilter.regtest.wallet;
 
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
+import org.bitcoinj.core.BloomFilter;
 import org.bitcoinj.core.PeerGroup;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.crypto.ECKey;
@@ -21,13 +22,17 @@ import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.regtest.scenario.ScenarioWallet;
 import org.blockfilter.wallet.legacy.LegacyBip37Sync;
+import org.blockfilter.wallet.legacy.ServerBip37Scan;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.p2p.P2pSource;
+import org.blockfilter.wallet.source.rest.RestSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,10 +50,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The BIP 158 vs BIP 37 comparison harness: on one btcd scenario chain, each of the first few
- * scenario wallets is synced (a) by BIP 157/158 over P2P (headers, cfheaders, cfcheckpt,
- * cfilters, then only the blocks whose filter matches the wallet's scripts) and (b) the bitcoinj
- * way over BIP 37 (Wallet + PeerGroup + SPVBlockStore, bitcoinj's own Bloom filter). Both go
- * through a byte-counting TCP proxy. Ground truth says which transactions are the wallet's, so
+ * scenario wallets is synced (a) by BIP 157/158 over P2P from btcd and over REST from our server
+ * (headers, cfheaders, cfcheckpt, cfilters, then only the blocks whose filter matches the
+ * wallet's scripts), (b) the bitcoinj way over BIP 37 from btcd (Wallet + PeerGroup +
+ * SPVBlockStore, bitcoinj's own Bloom filter), and (c) with that Bloom filter against our
+ * server's {@code POST /api/v1/bip37/scan}. All go through byte-counting TCP proxies. Ground truth says which transactions are the wallet's, so
  * false-positive blocks and transactions, and missed transactions, are counted.
  *
  * <p>Prints a table and writes {@code target/wallet-bip158-vs-bip37.csv}. Asserts only
@@ -97,12 +103,21 @@ class Bip158VsBip37ComparisonTest {
         node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
         GroundTruth truth = ScenarioRunner.run(node, spec);
         List<Row> rows = new ArrayList<>();
-        try (CountingProxy proxy = new CountingProxy(node.p2pAddress().orElseThrow())) {
+        try (ServerOnNode server = new ServerOnNode(node);
+             CountingProxy proxy = new CountingProxy(node.p2pAddress().orElseThrow());
+             CountingProxy httpProxy = new CountingProxy(new InetSocketAddress("127.0.0.1", server.baseUri().getPort()))) {
             for (int w : wallets) {
                 ScenarioWallet wallet = truth.wallets().get(w);
                 Set<Sha256Hash> relevant = relevantTxids(truth, w);
                 proxy.reset();
-                rows.add(bip158(proxy, truth, wallet, relevant));
+                rows.add(bip158("bip158-p2p", () -> P2pSource.connect(proxy.address(), RegtestNode.PARAMS, P2pSource.Options.DEFAULT),
+                        proxy, truth, wallet, relevant));
+                httpProxy.reset();
+                URI rest = URI.create("http://127.0.0.1:" + httpProxy.address().getPort());
+                rows.add(bip158("bip158-rest", () -> RestSource.create(rest, TIMEOUT), httpProxy, truth, wallet, relevant));
+                httpProxy.reset();
+                rows.add(bip37Server(httpProxy, rest, truth, wallet, relevant, PeerGroup.DEFAULT_BLOOM_FILTER_FP_RATE,
+                        "bip37-server-fp1e-5"));
                 proxy.reset();
                 rows.add(bip37(proxy, truth, wallet, relevant, PeerGroup.DEFAULT_BLOOM_FILTER_FP_RATE, "bip37-bitcoinj-fp1e-5"));
                 if (FULL) {
@@ -135,15 +150,16 @@ class Bip158VsBip37ComparisonTest {
         return wallet.scripts().stream().filter(s -> s.kind() != OutputKind.OP_RETURN).map(OwnedScript::program).toList();
     }
 
-    /** BIP 157/158 over P2P: the downloads a light client needs, then matched blocks. */
-    private Row bip158(CountingProxy proxy, GroundTruth truth, ScenarioWallet wallet, Set<Sha256Hash> relevant) {
+    /** BIP 157/158 over P2P or REST: the downloads a light client needs, then matched blocks. */
+    private Row bip158(String mode, java.util.function.Supplier<ChainSource> connect, CountingProxy proxy, GroundTruth truth,
+                       ScenarioWallet wallet, Set<Sha256Hash> relevant) {
         List<byte[]> scripts = scripts(wallet);
         long t0 = System.nanoTime();
         int fetched = 0;
         int fpBlocks = 0;
         int irrelevant = 0;
         Set<Sha256Hash> found = new HashSet<>();
-        try (P2pSource source = P2pSource.connect(proxy.address(), RegtestNode.PARAMS, P2pSource.Options.DEFAULT)) {
+        try (ChainSource source = connect.get()) {
             int tip = source.tipHeight();
             List<Sha256Hash> hashes = new ArrayList<>();
             for (int start = 0; start <= tip; start += 2000) {
@@ -178,27 +194,59 @@ class Bip158VsBip37ComparisonTest {
             }
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        return new Row("bip158-p2p", wallet.index(), scripts.size(), truth.tipHeight() + 1, proxy.bytesDown(), proxy.bytesUp(),
+        return new Row(mode, wallet.index(), scripts.size(), truth.tipHeight() + 1, proxy.bytesDown(), proxy.bytesUp(),
                 fetched, fpBlocks, irrelevant, missed(relevant, found), relevant.size(), seconds);
+    }
+
+    /** Keys bitcoinj matches itself (P2PKH, P2WPKH) and the other scripts it watches, as bitcoinj's wallet would hold them. */
+    private record BitcoinjWallet(List<ECKey> keys, List<Script> watched) {
+        static BitcoinjWallet of(ScenarioWallet wallet) {
+            List<ECKey> keys = new ArrayList<>();
+            List<Script> watched = new ArrayList<>();
+            for (OwnedScript s : wallet.scripts()) {
+                switch (s.kind()) {
+                    case P2PKH, P2WPKH -> keys.addAll(s.keys());
+                    case OP_RETURN -> { }
+                    default -> watched.add(s.scriptPubKey());
+                }
+            }
+            return new BitcoinjWallet(keys, watched);
+        }
+    }
+
+    /** BIP 37 against our server's scan endpoint, with the Bloom filter bitcoinj's wallet would load. */
+    private Row bip37Server(CountingProxy proxy, URI rest, GroundTruth truth, ScenarioWallet wallet, Set<Sha256Hash> relevant,
+                            double fpRate, String mode) {
+        BitcoinjWallet w = BitcoinjWallet.of(wallet);
+        BloomFilter filter = LegacyBip37Sync.bloomFilter(RegtestNode.PARAMS, w.keys(), w.watched(), fpRate);
+        ServerBip37Scan client = ServerBip37Scan.create(rest, TIMEOUT, 1L << 30);
+        long t0 = System.nanoTime();
+        Map<Sha256Hash, List<Sha256Hash>> matched = new java.util.LinkedHashMap<>();
+        for (int start = 0; start <= truth.tipHeight(); start += 1000) {
+            for (ServerBip37Scan.ScannedBlock b : client.scan(filter, start, Math.min(truth.tipHeight(), start + 999)).blocks()) {
+                if (!b.matchedTxids().isEmpty()) {
+                    matched.put(b.hash(), b.matchedTxids());
+                }
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return matchedRow(mode, proxy, truth, wallet, w, relevant, matched, seconds);
     }
 
     /** BIP 37 the bitcoinj way, with the same keys and scripts. */
     private Row bip37(CountingProxy proxy, GroundTruth truth, ScenarioWallet wallet, Set<Sha256Hash> relevant, double fpRate, String mode) {
-        List<ECKey> keys = new ArrayList<>();
-        List<Script> watched = new ArrayList<>();
-        for (OwnedScript s : wallet.scripts()) {
-            switch (s.kind()) {
-                case P2PKH, P2WPKH -> keys.addAll(s.keys());
-                case OP_RETURN -> { }
-                default -> watched.add(s.scriptPubKey());
-            }
-        }
-        LegacyBip37Sync.Result r = LegacyBip37Sync.sync(RegtestNode.PARAMS, proxy.address(), keys, watched, fpRate, TIMEOUT);
+        BitcoinjWallet w = BitcoinjWallet.of(wallet);
+        LegacyBip37Sync.Result r = LegacyBip37Sync.sync(RegtestNode.PARAMS, proxy.address(), w.keys(), w.watched(), fpRate, TIMEOUT);
         assertEquals(truth.tipHeight(), r.tipHeight(), "bitcoinj reached the tip");
+        return matchedRow(mode, proxy, truth, wallet, w, relevant, r.matchedByBlock(), r.elapsed().toNanos() / 1e9);
+    }
+
+    private static Row matchedRow(String mode, CountingProxy proxy, GroundTruth truth, ScenarioWallet wallet, BitcoinjWallet w,
+                                  Set<Sha256Hash> relevant, Map<Sha256Hash, List<Sha256Hash>> matchedByBlock, double seconds) {
         int fpBlocks = 0;
         int irrelevant = 0;
         Set<Sha256Hash> found = new HashSet<>();
-        for (Map.Entry<Sha256Hash, List<Sha256Hash>> e : r.matchedByBlock().entrySet()) {
+        for (Map.Entry<Sha256Hash, List<Sha256Hash>> e : matchedByBlock.entrySet()) {
             int mine = 0;
             for (Sha256Hash txid : e.getValue()) {
                 if (relevant.contains(txid)) {
@@ -212,9 +260,8 @@ class Bip158VsBip37ComparisonTest {
                 fpBlocks++;
             }
         }
-        return new Row(mode, wallet.index(), keys.size() + watched.size(), truth.tipHeight() + 1, proxy.bytesDown(),
-                proxy.bytesUp(), r.matchedByBlock().size(), fpBlocks, irrelevant, missed(relevant, found), relevant.size(),
-                r.elapsed().toNanos() / 1e9);
+        return new Row(mode, wallet.index(), w.keys().size() + w.watched().size(), truth.tipHeight() + 1, proxy.bytesDown(),
+                proxy.bytesUp(), matchedByBlock.size(), fpBlocks, irrelevant, missed(relevant, found), relevant.size(), seconds);
     }
 
     private static int missed(Set<Sha256Hash> relevant, Set<Sha256Hash> found) {

@@ -91,46 +91,44 @@ public final class RpcServer implements AutoCloseable {
     }
 
     private void respond(HttpExchange exchange) throws IOException {
-        {
-            if (!"POST".equals(exchange.getRequestMethod())) {
-                send(exchange, 405, null);
-                return;
-            }
-            String auth = exchange.getRequestHeaders().getFirst("Authorization");
-            if (auth == null || !MessageDigest.isEqual(auth.getBytes(StandardCharsets.UTF_8), expectedAuthorization)) {
-                exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"jsonrpc\"");
-                send(exchange, 401, null);
-                return;
-            }
-            byte[] body = readLimited(exchange.getRequestBody());
-            if (body == null) {
-                send(exchange, 413, error(NODES.nullNode(), RpcError.INVALID_REQUEST, "request too large", false));
-                return;
-            }
-            JsonNode request;
-            try {
-                request = JSON.readTree(body);
-            } catch (IOException e) {
-                request = null;
-            }
-            if (request == null || request.isMissingNode()) {
-                send(exchange, 500, error(NODES.nullNode(), RpcError.PARSE_ERROR, "Parse error", false));
-                return;
-            }
-            if (request.isArray()) {
-                ArrayNode replies = NODES.arrayNode();
-                for (JsonNode r : request) {
-                    Reply reply = process(r);
-                    if (reply.body != null) {
-                        replies.add(reply.body);
-                    }
-                }
-                send(exchange, 200, replies);
-                return;
-            }
-            Reply reply = process(request);
-            send(exchange, reply.body == null ? 204 : reply.status, reply.body);
+        if (!"POST".equals(exchange.getRequestMethod())) {
+            send(exchange, 405, null);
+            return;
         }
+        String auth = exchange.getRequestHeaders().getFirst("Authorization");
+        if (auth == null || !MessageDigest.isEqual(auth.getBytes(StandardCharsets.UTF_8), expectedAuthorization)) {
+            exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"jsonrpc\"");
+            send(exchange, 401, null);
+            return;
+        }
+        byte[] body = readLimited(exchange.getRequestBody());
+        if (body == null) {
+            send(exchange, 413, error(NODES.nullNode(), RpcError.INVALID_REQUEST, "request too large", false));
+            return;
+        }
+        JsonNode request;
+        try {
+            request = JSON.readTree(body);
+        } catch (IOException e) {
+            request = null;
+        }
+        if (request == null || request.isMissingNode()) {
+            send(exchange, 500, error(NODES.nullNode(), RpcError.PARSE_ERROR, "Parse error", false));
+            return;
+        }
+        if (request.isArray()) {
+            ArrayNode replies = NODES.arrayNode();
+            for (JsonNode r : request) {
+                Reply reply = process(r);
+                if (reply.body != null) {
+                    replies.add(reply.body);
+                }
+            }
+            send(exchange, 200, replies);
+            return;
+        }
+        Reply reply = process(request);
+        send(exchange, reply.body == null ? 204 : reply.status, reply.body);
     }
 
     private record Reply(int status, ObjectNode body) {
