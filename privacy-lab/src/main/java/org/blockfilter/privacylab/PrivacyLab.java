@@ -93,22 +93,29 @@ public final class PrivacyLab {
     /** Runs the experiments in {@code options}, writing under its output directory. */
     static void run(Options options, PrintStream log) {
         Lab lab = new Lab(options.seed(), options.quick(), options.out(), options.threads(), log);
-        StringBuilder index = new StringBuilder("# Privacy lab results\n\n");
-        index.append("Regenerate with `privacy-lab/run.sh ").append(String.join(" ", options.experiments()))
-                .append(" --seed ").append(options.seed()).append(options.quick() ? " --quick" : "")
-                .append(" --out ").append(options.out()).append("` from the repository root.\n\n")
-                .append(options.quick() ? "**QUICK mode**: small universes and few clients; the numbers only show the pipeline works.\n\n"
-                        : "Full mode: 33M-address universe (60M too in experiment 4).\n\n")
-                .append("Experiment 5 (BIP 158 instead of BIP 37) is not here: it needs the regtest scenario chains and the wallet's matching.\n\n")
-                .append("| experiment | report | seconds (wall, this run) |\n| --- | --- | --- |\n");
         for (String e : options.experiments()) {
             long t0 = System.nanoTime();
             log.printf("== %s (%s mode, seed %d) ==%n", e, options.quick() ? "quick" : "full", options.seed());
             EXPERIMENTS.get(e).accept(lab);
-            double secs = (System.nanoTime() - t0) / 1e9;
-            log.printf("== %s done in %.1f s ==%n", e, secs);
-            String dir = DIRS.get(e);
-            index.append(String.format(java.util.Locale.ROOT, "| %s | [%s/report.md](%s/report.md) ([html](%s/report.html)) | %.0f |%n", e, dir, dir, dir, secs));
+            log.printf("== %s done in %.1f s ==%n", e, (System.nanoTime() - t0) / 1e9);
+        }
+        writeIndex(options);
+    }
+
+    /** {@code README.md} in the output directory: the regenerating command and a link to every report present. */
+    private static void writeIndex(Options options) {
+        StringBuilder index = new StringBuilder("# Privacy lab results\n\n");
+        index.append("Regenerate with `privacy-lab/run.sh all --seed ").append(options.seed()).append(options.quick() ? " --quick" : "")
+                .append(" --out ").append(options.out()).append("` from the repository root (one experiment: name it instead of `all`).\n\n")
+                .append(options.quick() ? "**QUICK mode**: small universes and few clients; the numbers only show that the pipeline works.\n\n"
+                        : "Full mode: a 33M-address universe (60M too in experiment 4).\n\n")
+                .append("Experiment 5 (BIP 158 instead of BIP 37) is not here: it needs the regtest scenario chains and the wallet's matching.\n\n")
+                .append("| experiment | report |\n| --- | --- |\n");
+        for (Map.Entry<String, String> e : DIRS.entrySet()) {
+            if (java.nio.file.Files.isDirectory(options.out().resolve(e.getValue()))) {
+                index.append(String.format(java.util.Locale.ROOT, "| %s | [%s/report.md](%s/report.md) ([html](%s/report.html)) |%n",
+                        e.getKey(), e.getValue(), e.getValue(), e.getValue()));
+            }
         }
         try {
             java.nio.file.Files.createDirectories(options.out());
@@ -118,8 +125,8 @@ public final class PrivacyLab {
         }
     }
 
-    private static final Map<String, String> DIRS = Map.of("exp1", "exp1-single-filter", "exp2", "exp2-multiple-filters",
-            "exp3", "exp3-pubkey-and-hash", "exp4", "exp4-fresh-wallet", "exp6", "exp6-bloom-theory");
+    private static final Map<String, String> DIRS = new java.util.TreeMap<>(Map.of("exp1", "exp1-single-filter",
+            "exp2", "exp2-multiple-filters", "exp3", "exp3-pubkey-and-hash", "exp4", "exp4-fresh-wallet", "exp6", "exp6-bloom-theory"));
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");

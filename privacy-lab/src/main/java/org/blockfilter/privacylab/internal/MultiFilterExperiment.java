@@ -27,10 +27,10 @@ public final class MultiFilterExperiment {
         List<Setting> settings = lab.quick()
                 ? List.of(new Setting("small 2014 wallet (quick)", Wallets.Model.Y2014, Wallets.RATE_2014, 300, 2),
                         new Setting("today 1e-5 (quick)", Wallets.Model.TODAY, Wallets.RATE_TODAY, 300, 1))
-                : List.of(new Setting("paper: 2014 at 0.0005", Wallets.Model.Y2014, Wallets.RATE_2014, 3070, 6),
-                        new Setting("today at 1e-5", Wallets.Model.TODAY, Wallets.RATE_TODAY, 3070, 4),
-                        new Setting("large 2014 wallet", Wallets.Model.Y2014, Wallets.RATE_2014, 10_000, 3),
-                        new Setting("very large 2014 wallet", Wallets.Model.Y2014, Wallets.RATE_2014, 20_000, 2));
+                : List.of(new Setting("paper: 2014 at 0.0005", Wallets.Model.Y2014, Wallets.RATE_2014, 3070, 4),
+                        new Setting("today at 1e-5", Wallets.Model.TODAY, Wallets.RATE_TODAY, 3070, 3),
+                        new Setting("large 2014 wallet", Wallets.Model.Y2014, Wallets.RATE_2014, 10_000, 2),
+                        new Setting("very large 2014 wallet", Wallets.Model.Y2014, Wallets.RATE_2014, 20_000, 1));
 
         List<Subject> subjects = new ArrayList<>();
         List<int[]> index = new ArrayList<>(); // {setting, run, filter}

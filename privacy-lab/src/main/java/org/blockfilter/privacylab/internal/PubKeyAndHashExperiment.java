@@ -22,7 +22,7 @@ public final class PubKeyAndHashExperiment {
         Path dir = lab.dir("exp3-pubkey-and-hash");
         long u = lab.universe();
         int[] ns = lab.quick() ? new int[] {10, 100} : new int[] {1, 10, 100, 500};
-        int clients = lab.quick() ? 2 : 2;
+        int clients = lab.quick() ? 2 : 1;
         double[] rates = SingleFilterExperiment.RATES;
 
         List<Subject> subjects = new ArrayList<>();

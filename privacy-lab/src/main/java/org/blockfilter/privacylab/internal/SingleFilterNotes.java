@@ -42,8 +42,8 @@ final class SingleFilterNotes {
         sb.append("This agrees with the paper's qualitative result: the fewer addresses a client has (relative to the filter's capacity), "
                 + "the more its filter gives away, and lowering the target rate makes it worse. The analytic column follows the measured one "
                 + "closely because it uses the filter's real size, hash count and element count; the naive estimate (target rate x universe) "
-                + "overstates the false positives, and hence the privacy, whenever a filter is below capacity, which is exactly the paper's point "
-                + "about bitcoinj's sizing. The universe here is synthetic (" + Lab.count(universe)
+                + "overstates the false positives, and hence the privacy, whenever a filter is below capacity, and bitcoinj's 2N + 100 sizing "
+                + "keeps small wallets far below capacity. The universe here is synthetic (" + Lab.count(universe)
                 + " uniformly random other addresses): a Bloom filter only sees MurmurHash3 of opaque bytes, so real addresses would behave the same.");
         return sb.toString();
     }

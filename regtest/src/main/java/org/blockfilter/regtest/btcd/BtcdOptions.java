@@ -31,12 +31,6 @@ public record BtcdOptions(Address miningAddress, Optional<Path> binary, Duration
             throw new IllegalArgumentException("startTimeout must be positive: " + startTimeout);
         }
         extraArgs = List.copyOf(extraArgs);
-        for (String arg : extraArgs) {
-            // The point of this backend is serving BIP 157/158 and BIP 37; refuse to switch them off.
-            if (arg.startsWith("--nocfilters") || arg.startsWith("--nopeerbloomfilters")) {
-                throw new IllegalArgumentException(arg + " would stop btcd serving compact or Bloom filters");
-            }
-        }
         if (rpcPort < 0 || rpcPort > 65535 || p2pPort < 0 || p2pPort > 65535) {
             throw new IllegalArgumentException("ports must be in 0..65535: rpc " + rpcPort + ", p2p " + p2pPort);
         }

@@ -160,14 +160,6 @@ class BtcdNodeTest {
     }
 
     @Test
-    void refusesFlagsThatSwitchOffFilterServing() {
-        BtcdOptions options = BtcdOptions.of(miningAddress);
-        assertThrows(IllegalArgumentException.class, () -> options.withExtraArgs(List.of("--nocfilters")));
-        assertThrows(IllegalArgumentException.class, () -> options.withExtraArgs(List.of("--nopeerbloomfilters")));
-        assertEquals(List.of("--txindex"), options.withExtraArgs(List.of("--txindex")).extraArgs());
-    }
-
-    @Test
     void requiredBtcdFailsInsteadOfSkipping() {
         Map<String, String> ci = Map.of("CI", "true", "BTCD_BIN", "/nonexistent/btcd");
         assertThrows(AssertionError.class, () -> BtcdTestSupport.binaryOrSkip(ci));
