@@ -109,7 +109,7 @@ public final class BasicFilter {
 
     /** The SipHash key of a block's filter: the first 16 bytes of its hash in internal (wire) order. */
     public static byte[] key(Sha256Hash blockHash) {
-        byte[] internal = blockHash.getReversedBytes();
+        byte[] internal = blockHash.serialize();
         byte[] key = new byte[Bip158.KEY_LENGTH];
         System.arraycopy(internal, 0, key, 0, key.length);
         return key;

@@ -38,8 +38,9 @@ public final class FilterHeaders {
     public static Sha256Hash next(Sha256Hash filterHash, Sha256Hash prevHeader) {
         Objects.requireNonNull(filterHash, "filterHash");
         Objects.requireNonNull(prevHeader, "prevHeader");
+        // serialize() is the internal (wire) byte order, which is what BIP 157 hashes.
         return Sha256Hash.wrapReversed(
-                Sha256Hash.hashTwice(filterHash.getReversedBytes(), prevHeader.getReversedBytes()));
+                Sha256Hash.hashTwice(filterHash.serialize(), prevHeader.serialize()));
     }
 
     /**

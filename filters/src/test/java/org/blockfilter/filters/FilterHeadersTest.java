@@ -45,8 +45,8 @@ class FilterHeadersTest {
         Sha256Hash filterHash = randomHashes(1, 1).get(0);
         Sha256Hash prev = randomHashes(2, 1).get(0);
         byte[] concat = new byte[64];
-        System.arraycopy(filterHash.getReversedBytes(), 0, concat, 0, 32);
-        System.arraycopy(prev.getReversedBytes(), 0, concat, 32, 32);
+        System.arraycopy(filterHash.serialize(), 0, concat, 0, 32);
+        System.arraycopy(prev.serialize(), 0, concat, 32, 32);
         assertEquals(Sha256Hash.wrapReversed(Sha256Hash.hashTwice(concat)), FilterHeaders.next(filterHash, prev));
     }
 

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import org.blockfilter.filters.gcs.internal.CompactSize;
+import org.blockfilter.filters.gcs.internal.HashSort;
 import org.blockfilter.filters.gcs.internal.RiceCodec;
 
 /**
@@ -78,7 +79,7 @@ public final class GolombCodedSet {
             // Stored with the sign bit flipped so that a signed sort is an unsigned sort.
             hashes[count++] = SipHash.hash24(k0, k1, item, 0, item.length) ^ Long.MIN_VALUE;
         }
-        Arrays.sort(hashes, 0, count);
+        HashSort.sort(hashes, count);
         if (hasAdjacentEqual(hashes, count)) {
             // Equal 64-bit hashes: duplicate items (or, rarely, a true collision). Dedupe by content.
             Set<ByteBuffer> distinct = new LinkedHashSet<>();
@@ -89,7 +90,7 @@ public final class GolombCodedSet {
             for (ByteBuffer item : distinct) {
                 hashes[count++] = SipHash.hash24(k0, k1, item.array(), 0, item.array().length) ^ Long.MIN_VALUE;
             }
-            Arrays.sort(hashes, 0, count);
+            HashSort.sort(hashes, count);
         }
         return encode(p, m, key, hashes, count);
     }
@@ -168,12 +169,7 @@ public final class GolombCodedSet {
         byte[] buf = Arrays.copyOf(encoded, length + RiceCodec.PAD);
         long f = nValue * m;
         long endBit = 8L * length;
-        RiceCodec.Reader reader = new RiceCodec.Reader(buf, 8L * header, p);
-        long value = 0;
-        for (int i = 0; i < n; i++) {
-            value += reader.readChecked(endBit, f, value, i);
-        }
-        long end = reader.position();
+        long end = new RiceCodec.Reader(buf, 8L * header, p).validate(n, endBit, f);
         long usedBytes = (end + 7) >>> 3;
         if (usedBytes < length) {
             throw new FilterFormatException("trailing data", (length - usedBytes) + " bytes", usedBytes,
@@ -287,9 +283,13 @@ public final class GolombCodedSet {
         int count = 0;
         for (byte[] item : items) {
             Objects.requireNonNull(item, "item");
-            targets[count++] = hashToRange(SipHash.hash24(k0, k1, item, 0, item.length), f) ^ Long.MIN_VALUE;
+            targets[count++] = SipHash.hash24(k0, k1, item, 0, item.length) ^ Long.MIN_VALUE;
         }
-        Arrays.sort(targets, 0, count);
+        // Sort the uniform hashes (fast bucket sort); hash-to-range is monotonic, so mapping keeps the order.
+        HashSort.sort(targets, count);
+        for (int i = 0; i < count; i++) {
+            targets[i] = hashToRange(targets[i] ^ Long.MIN_VALUE, f) ^ Long.MIN_VALUE;
+        }
         return matchSortedFlipped(targets, count);
     }
 

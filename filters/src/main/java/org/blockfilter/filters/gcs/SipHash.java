@@ -29,6 +29,7 @@ public final class SipHash {
     }
 
     /** SipHash-2-4 of {@code data[off..off+len)} under the key (k0, k1). */
+    @SuppressWarnings("fallthrough") // the tail switch gathers the last 0..7 bytes by falling through
     public static long hash24(long k0, long k1, byte[] data, int off, int len) {
         Objects.checkFromIndexSize(off, len, data.length);
         long v0 = 0x736f6d6570736575L ^ k0;

@@ -167,6 +167,20 @@ class GolombCodedSetTest {
     }
 
     @Test
+    void longQuotientRunsRoundTrip() {
+        // M far above 2^P: quotients of thousands of bits, longer than the decoder's 64-bit buffer.
+        List<byte[]> items = randomItems(new Random(8), 40);
+        GolombCodedSet set = GolombCodedSet.build(2, 100_000, KEY, items);
+        GolombCodedSet decoded = GolombCodedSet.decode(2, 100_000, KEY, set.encoded());
+        assertEquals(set, decoded);
+        assertTrue(set.encodedLength() > 40 * 1000, "runs are long");
+        for (byte[] item : items) {
+            assertTrue(decoded.match(item));
+        }
+        assertTrue(decoded.matchAny(items));
+    }
+
+    @Test
     void largestMStillRoundTrips() {
         List<byte[]> items = randomItems(new Random(5), 1000);
         GolombCodedSet set = GolombCodedSet.build(32, 0xffff_ffffL, KEY, items);

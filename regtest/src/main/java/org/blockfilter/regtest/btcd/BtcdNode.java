@@ -258,9 +258,12 @@ public final class BtcdNode extends RpcNode {
         }
     }
 
+    /** The shutdown hook: only if nobody closed the node (a concurrent close does the work). */
     private void kill() {
-        destroy(process);
-        TempDirs.deleteQuietly(dir);
+        if (closed.compareAndSet(false, true)) {
+            destroy(process);
+            TempDirs.deleteQuietly(dir);
+        }
     }
 
     private static void destroy(Process process) {

@@ -63,7 +63,9 @@ public final class BitcoinCoreNode extends RpcNode {
                 .withCommand("-regtest", "-printtoconsole", "-server", "-rest",
                         "-blockfilterindex=1", "-peerblockfilters=1", "-peerbloomfilters=1",
                         "-rpcbind=0.0.0.0", "-rpcallowip=0.0.0.0/0", "-rpcport=" + RPC_PORT, "-port=" + P2P_PORT,
-                        "-rpcuser=" + user, "-rpcpassword=" + password, "-fallbackfee=0.0001")
+                        "-rpcuser=" + user, "-rpcpassword=" + password, "-fallbackfee=0.0001",
+                        // Scenarios create bare multisig outputs; say so rather than rely on the default.
+                        "-permitbaremultisig=1")
                 .waitingFor(Wait.forLogMessage(".*[Dd]one loading.*", 1).withStartupTimeout(Duration.ofSeconds(120)));
         try {
             container.start();

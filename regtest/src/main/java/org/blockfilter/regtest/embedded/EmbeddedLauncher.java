@@ -1,13 +1,15 @@
 package org.blockfilter.regtest.embedded;
 
+import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.server.node.EmbeddedNodeLauncher;
 
 import java.net.URI;
 
 /**
  * The server's {@code --embedded} mode, provided through {@link java.util.ServiceLoader}: starts an
- * {@link EmbeddedNode} on a free 127.0.0.1 port with a deterministic demo chain, then lets its
- * clock follow system time so blocks mined later look current. Stateless; thread-safe.
+ * {@link EmbeddedNode} on a free 127.0.0.1 port with a deterministic demo chain built by the
+ * scenario generator ({@link DemoChain}), whose clock then follows system time. Stateless;
+ * thread-safe.
  */
 public final class EmbeddedLauncher implements EmbeddedNodeLauncher {
 
@@ -17,14 +19,23 @@ public final class EmbeddedLauncher implements EmbeddedNodeLauncher {
 
     @Override
     public Handle start(int demoBlocks, long seed) {
+        if (demoBlocks < 0) {
+            throw new IllegalArgumentException("demoBlocks must not be negative: " + demoBlocks);
+        }
         SettableClock clock = SettableClock.at(DemoChain.START);
-        EmbeddedNode node = EmbeddedNode.start(EmbeddedNode.Config.defaults().withClock(clock));
-        try {
-            DemoChain.build(node, clock, demoBlocks, seed);
+        EmbeddedNode node;
+        if (demoBlocks == 0) {
+            node = EmbeddedNode.start(EmbeddedNode.Config.defaults().withClock(clock));
             clock.followSystemTime();
-        } catch (RuntimeException e) {
-            node.close();
-            throw e;
+        } else {
+            ScenarioSpec spec = DemoChain.spec(demoBlocks, seed);
+            node = DemoChain.startFor(spec, EmbeddedNode.Config.defaults(), clock);
+            try {
+                DemoChain.build(node, clock, spec, line -> { });
+            } catch (RuntimeException e) {
+                node.close();
+                throw e;
+            }
         }
         return new Handle() {
             @Override

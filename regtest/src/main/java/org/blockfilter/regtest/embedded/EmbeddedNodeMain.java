@@ -1,5 +1,7 @@
 package org.blockfilter.regtest.embedded;
 
+import org.blockfilter.regtest.scenario.ScenarioSpec;
+
 import java.io.PrintStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -7,8 +9,9 @@ import java.time.Duration;
 
 /**
  * Runs the embedded node alone with its JSON-RPC port, so tools and our server can point at it:
- * {@code EmbeddedNodeMain [--blocks N] [--seed S] [--rpcport P] [--rpcuser U] [--rpcpassword W]}.
- * It mines a deterministic demo chain of N blocks (default 200), prints the URL and the
+ * {@code EmbeddedNodeMain [--blocks N | --scenario standard] [--seed S] [--rpcport P] [--rpcuser U] [--rpcpassword W]}.
+ * It mines a deterministic demo chain of N blocks (default 200) with the scenario generator, or
+ * the 300-block standard scenario, prints the time it took, the URL and the
  * credentials, and serves until a client calls {@code stop} or the process is interrupted.
  */
 public final class EmbeddedNodeMain {
@@ -18,6 +21,7 @@ public final class EmbeddedNodeMain {
     public static void main(String[] args) throws InterruptedException {
         int blocks = 200;
         long seed = 1;
+        boolean standard = false;
         EmbeddedNode.Config config = EmbeddedNode.Config.defaults();
         String user = config.rpcUser();
         String password = config.rpcPassword();
@@ -29,6 +33,12 @@ public final class EmbeddedNodeMain {
                 switch (arg) {
                     case "--blocks" -> blocks = Integer.parseInt(required(arg, value));
                     case "--seed" -> seed = Long.parseLong(required(arg, value));
+                    case "--scenario" -> {
+                        if (!"standard".equals(required(arg, value))) {
+                            throw new IllegalArgumentException("--scenario takes 'standard'");
+                        }
+                        standard = true;
+                    }
                     case "--rpcport" -> port = Integer.parseInt(required(arg, value));
                     case "--rpcuser" -> user = required(arg, value);
                     case "--rpcpassword" -> password = required(arg, value);
@@ -51,9 +61,12 @@ public final class EmbeddedNodeMain {
             return;
         }
         SettableClock clock = SettableClock.at(DemoChain.START);
+        ScenarioSpec spec = standard ? ScenarioSpec.standard(seed) : DemoChain.spec(Math.max(blocks, 1), seed);
         EmbeddedNode node;
         try {
-            node = EmbeddedNode.start(config.withClock(clock));
+            node = blocks == 0 && !standard
+                    ? EmbeddedNode.start(config.withClock(clock))
+                    : DemoChain.startFor(spec, config, clock);
         } catch (RuntimeException e) {
             System.err.println("error: " + e.getMessage() + (e.getCause() != null ? " (" + e.getCause() + ")" : ""));
             System.exit(1);
@@ -61,9 +74,11 @@ public final class EmbeddedNodeMain {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(node::close, "embedded-node-shutdown"));
         long started = System.nanoTime();
-        int txs;
+        int txs = 0;
         try {
-            txs = DemoChain.build(node, clock, blocks, seed);
+            if (blocks > 0 || standard) {
+                txs = DemoChain.build(node, clock, spec, line -> { }).transactions().size();
+            }
             clock.followSystemTime();
         } catch (RuntimeException e) {
             node.close();
@@ -71,8 +86,8 @@ public final class EmbeddedNodeMain {
         }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         PrintStream out = System.out;
-        out.printf("embedded regtest node: %d blocks, %d transactions (seed %d) mined in %d ms%n",
-                node.tipHeight(), txs, seed, took.toMillis());
+        out.printf("embedded regtest node: %d blocks, %d scenario transactions (%s) built in %d ms%n",
+                node.tipHeight(), txs, spec, took.toMillis());
         out.println("tip:      " + node.tipHash());
         out.println("rpc:      " + node.rpcUri());
         out.println("user:     " + node.rpcUser());
@@ -96,8 +111,9 @@ public final class EmbeddedNodeMain {
     }
 
     private static void usage(PrintStream out) {
-        out.println("usage: EmbeddedNodeMain [--blocks N] [--seed S] [--rpcport P] [--rpcuser U] [--rpcpassword W]");
-        out.println("  --blocks N   demo chain length (default 200)    --seed S  demo chain seed (default 1)");
+        out.println("usage: EmbeddedNodeMain [--blocks N | --scenario standard] [--seed S] [--rpcport P] [--rpcuser U] [--rpcpassword W]");
+        out.println("  --blocks N   demo chain length (default 200)    --seed S  scenario seed (default 1)");
+        out.println("  --scenario standard  the 300-block standard scenario (8-16 txs a block) instead of the demo chain");
         out.println("  --rpcport P  127.0.0.1 port, 0 = any free one (default 0)");
     }
 }

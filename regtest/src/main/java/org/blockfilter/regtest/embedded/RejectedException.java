@@ -17,6 +17,7 @@ public final class RejectedException extends RuntimeException {
     public static final int DESERIALIZATION_ERROR = -22;
 
     private final String reason;
+    private final String detail;
     private final int rpcCode;
 
     public RejectedException(String reason, int rpcCode) {
@@ -26,12 +27,18 @@ public final class RejectedException extends RuntimeException {
     public RejectedException(String reason, String detail, int rpcCode) {
         super(detail == null ? reason : reason + ", " + detail);
         this.reason = reason;
+        this.detail = detail;
         this.rpcCode = rpcCode;
     }
 
     /** Core's short reject reason, without details. */
     public String reason() {
         return reason;
+    }
+
+    /** What exactly failed, or null. */
+    public String detail() {
+        return detail;
     }
 
     public int rpcCode() {

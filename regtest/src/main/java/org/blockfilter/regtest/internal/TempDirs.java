@@ -26,11 +26,22 @@ public final class TempDirs {
                 }
 
                 @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    // Gone already (a node deleting its own files while stopping): fine.
+                    if (e instanceof java.nio.file.NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+
+                @Override
                 public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
                     Files.deleteIfExists(d);
                     return FileVisitResult.CONTINUE;
                 }
             });
+        } catch (java.nio.file.NoSuchFileException e) {
+            // Deleted concurrently: nothing left to do.
         } catch (IOException e) {
             System.err.println("warning: could not delete " + dir + ": " + e);
         }

@@ -124,11 +124,19 @@ public final class FilterIndexer implements AutoCloseable {
         int connected = 0;
         int disconnected = 0;
         Progress progress = null;
+        // The node's best hash is asked again only when we reach it (or run out of blocks), so
+        // catching up costs two calls per block: getblockhash and getblock.
+        Sha256Hash best = source.bestBlockHash();
         while (!Thread.currentThread().isInterrupted()) {
-            Sha256Hash best = source.bestBlockHash();
             Optional<ChainTip> tip = store.tip();
             if (tip.isPresent() && tip.get().hash().equals(best)) {
-                break;
+                Sha256Hash now = source.bestBlockHash();
+                if (now.equals(best)) {
+                    nodeHeight = tip.get().height();
+                    break;
+                }
+                best = now;
+                continue;
             }
             int next = tip.map(t -> t.height() + 1).orElse(0);
             Optional<Sha256Hash> nextHash = source.hashAt(next);
@@ -136,9 +144,11 @@ public final class FilterIndexer implements AutoCloseable {
                 // The node's chain is not longer than ours, yet its best block is not our tip.
                 int n = rollBackToNodeChain();
                 disconnected += n;
-                if (n == 0) {
-                    break; // the node moved between calls; the next pass sees where it settled
+                Sha256Hash now = source.bestBlockHash();
+                if (n == 0 && now.equals(best)) {
+                    break; // the node answers inconsistently for now; the next pass asks again
                 }
+                best = now;
                 continue;
             }
             byte[] raw = source.rawBlock(nextHash.get()).orElseThrow(() -> new IndexingException(

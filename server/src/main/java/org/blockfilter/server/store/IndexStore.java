@@ -346,23 +346,6 @@ public final class IndexStore implements AutoCloseable {
         return read(() -> db.get(undo, blockHash.getReversedBytes()) != null);
     }
 
-    /** Number of entries per column family (for tests and the status line). */
-    public List<Long> entryCounts() {
-        return read(() -> {
-            List<Long> counts = new ArrayList<>();
-            for (ColumnFamilyHandle cf : List.of(meta, blocks, heights, utxo, undo)) {
-                long n = 0;
-                try (RocksIterator it = db.newIterator(cf)) {
-                    for (it.seekToFirst(); it.isValid(); it.next()) {
-                        n++;
-                    }
-                }
-                counts.add(n);
-            }
-            return counts;
-        });
-    }
-
     /** The column families, for {@link #contentDigest(Set)}. */
     public enum Family { META, BLOCK, HEIGHT, UTXO, UNDO }
 

@@ -247,6 +247,17 @@ class ApiEndpointsTest {
     }
 
     @Test
+    void corsPreflightForAJsonPostIsAllowed() {
+        HttpResponse<byte[]> r = client.send(java.net.http.HttpRequest.newBuilder(server.baseUri().resolve("/api/v1/bip37/scan"))
+                        .method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody()),
+                "Origin", "https://wallet.example", "Access-Control-Request-Method", "POST",
+                "Access-Control-Request-Headers", "content-type");
+        assertTrue(r.statusCode() == 200 || r.statusCode() == 204, () -> r.statusCode() + " " + Client.text(r));
+        assertEquals("*", r.headers().firstValue("Access-Control-Allow-Origin").orElseThrow());
+        assertTrue(r.headers().firstValue("Access-Control-Allow-Methods").orElseThrow().contains("POST"));
+    }
+
+    @Test
     void unreachableNodeLeavesStatusUpWithNullNodeHeight() throws IOException {
         try (RestServer down = RestServer.start(RestConfig.defaults(), new InMemoryIndex(chain), new FakeNode(chain, 0, false))) {
             Client c = new Client(down.baseUri());

@@ -166,6 +166,13 @@ class BadInputTest {
     }
 
     @Test
+    void bodyOverTheRequestLimitIs413() throws IOException {
+        HttpResponse<byte[]> r = client.post("/api/v1/transactions", new byte[2 << 20], "application/octet-stream");
+        assertEquals(413, r.statusCode(), () -> Client.text(r));
+        assertEquals("body_too_large", JSON.readTree(r.body()).get("error").get("code").asText());
+    }
+
+    @Test
     void transactionTheNodeRejectsIs400WithTheNodesReason() throws IOException {
         Transaction tx = new Transaction();
         tx.addInput(Sha256Hash.wrap("44".repeat(32)), 0, new ScriptBuilder().build());

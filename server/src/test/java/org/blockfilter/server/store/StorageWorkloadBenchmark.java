@@ -120,7 +120,7 @@ public final class StorageWorkloadBenchmark {
             }
             double lookupSeconds = (System.nanoTime() - lookupStart) / 1e9;
             engine.close();
-            System.out.printf("%-8s load: %6.1f s  %7.0f blocks/s  %,9.0f outputs/s (+%,d reads, %,d deletes)  "
+            System.out.printf("%-8s load: %6.1f s  %7.1f blocks/s  %,9.0f outputs/s (+%,d reads, %,d deletes)  "
                             + "lookups: %,9.0f /s  live: %,d  disk: %,d KB%n",
                     name, loadSeconds, blocks / loadSeconds, blocks * (double) OUTPUTS_PER_BLOCK / loadSeconds,
                     reads, reads, LOOKUPS / lookupSeconds, live.size(), du(dir) / 1024);

@@ -23,6 +23,7 @@ import java.util.List;
  * <p>Mutable; not thread-safe (the sync engine owns it). No method returns null.
  */
 public final class HeaderChain {
+    private static final Context CONTEXT = new Context();
     private final NetworkParameters params;
     private final List<byte[]> headers = new ArrayList<>();
     private final List<Sha256Hash> hashes = new ArrayList<>();
@@ -117,8 +118,8 @@ public final class HeaderChain {
                 throw new InvalidHeaderException(height, "header does not link: prev " + b.getPrevBlockHash() + ", expected " + prevHash);
             }
             checkTarget(height, b, prev);
-            // bitcoinj reads its proof-of-work switch from a thread-local Context.
-            Context.getOrCreate();
+            // bitcoinj reads its proof-of-work switch from a thread-local Context; set ours (strict PoW).
+            Context.propagate(CONTEXT);
             try {
                 Block.verifyHeader(b);
             } catch (VerificationException e) {

@@ -49,9 +49,7 @@ public final class SyncEngine {
 
     private final LightWallet wallet;
     private final NetworkParameters params;
-    private final List<ChainSource> live;
-    private final Map<ChainSource, Integer> tips = new HashMap<>();
-    private final List<SourceFault> faults = new ArrayList<>();
+    private final SourcePool pool;
     private final SyncProgress.Listener listener;
     private final Map<Integer, BasicFilter> filterCache = new HashMap<>();
     private int matchedBlocks;
@@ -64,7 +62,7 @@ public final class SyncEngine {
         }
         this.wallet = wallet;
         this.params = NetworkParameters.of(wallet.network());
-        this.live = new ArrayList<>(sources);
+        this.pool = new SourcePool(wallet, params, sources);
         this.listener = listener;
     }
 
@@ -76,40 +74,40 @@ public final class SyncEngine {
         scanFilters();
         wallet.save();
         progress("done");
-        return new SyncReport(wallet.scannedHeight(), filtersScanned, matchedBlocks, reorgDepth, faults,
-                live.stream().map(ChainSource::name).toList());
+        return new SyncReport(wallet.scannedHeight(), filtersScanned, matchedBlocks, reorgDepth, pool.faults(),
+                pool.live().stream().map(ChainSource::name).toList());
     }
 
     // ---------------------------------------------------------------- headers
 
     private void syncHeaders() {
-        for (ChainSource s : List.copyOf(live)) {
+        for (ChainSource s : pool.live()) {
             try {
                 int tip = s.tipHeight();
-                tips.put(s, tip);
+                pool.setTip(s, tip);
                 absorbHeaders(s, tip);
             } catch (InvalidHeaderException e) {
-                drop(s, SourceFault.Kind.LIED, e.height(), "bad block header: " + e.getMessage());
+                pool.drop(s, SourceFault.Kind.LIED, e.height(), "bad block header: " + e.getMessage());
             } catch (SourceException e) {
-                drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
             }
         }
         HeaderChain chain = wallet.headers();
         // A source processed before a heavier branch arrived may now be on the weaker side.
-        for (ChainSource s : List.copyOf(live)) {
-            int h = Math.min(tips.get(s), chain.tipHeight());
+        for (ChainSource s : pool.live()) {
+            int h = Math.min(pool.tip(s), chain.tipHeight());
             try {
                 Sha256Hash theirs = headerHash(s, h);
                 if (!theirs.equals(chain.hash(h))) {
-                    drop(s, SourceFault.Kind.WEAKER_CHAIN, h, "its block " + h + " is " + theirs + ", the most-work chain has " + chain.hash(h));
+                    pool.drop(s, SourceFault.Kind.WEAKER_CHAIN, h, "its block " + h + " is " + theirs + ", the most-work chain has " + chain.hash(h));
                 }
             } catch (InvalidHeaderException e) {
-                drop(s, SourceFault.Kind.LIED, h, e.getMessage());
+                pool.drop(s, SourceFault.Kind.LIED, h, e.getMessage());
             } catch (SourceException e) {
-                drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
             }
         }
-        requireLive("after header sync");
+        pool.requireLive("after header sync");
         wallet.save();
         progress("headers");
     }
@@ -145,7 +143,7 @@ public final class SyncEngine {
             rollback(fork);
             chain.connect(fork + 1, branch);
         } else {
-            drop(s, SourceFault.Kind.WEAKER_CHAIN, fork + 1, "forks from the best chain after height " + fork + " with less work");
+            pool.drop(s, SourceFault.Kind.WEAKER_CHAIN, fork + 1, "forks from the best chain after height " + fork + " with less work");
         }
     }
 
@@ -212,22 +210,22 @@ public final class SyncEngine {
         int expected = chain.tipHeight() / FilterHeaders.CHECKPOINT_INTERVAL;
         while (true) {
             Map<ChainSource, List<Sha256Hash>> answers = new LinkedHashMap<>();
-            for (ChainSource s : List.copyOf(live)) {
-                if (tips.get(s) < chain.tipHeight()) {
+            for (ChainSource s : pool.live()) {
+                if (pool.tip(s) < chain.tipHeight()) {
                     continue;
                 }
                 try {
                     List<Sha256Hash> cps = s.filterCheckpoints(chain.tipHash());
                     if (cps.size() != expected) {
-                        drop(s, SourceFault.Kind.LIED, chain.tipHeight(), "cfcheckpt has " + cps.size() + " checkpoints, expected " + expected);
+                        pool.drop(s, SourceFault.Kind.LIED, chain.tipHeight(), "cfcheckpt has " + cps.size() + " checkpoints, expected " + expected);
                         continue;
                     }
                     answers.put(s, cps);
                 } catch (SourceException e) {
-                    drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                    pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
                 }
             }
-            requireLive("after checkpoints");
+            pool.requireLive("after checkpoints");
             if (answers.isEmpty()) {
                 return;
             }
@@ -250,7 +248,7 @@ public final class SyncEngine {
             int stop = (first + 1) * FilterHeaders.CHECKPOINT_INTERVAL;
             Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
             for (ChainSource s : answers.keySet()) {
-                if (!live.contains(s)) {
+                if (!pool.isLive(s)) {
                     continue;
                 }
                 try {
@@ -258,14 +256,14 @@ public final class SyncEngine {
                     List<Sha256Hash> headers = checkedHeaders(s, r, start, stop,
                             first == 0 ? FilterHeaders.GENESIS_PREV : answers.get(s).get(first - 1));
                     if (!headers.get(headers.size() - 1).equals(answers.get(s).get(first))) {
-                        drop(s, SourceFault.Kind.LIED, stop, "its cfheaders do not reach its own checkpoint");
+                        pool.drop(s, SourceFault.Kind.LIED, stop, "its cfheaders do not reach its own checkpoint");
                         continue;
                     }
                     hashes.put(s, r.filterHashes());
                 } catch (SourceException e) {
-                    drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
-                } catch (DisputeException e) {
-                    drop(s, SourceFault.Kind.LIED, e.height, e.getMessage());
+                    pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                } catch (SourcePool.DisputeException e) {
+                    pool.drop(s, SourceFault.Kind.LIED, e.height(), e.getMessage());
                 }
             }
             settle(start, hashes);
@@ -292,8 +290,8 @@ public final class SyncEngine {
             int stop = Math.min(target, start + FilterHeaders.MAX_CFHEADERS - 1);
             Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
             Map<ChainSource, List<Sha256Hash>> headersBySource = new HashMap<>();
-            for (ChainSource s : List.copyOf(live)) {
-                if (tips.get(s) < stop) {
+            for (ChainSource s : pool.live()) {
+                if (pool.tip(s) < stop) {
                     continue;
                 }
                 try {
@@ -302,12 +300,12 @@ public final class SyncEngine {
                     hashes.put(s, r.filterHashes());
                     headersBySource.put(s, headers);
                 } catch (SourceException e) {
-                    drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
-                } catch (DisputeException e) {
-                    drop(s, SourceFault.Kind.LIED, e.height, e.getMessage());
+                    pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                } catch (SourcePool.DisputeException e) {
+                    pool.drop(s, SourceFault.Kind.LIED, e.height(), e.getMessage());
                 }
             }
-            requireLive("during filter-header sync");
+            pool.requireLive("during filter-header sync");
             if (hashes.isEmpty()) {
                 target = stop - 1;
                 break;
@@ -325,8 +323,8 @@ public final class SyncEngine {
     /** Highest height some live source can serve on our chain. */
     private int target() {
         int best = -1;
-        for (ChainSource s : live) {
-            best = Math.max(best, Math.min(tips.get(s), wallet.headers().tipHeight()));
+        for (ChainSource s : pool.live()) {
+            best = Math.max(best, Math.min(pool.tip(s), wallet.headers().tipHeight()));
         }
         return best;
     }
@@ -334,10 +332,10 @@ public final class SyncEngine {
     /** The source's headers for start..stop, linked from {@code prev} and checked against the agreed checkpoints. */
     private List<Sha256Hash> checkedHeaders(ChainSource s, ChainSource.FilterHeaders r, int start, int stop, Sha256Hash prev) {
         if (r.filterHashes().size() != stop - start + 1) {
-            throw new DisputeException(start, "cfheaders has " + r.filterHashes().size() + " filter hashes, expected " + (stop - start + 1));
+            throw new SourcePool.DisputeException(start, "cfheaders has " + r.filterHashes().size() + " filter hashes, expected " + (stop - start + 1));
         }
         if (!r.previousHeader().equals(prev)) {
-            throw new DisputeException(start - 1, "cfheaders previous header " + r.previousHeader() + " differs from the verified " + prev);
+            throw new SourcePool.DisputeException(start - 1, "cfheaders previous header " + r.previousHeader() + " differs from the verified " + prev);
         }
         List<Sha256Hash> out = new ArrayList<>(r.filterHashes().size());
         Sha256Hash h = prev;
@@ -349,7 +347,7 @@ public final class SyncEngine {
             if (height > 0 && height % FilterHeaders.CHECKPOINT_INTERVAL == 0) {
                 int idx = height / FilterHeaders.CHECKPOINT_INTERVAL - 1;
                 if (idx < cps.size() && !cps.get(idx).equals(h)) {
-                    throw new DisputeException(height, "filter header " + h + " contradicts the verified checkpoint " + cps.get(idx));
+                    throw new SourcePool.DisputeException(height, "filter header " + h + " contradicts the verified checkpoint " + cps.get(idx));
                 }
             }
         }
@@ -384,12 +382,12 @@ public final class SyncEngine {
         Map<Sha256Hash, List<ChainSource>> byCandidate = new LinkedHashMap<>();
         for (Map.Entry<ChainSource, List<Sha256Hash>> e : hashes.entrySet()) {
             if (index >= e.getValue().size()) {
-                drop(e.getKey(), SourceFault.Kind.LIED, height, "cfheaders stops short of height " + height);
+                pool.drop(e.getKey(), SourceFault.Kind.LIED, height, "cfheaders stops short of height " + height);
                 continue;
             }
             byCandidate.computeIfAbsent(e.getValue().get(index), k -> new ArrayList<>()).add(e.getKey());
         }
-        Block block = fetchVerifiedBlock(height);
+        Block block = pool.verifiedBlock(height);
         FilterEvidence evidence = FilterEvidence.of(block, op -> wallet.ledger().ownedOutput(op)
                 .map(TransactionOutput::getScriptBytes).orElse(null));
         List<Sha256Hash> survivors = new ArrayList<>();
@@ -398,23 +396,23 @@ public final class SyncEngine {
             BasicFilter filter = null;
             for (ChainSource s : c.getValue()) {
                 try {
-                    filter = singleFilter(s, height, blockHash);
+                    filter = pool.singleFilter(s, height, blockHash);
                     if (!filter.filterHash().equals(c.getKey())) {
-                        drop(s, SourceFault.Kind.LIED, height, "its filter hashes to " + filter.filterHash() + ", not its committed " + c.getKey());
+                        pool.drop(s, SourceFault.Kind.LIED, height, "its filter hashes to " + filter.filterHash() + ", not its committed " + c.getKey());
                         filter = null;
                         continue;
                     }
                     break;
                 } catch (SourceException e) {
-                    drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
-                } catch (DisputeException e) {
-                    drop(s, SourceFault.Kind.LIED, height, e.getMessage());
+                    pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                } catch (SourcePool.DisputeException e) {
+                    pool.drop(s, SourceFault.Kind.LIED, height, e.getMessage());
                 }
             }
             if (filter == null) {
                 for (ChainSource s : c.getValue()) {
-                    if (live.contains(s)) {
-                        drop(s, SourceFault.Kind.LIED, height, "commits to filter " + c.getKey() + " that no source could produce");
+                    if (pool.isLive(s)) {
+                        pool.drop(s, SourceFault.Kind.LIED, height, "commits to filter " + c.getKey() + " that no source could produce");
                     }
                 }
                 continue;
@@ -422,18 +420,18 @@ public final class SyncEngine {
             refutation = evidence.refute(filter).orElse(null);
             if (refutation != null) {
                 for (ChainSource s : c.getValue()) {
-                    if (live.contains(s)) {
-                        drop(s, SourceFault.Kind.LIED, height, "its filter for block " + blockHash + " " + refutation);
+                    if (pool.isLive(s)) {
+                        pool.drop(s, SourceFault.Kind.LIED, height, "its filter for block " + blockHash + " " + refutation);
                     }
                 }
             } else {
                 survivors.add(c.getKey());
             }
         }
-        requireLive("settling the filter dispute at height " + height);
+        pool.requireLive("settling the filter dispute at height " + height);
         if (survivors.size() > 1) {
             throw new SyncException("sources disagree on the filter of block " + blockHash + " at height " + height
-                    + " and the block does not settle it (candidates " + survivors + "); refusing to guess", faults);
+                    + " and the block does not settle it (candidates " + survivors + "); refusing to guess", pool.faults());
         }
     }
 
@@ -446,7 +444,7 @@ public final class SyncEngine {
         progress("filters", firstScan);
         for (int start = first; start <= stopAt; ) {
             int stop = Math.min(stopAt, start + FilterHeaders.MAX_CFILTERS - 1);
-            List<BasicFilter> filters = fetchVerifiedFilters(start, stop);
+            List<BasicFilter> filters = pool.verifiedFilters(start, stop);
             List<byte[]> watched = watchedScripts();
             TreeSet<Integer> matched = new TreeSet<>();
             for (int i = 0; i < filters.size(); i++) {
@@ -490,7 +488,7 @@ public final class SyncEngine {
                     filters.add(filterCache.get(h));
                 }
             } else {
-                filters = fetchVerifiedFilters(start, stop);
+                filters = pool.verifiedFilters(start, stop);
             }
             for (int i = 0; i < filters.size(); i++) {
                 if (filters.get(i).matchAny(query)) {
@@ -503,7 +501,7 @@ public final class SyncEngine {
         for (int h : matched) {
             BasicFilter f = filterCache.get(h);
             if (f == null) {
-                f = fetchVerifiedFilters(h, h).get(0);
+                f = pool.verifiedFilters(h, h).get(0);
             }
             byHeight.put(h, f);
         }
@@ -523,13 +521,13 @@ public final class SyncEngine {
         Set<OutputScript> fresh = new LinkedHashSet<>();
         Ledger ledger = wallet.ledger();
         for (int h : heights) {
-            Block block = fetchVerifiedBlock(h);
+            Block block = pool.verifiedBlock(h);
             BasicFilter filter = filters.get(h);
             FilterEvidence evidence = FilterEvidence.of(block, op -> ledger.ownedOutput(op)
                     .map(TransactionOutput::getScriptBytes).orElse(null));
             evidence.refute(filter).ifPresent(why -> {
                 throw new SyncException("the committed filter of block " + block.getHash() + " at height " + h + " " + why
-                        + ": every source agreed on a false filter header chain", faults);
+                        + ": every source agreed on a false filter header chain", pool.faults());
             });
             matchedBlocks++;
             for (Transaction tx : block.getTransactions()) {
@@ -554,87 +552,6 @@ public final class SyncEngine {
         return all.stream().map(OutputScript::bytes).toList();
     }
 
-    /** Filters for start..stop from the first live source that serves them correctly; liars are dropped. */
-    private List<BasicFilter> fetchVerifiedFilters(int start, int stop) {
-        HeaderChain chain = wallet.headers();
-        FilterHeaderChain fh = wallet.filterHeaders();
-        for (ChainSource s : List.copyOf(live)) {
-            if (tips.get(s) < stop) {
-                continue;
-            }
-            try {
-                List<ChainSource.BlockFilterBytes> got = s.filters(start, chain.hash(stop));
-                if (got.size() != stop - start + 1) {
-                    throw new DisputeException(start, "cfilters returned " + got.size() + " filters, expected " + (stop - start + 1));
-                }
-                List<BasicFilter> out = new ArrayList<>(got.size());
-                for (int i = 0; i < got.size(); i++) {
-                    int h = start + i;
-                    ChainSource.BlockFilterBytes b = got.get(i);
-                    if (!b.blockHash().equals(chain.hash(h))) {
-                        throw new DisputeException(h, "filter is for block " + b.blockHash() + ", expected " + chain.hash(h));
-                    }
-                    BasicFilter f;
-                    try {
-                        f = BasicFilter.fromBytes(b.blockHash(), b.filter());
-                    } catch (IllegalArgumentException e) {
-                        throw new DisputeException(h, "malformed filter: " + e.getMessage());
-                    }
-                    if (!FilterHeaders.next(f.filterHash(), fh.header(h - 1)).equals(fh.header(h))) {
-                        throw new DisputeException(h, "filter does not hash to its committed filter header");
-                    }
-                    out.add(f);
-                }
-                return out;
-            } catch (SourceException e) {
-                drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
-            } catch (DisputeException e) {
-                drop(s, SourceFault.Kind.LIED, e.height, e.getMessage());
-            }
-        }
-        throw new SyncException("no source left that serves verified filters for heights " + start + ".." + stop, faults);
-    }
-
-    private BasicFilter singleFilter(ChainSource s, int height, Sha256Hash blockHash) {
-        List<ChainSource.BlockFilterBytes> got = s.filters(height, blockHash);
-        if (got.size() != 1 || !got.get(0).blockHash().equals(blockHash)) {
-            throw new DisputeException(height, "cfilter for block " + blockHash + " missing or for another block");
-        }
-        try {
-            return BasicFilter.fromBytes(blockHash, got.get(0).filter());
-        } catch (IllegalArgumentException e) {
-            throw new DisputeException(height, "malformed filter: " + e.getMessage());
-        }
-    }
-
-    private Block fetchVerifiedBlock(int height) {
-        Sha256Hash hash = wallet.headers().hash(height);
-        for (ChainSource s : List.copyOf(live)) {
-            try {
-                return BlockCheck.verify(params, s.block(hash), hash, height);
-            } catch (InvalidBlockException e) {
-                drop(s, SourceFault.Kind.LIED, height, e.getMessage());
-            } catch (SourceException e) {
-                drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
-            }
-        }
-        throw new SyncException("no source left that serves block " + hash + " at height " + height, faults);
-    }
-
-    // ---------------------------------------------------------------- bookkeeping
-
-    private void drop(ChainSource s, SourceFault.Kind kind, int height, String reason) {
-        if (live.remove(s)) {
-            faults.add(new SourceFault(s.name(), kind, height, reason));
-        }
-    }
-
-    private void requireLive(String when) {
-        if (live.isEmpty()) {
-            throw new SyncException("no usable source left " + when, faults);
-        }
-    }
-
     private int firstFilter = -1;
 
     private void progress(String phase) {
@@ -649,18 +566,4 @@ public final class SyncEngine {
         }
     }
 
-    /** A source's answer contradicts verified data or itself. */
-    private static final class DisputeException extends RuntimeException {
-        final int height;
-
-        DisputeException(int height, String message) {
-            super(message);
-            this.height = height;
-        }
-    }
-
-    /** Sources the engine still trusts (for reports). */
-    public List<String> liveSources() {
-        return live.stream().map(ChainSource::name).toList();
-    }
 }

@@ -110,6 +110,15 @@ class LieDetectionTest {
         }
 
         @Override
+        public List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash) {
+            List<Sha256Hash> out = new ArrayList<>();
+            for (Sha256Hash ignored : honest.filterCheckpoints(stopHash)) {
+                out.add(fakeHeaders.get((out.size() + 1) * org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL));
+            }
+            return out;
+        }
+
+        @Override
         public List<BlockFilterBytes> filters(int startHeight, Sha256Hash stopHash) {
             List<BlockFilterBytes> out = new ArrayList<>(honest.filters(startHeight, stopHash));
             if (payHeight >= startHeight && payHeight < startHeight + out.size()) {
@@ -128,6 +137,19 @@ class LieDetectionTest {
         assertEquals(payHeight, f.height());
         assertTrue(f.reason().contains("does not contain script"), f.reason());
         assertEquals(List.of("honest"), r.sourcesUsed());
+        assertEquals(Coin.COIN, wallet.ledger().balance(true));
+    }
+
+    @Test
+    void checkpointDisagreementIsSettledByTheBlock() {
+        chain.mine(1_000); // past the first checkpoint (height 1000), which the lie changes
+        MemorySource honestBehind = new MemorySource("h1", chain);
+        SyncReport r = sync(new OmittingSource("liar", honestBehind), new MemorySource("honest", chain));
+
+        SourceFault f = fault(r, "liar");
+        assertEquals(SourceFault.Kind.LIED, f.kind());
+        assertEquals(payHeight, f.height(), f.toString());
+        assertEquals(chain.filterHeader(1000), wallet.checkpoints().get(0));
         assertEquals(Coin.COIN, wallet.ledger().balance(true));
     }
 

@@ -164,6 +164,37 @@ class SyncEngineTest {
     }
 
     @Test
+    void watchOnlyWalletFromAnXpubSeesTheSameCoins() {
+        LightWallet full = TestWallets.create(dir);
+        String xpub = full.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
+        LightWallet watch = LightWallet.watchOnly(dir.resolve("watch.json"), TestChain.NETWORK, xpub, AddressKind.P2WPKH, 20,
+                LightWallet.Birthday.ofHeight(0));
+        TestChain chain = new TestChain();
+        chain.mine(2);
+        chain.mineBlock(List.of(chain.pay(List.of(addr(full, AddressKind.P2WPKH, true, 4)), Coin.COIN)));
+
+        sync(watch, new MemorySource("honest", chain));
+
+        assertTrue(watch.watchOnly());
+        assertEquals(Coin.COIN, watch.ledger().balance(true));
+    }
+
+    @Test
+    void birthdayAsADateSkipsOlderBlocks() {
+        TestChain chain = new TestChain();
+        chain.mine(20);
+        long time = chain.block(15).time().getEpochSecond() + 7200; // with the 2 h slack, block 15 is the first
+        LightWallet w = TestWallets.create(dir, LightWallet.Birthday.ofTime(time));
+        chain.mine(5);
+        MemorySource src = new MemorySource("honest", chain);
+
+        sync(w, src);
+
+        assertEquals(15, w.birthdayHeight());
+        assertEquals(chain.tipHeight() - 15 + 1, src.filtersServed);
+    }
+
+    @Test
     void reportsProgressUpToTheTip() {
         LightWallet w = TestWallets.create(dir);
         TestChain chain = new TestChain();

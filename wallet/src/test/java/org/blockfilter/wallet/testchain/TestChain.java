@@ -142,7 +142,7 @@ public final class TestChain {
         all.add(coinbase);
         all.addAll(txs);
         Block block = new Block(Block.BLOCK_VERSION_BIP65, prev.getHash(), null, time, prev.getDifficultyTarget(), 0, all);
-        org.bitcoinj.core.Context.getOrCreate();
+        org.bitcoinj.core.Context.propagate(new org.bitcoinj.core.Context());
         block.solve();
         // Round-trip through bytes so the block is exactly what a source would serve.
         Block parsed = Block.read(ByteBuffer.wrap(block.serialize()));

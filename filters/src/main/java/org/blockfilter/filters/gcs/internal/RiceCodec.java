@@ -31,14 +31,6 @@ public final class RiceCodec {
         return (delta >>> p) + 1 + p;
     }
 
-    /** The 64 bits starting at bit {@code pos} of {@code buf}, MSB first. */
-    static long window(byte[] buf, long pos) {
-        int at = (int) (pos >>> 3);
-        int shift = (int) pos & 7;
-        long w = (long) BE_LONG.get(buf, at);
-        return (w << shift) | ((buf[at + 8] & 0xffL) >>> (8 - shift));
-    }
-
     /** Appends Rice codes into a zeroed buffer. */
     public static final class Writer {
         private final byte[] buf;
@@ -77,81 +69,145 @@ public final class RiceCodec {
         }
     }
 
-    /** Reads Rice codes from a stream that has already been validated (see {@link #readChecked}). */
+    /**
+     * Reads Rice codes through a 64-bit bit buffer: {@code cur} holds the next {@code avail} unread bits
+     * left-aligned (the bits after them are the stream's following bits or zero), refilled branch-free
+     * from one big-endian word only when a code does not fit, so that most elements cost a few register
+     * operations and no dependent memory load.
+     */
     public static final class Reader {
         private final byte[] buf;
         private final int p;
-        private long pos;
+        private long cur;
+        private int avail;
+        private int next;
 
         public Reader(byte[] buf, long startBit, int p) {
             this.buf = buf;
             this.p = p;
-            this.pos = startBit;
+            this.next = (int) (startBit >>> 3);
+            this.avail = 0;
+            this.cur = 0;
+            refill();
+            int skip = (int) startBit & 7;
+            cur <<= skip;
+            avail -= skip;
+        }
+
+        /** Tops the buffer up to 56..63 bits (Giesen's branch-free refill). */
+        private void refill() {
+            cur |= ((long) BE_LONG.get(buf, next)) >>> avail;
+            next += (63 - avail) >>> 3;
+            avail |= 56;
+        }
+
+        /** Bit position of the next unread bit. */
+        public long position() {
+            return 8L * next - avail;
         }
 
         /** Next delta. The stream must hold another valid code: no bounds checks here. */
         public long next() {
-            long q = 0;
-            long w = window(buf, pos);
-            while (w == -1L) {
-                q += 64;
-                pos += 64;
-                w = window(buf, pos);
+            // Refill only when the code does not fit what is buffered: about every other element at P=19,
+            // which keeps the dependent load off most elements' critical path.
+            int ones = Long.numberOfLeadingZeros(~cur);
+            int used = ones + 1 + p;
+            if (used > avail) {
+                refill();
+                ones = Long.numberOfLeadingZeros(~cur);
+                used = ones + 1 + p;
             }
-            int lz = Long.numberOfLeadingZeros(~w);
-            q += lz;
-            long r;
-            int used = lz + 1;
-            if (used + p <= 64) {
-                r = (w << used) >>> (64 - p);
-                pos += used + p;
-            } else {
-                pos += used;
-                r = window(buf, pos) >>> (64 - p);
-                pos += p;
+            if (used <= avail) {
+                long r = (cur << (ones + 1)) >>> (64 - p);
+                cur <<= used;
+                avail -= used;
+                return ((long) ones << p) | r;
             }
-            return (q << p) | r;
+            return nextLong(Long.MAX_VALUE, Long.MAX_VALUE, 0, 0);
         }
 
         /**
-         * Next delta with every check a hostile stream needs: the code must end at or before
-         * {@code endBit}, and {@code value + delta} must stay below {@code f} (the set's range N*M), which
-         * also bounds how long a unary run may be. {@code value} is the running sum so far, below {@code f}.
+         * Reads and checks {@code n} codes from a stream nothing is known about, and returns the bit
+         * position after the last one. Checks: no code reads past {@code endBit}; every value (running sum
+         * of deltas) stays below {@code f}, the set's range N*M, which also bounds any unary run. Reads only
+         * below {@code endBit / 8 + PAD}, so it terminates in time linear in the input.
          *
          * @throws FilterFormatException naming the element index and the byte offset
          */
-        public long readChecked(long endBit, long f, long value, long index) {
-            long maxQuotient = (f - 1 - value) >>> p;
-            long q = 0;
-            long w = window(buf, pos);
-            while (w == -1L) {
-                q += 64;
-                pos += 64;
-                if (pos > endBit) {
-                    throw truncated(index, endBit);
+        public long validate(long n, long endBit, long f) {
+            int lastRefill = (int) (endBit >>> 3);
+            long value = 0;
+            for (long i = 0; i < n; i++) {
+                int ones = Long.numberOfLeadingZeros(~cur);
+                int used = ones + 1 + p;
+                if (used > avail) {
+                    if (next > lastRefill) {
+                        throw truncated(i, endBit);
+                    }
+                    refill();
+                    ones = Long.numberOfLeadingZeros(~cur);
+                    used = ones + 1 + p;
                 }
-                if (Long.compareUnsigned(q, maxQuotient) > 0) {
-                    throw quotientTooLong(q, index);
+                long delta;
+                if (used <= avail) {
+                    long r = (cur << (ones + 1)) >>> (64 - p);
+                    cur <<= used;
+                    avail -= used;
+                    delta = ((long) ones << p) | r;
+                } else {
+                    delta = nextLong(endBit, (f - 1 - value) >>> p, i, 1);
                 }
-                w = window(buf, pos);
+                if (Long.compareUnsigned(delta, f - 1 - value) > 0) {
+                    if (Long.compareUnsigned(delta >>> p, (f - 1 - value) >>> p) > 0) {
+                        throw quotientTooLong(delta >>> p, i);
+                    }
+                    throw new FilterFormatException("element " + i, Long.toUnsignedString(value + delta),
+                            (position() - 1) >>> 3, "value is not below N*M = " + Long.toUnsignedString(f));
+                }
+                value += delta;
             }
-            int lz = Long.numberOfLeadingZeros(~w);
-            q += lz;
-            if (Long.compareUnsigned(q, maxQuotient) > 0) {
+            long end = position();
+            if (end > endBit) {
+                throw truncated(n - 1, endBit);
+            }
+            return end;
+        }
+
+        /** A code whose quotient run reaches past the buffer; checks bounds if {@code checked != 0}. */
+        private long nextLong(long endBit, long maxQuotient, long index, int checked) {
+            long q = 0;
+            while (true) {
+                int ones = Long.numberOfLeadingZeros(~cur);
+                if (ones < avail) {
+                    q += ones;
+                    cur <<= ones + 1;
+                    avail -= ones + 1;
+                    break;
+                }
+                q += avail;
+                cur = 0;
+                avail = 0;
+                if (checked != 0) {
+                    if (position() > endBit) {
+                        throw truncated(index, endBit);
+                    }
+                    if (Long.compareUnsigned(q, maxQuotient) > 0) {
+                        throw quotientTooLong(q, index);
+                    }
+                }
+                refill();
+            }
+            if (checked != 0 && Long.compareUnsigned(q, maxQuotient) > 0) {
                 throw quotientTooLong(q, index);
             }
-            pos += lz + 1;
-            if (pos + p > endBit) {
+            if (checked != 0 && position() > endBit) {
                 throw truncated(index, endBit);
             }
-            long r = p == 0 ? 0 : window(buf, pos) >>> (64 - p);
-            pos += p;
-            long delta = (q << p) | r;
-            if (Long.compareUnsigned(delta, f - 1 - value) > 0) {
-                throw new FilterFormatException("element " + index, Long.toUnsignedString(value + delta),
-                        (pos - 1) >>> 3, "value is not below N*M = " + Long.toUnsignedString(f));
-            }
-            return delta;
+            refill();
+            long r = cur >>> (64 - p);
+            cur <<= p;
+            avail -= p;
+            return (q << p) | r;
         }
 
         private FilterFormatException truncated(long index, long endBit) {
@@ -160,12 +216,8 @@ public final class RiceCodec {
         }
 
         private FilterFormatException quotientTooLong(long q, long index) {
-            return new FilterFormatException("quotient", "at least " + Long.toUnsignedString(q), pos >>> 3,
+            return new FilterFormatException("quotient", "at least " + Long.toUnsignedString(q), position() >>> 3,
                     "unary run of element " + index + " exceeds the range N*M");
-        }
-
-        public long position() {
-            return pos;
         }
     }
 }

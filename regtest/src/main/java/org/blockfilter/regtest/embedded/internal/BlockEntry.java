@@ -2,6 +2,7 @@ package org.blockfilter.regtest.embedded.internal;
 
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
+import org.blockfilter.regtest.embedded.RejectedException;
 
 import java.math.BigInteger;
 
@@ -19,7 +20,7 @@ public final class BlockEntry {
     private final int height;
     private final BigInteger chainWork;
     private final long sequence;
-    private String failure;
+    private RejectedException failure;
 
     BlockEntry(Block block, byte[] raw, BlockEntry prev, long sequence) {
         this.hash = block.getHash();
@@ -72,13 +73,13 @@ public final class BlockEntry {
         return failure != null;
     }
 
-    /** The reject reason if {@link #invalid()}, else null. */
-    public String failure() {
+    /** Why the block is invalid (Core's reason and details), or null if it is not. */
+    public RejectedException failure() {
         return failure;
     }
 
-    void markInvalid(String reason) {
-        this.failure = reason;
+    void markInvalid(RejectedException why) {
+        this.failure = why;
     }
 
     void clearInvalid() {

@@ -1,21 +1,16 @@
 package org.blockfilter.regtest.embedded.internal;
 
-import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.base.internal.ByteUtils;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
 import org.bitcoinj.core.TransactionOutput;
-import org.bitcoinj.core.TransactionWitness;
 import org.bitcoinj.params.RegTestParams;
-import org.bitcoinj.script.ScriptBuilder;
 import org.bitcoinj.script.ScriptException;
 import org.bitcoinj.script.ScriptOpCodes;
 import org.blockfilter.regtest.embedded.RejectedException;
 
-import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -208,6 +203,12 @@ public final class Chain {
         return txid;
     }
 
+    /** Core's FormatMoney: BTC with trailing zeros dropped but at least two decimals. */
+    static String formatMoney(long sats) {
+        java.math.BigDecimal btc = java.math.BigDecimal.valueOf(sats, 8).stripTrailingZeros();
+        return btc.setScale(Math.max(2, btc.scale())).toPlainString();
+    }
+
     private static void checkMaturity(Utxo u, int spendHeight) {
         if (u.coinbase() && spendHeight - u.height() < Consensus.COINBASE_MATURITY) {
             throw new RejectedException("bad-txns-premature-spend-of-coinbase",
@@ -221,8 +222,8 @@ public final class Chain {
             valueOut += out.getValue().value;
         }
         if (valueIn < valueOut) {
-            throw new RejectedException("bad-txns-in-belowout", "value in (" + Coin.valueOf(valueIn).toPlainString()
-                    + ") < value out (" + Coin.valueOf(valueOut).toPlainString() + ")", RejectedException.VERIFY_REJECTED);
+            throw new RejectedException("bad-txns-in-belowout", "value in (" + formatMoney(valueIn)
+                    + ") < value out (" + formatMoney(valueOut) + ")", RejectedException.VERIFY_REJECTED);
         }
         return valueIn - valueOut;
     }
@@ -258,7 +259,7 @@ public final class Chain {
     public synchronized List<Sha256Hash> mine(int count, byte[] payoutScript) {
         List<Sha256Hash> hashes = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            Block block = assemble(tip(), payoutScript, mempoolForBlock());
+            Block block = BlockAssembler.assemble(tip(), payoutScript, mempoolForBlock(), blockTime(tip()), extraNonce++);
             submitOwn(block);
             hashes.add(block.getHash());
         }
@@ -276,7 +277,7 @@ public final class Chain {
         }
         List<Sha256Hash> hashes = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            Block block = assemble(p, payoutScript, List.of());
+            Block block = BlockAssembler.assemble(p, payoutScript, List.of(), blockTime(p), extraNonce++);
             submitOwn(block);
             hashes.add(block.getHash());
             p = blocks.get(block.getHash());
@@ -292,8 +293,13 @@ public final class Chain {
         }
         BlockEntry e = blocks.get(block.getHash());
         if (e.invalid()) {
-            throw new IllegalStateException("the embedded node's own block failed to connect: " + e.failure());
+            throw new IllegalStateException("the embedded node's own block failed to connect: " + e.failure().getMessage());
         }
+    }
+
+    /** Core's miner: the clock, but always above the parent's median time past. */
+    private long blockTime(BlockEntry parent) {
+        return Math.max(clock.instant().getEpochSecond(), medianTimePast(parent) + 1);
     }
 
     private List<Mempool.Entry> mempoolForBlock() {
@@ -307,53 +313,6 @@ public final class Chain {
             chosen.add(e);
         }
         return chosen;
-    }
-
-    /**
-     * Builds and solves a block on {@code parent} as Bitcoin Core's miner does: BIP 34 height and
-     * an extra nonce in the coinbase, subsidy plus fees, a witness commitment with a zero
-     * reserved value, timestamp max(clock, median-time-past + 1).
-     */
-    private Block assemble(BlockEntry parent, byte[] payoutScript, List<Mempool.Entry> entries) {
-        int height = parent.height() + 1;
-        long time = Math.max(clock.instant().getEpochSecond(), medianTimePast(parent) + 1);
-        long fees = 0;
-        List<Transaction> txs = new ArrayList<>();
-        txs.add(null); // coinbase placeholder; the witness root takes it as zero anyway
-        for (Mempool.Entry e : entries) {
-            fees += e.fee();
-            txs.add(e.tx());
-        }
-        Transaction coinbase = new Transaction();
-        byte[] scriptSig = new ScriptBuilder().number(height).number(extraNonce++).build().program();
-        coinbase.addInput(TransactionInput.coinbaseInput(coinbase, scriptSig)
-                .withWitness(TransactionWitness.of(new byte[32])));
-        coinbase.addOutput(new TransactionOutput(coinbase, Consensus.subsidy(height).add(Coin.valueOf(fees)), payoutScript));
-        txs.set(0, coinbase);
-        Block draft = new Block(Consensus.MINED_BLOCK_VERSION, parent.hash(), Sha256Hash.ZERO_HASH,
-                Instant.ofEpochSecond(time), Consensus.POW_LIMIT_BITS, 0, txs);
-        Sha256Hash commitment = Sha256Hash.twiceOf(BlockChecks.witnessRoot(draft).serialize(), new byte[32]);
-        byte[] commitmentScript = new byte[38];
-        commitmentScript[0] = (byte) ScriptOpCodes.OP_RETURN;
-        commitmentScript[1] = 36;
-        commitmentScript[2] = (byte) 0xaa;
-        commitmentScript[3] = (byte) 0x21;
-        commitmentScript[4] = (byte) 0xa9;
-        commitmentScript[5] = (byte) 0xed;
-        System.arraycopy(commitment.getBytes(), 0, commitmentScript, 6, 32);
-        coinbase.addOutput(new TransactionOutput(coinbase, Coin.ZERO, commitmentScript));
-        List<Sha256Hash> txids = txs.stream().map(Transaction::getTxId).toList();
-        Sha256Hash merkleRoot = Consensus.merkleRoot(txids);
-        BigInteger target = ByteUtils.decodeCompactBits(Consensus.POW_LIMIT_BITS);
-        Block block;
-        long nonce = 0;
-        do {
-            // bitcoinj's Block.solve() needs a global Context; a fresh header per nonce does not.
-            block = new Block(Consensus.MINED_BLOCK_VERSION, parent.hash(), merkleRoot,
-                    Instant.ofEpochSecond(time), Consensus.POW_LIMIT_BITS, nonce++, txs);
-        } while (block.getHash().toBigInteger().compareTo(target) > 0);
-        // Re-read from the wire so the stored object is exactly what others will parse.
-        return Block.read(java.nio.ByteBuffer.wrap(block.serialize()));
     }
 
     // ---------------------------------------------------------------- blocks
@@ -383,7 +342,8 @@ public final class Chain {
         blocks.put(hash, entry);
         activateBestChain();
         if (entry.invalid()) {
-            throw new RejectedException(entry.failure(), RejectedException.VERIFY_REJECTED);
+            RejectedException why = entry.failure();
+            throw new RejectedException(why.reason(), why.detail(), why.rpcCode());
         }
         return onBestChain(entry) ? BlockStatus.ACCEPTED : BlockStatus.INCONCLUSIVE;
     }
@@ -404,7 +364,7 @@ public final class Chain {
         }
         for (BlockEntry e : blocks.values()) {
             if (e.ancestor(target.height()) == target) {
-                e.markInvalid("invalidated");
+                e.markInvalid(new RejectedException("invalidated", "by invalidateblock", RejectedException.VERIFY_REJECTED));
             }
         }
         List<Transaction> moreDropped = activate();
@@ -464,7 +424,7 @@ public final class Chain {
                 } catch (RejectedException r) {
                     for (BlockEntry d : blocks.values()) {
                         if (d.ancestor(e.height()) == e) {
-                            d.markInvalid(r.getMessage());
+                            d.markInvalid(r);
                         }
                     }
                     break;

@@ -184,8 +184,8 @@ final class RpcMethods {
         }
         ArrayNode tips = NODES.arrayNode();
         for (BlockEntry e : all) {
-            if (parents.contains(e)) {
-                continue;
+            if (parents.contains(e) && e != chain.tip()) {
+                continue; // not a tip (the active tip always is one, as in Core)
             }
             BlockEntry fork = e;
             while (!chain.onBestChain(fork)) {

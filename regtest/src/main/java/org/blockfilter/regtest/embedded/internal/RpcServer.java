@@ -35,6 +35,7 @@ public final class RpcServer implements AutoCloseable {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     /** Big enough for a 4 MB block in hex plus JSON framing. */
     private static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+    private static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -58,6 +59,12 @@ public final class RpcServer implements AutoCloseable {
      * {@code onStop} runs on its own thread when a client calls {@code stop}.
      */
     public static RpcServer start(Chain chain, int port, String user, String password, Runnable onStop) throws IOException {
+        // The JDK server leaves Nagle's algorithm on unless this is set before its first use in
+        // the JVM; each small answer then waits ~40 ms for the client's delayed ACK
+        // (docs/benchmarks.md, indexing the embedded node). An explicit setting is respected.
+        if (System.getProperty(NODELAY_PROPERTY) == null) {
+            System.setProperty(NODELAY_PROPERTY, "true");
+        }
         HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
         ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "embedded-node-rpc");
@@ -91,46 +98,44 @@ public final class RpcServer implements AutoCloseable {
     }
 
     private void respond(HttpExchange exchange) throws IOException {
-        {
-            if (!"POST".equals(exchange.getRequestMethod())) {
-                send(exchange, 405, null);
-                return;
-            }
-            String auth = exchange.getRequestHeaders().getFirst("Authorization");
-            if (auth == null || !MessageDigest.isEqual(auth.getBytes(StandardCharsets.UTF_8), expectedAuthorization)) {
-                exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"jsonrpc\"");
-                send(exchange, 401, null);
-                return;
-            }
-            byte[] body = readLimited(exchange.getRequestBody());
-            if (body == null) {
-                send(exchange, 413, error(NODES.nullNode(), RpcError.INVALID_REQUEST, "request too large", false));
-                return;
-            }
-            JsonNode request;
-            try {
-                request = JSON.readTree(body);
-            } catch (IOException e) {
-                request = null;
-            }
-            if (request == null || request.isMissingNode()) {
-                send(exchange, 500, error(NODES.nullNode(), RpcError.PARSE_ERROR, "Parse error", false));
-                return;
-            }
-            if (request.isArray()) {
-                ArrayNode replies = NODES.arrayNode();
-                for (JsonNode r : request) {
-                    Reply reply = process(r);
-                    if (reply.body != null) {
-                        replies.add(reply.body);
-                    }
-                }
-                send(exchange, 200, replies);
-                return;
-            }
-            Reply reply = process(request);
-            send(exchange, reply.body == null ? 204 : reply.status, reply.body);
+        if (!"POST".equals(exchange.getRequestMethod())) {
+            send(exchange, 405, null);
+            return;
         }
+        String auth = exchange.getRequestHeaders().getFirst("Authorization");
+        if (auth == null || !MessageDigest.isEqual(auth.getBytes(StandardCharsets.UTF_8), expectedAuthorization)) {
+            exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"jsonrpc\"");
+            send(exchange, 401, null);
+            return;
+        }
+        byte[] body = readLimited(exchange.getRequestBody());
+        if (body == null) {
+            send(exchange, 413, error(NODES.nullNode(), RpcError.INVALID_REQUEST, "request too large", false));
+            return;
+        }
+        JsonNode request;
+        try {
+            request = JSON.readTree(body);
+        } catch (IOException e) {
+            request = null;
+        }
+        if (request == null || request.isMissingNode()) {
+            send(exchange, 500, error(NODES.nullNode(), RpcError.PARSE_ERROR, "Parse error", false));
+            return;
+        }
+        if (request.isArray()) {
+            ArrayNode replies = NODES.arrayNode();
+            for (JsonNode r : request) {
+                Reply reply = process(r);
+                if (reply.body != null) {
+                    replies.add(reply.body);
+                }
+            }
+            send(exchange, 200, replies);
+            return;
+        }
+        Reply reply = process(request);
+        send(exchange, reply.body == null ? 204 : reply.status, reply.body);
     }
 
     private record Reply(int status, ObjectNode body) {

@@ -49,18 +49,18 @@ public final class ApiController {
             ctx.status(304);
             return;
         }
-        Http.sendEither(ctx, Representations.filterJson(f), f.filter(), cacheControl);
+        Http.sendEither(ctx, () -> Representations.filterJson(f), f::filter, cacheControl);
     }
 
     public void filters(Context ctx) {
         FilterService.FilterRange r = range(ctx, FilterHeaders.MAX_CFILTERS);
-        Http.sendEither(ctx, Representations.rangeJson(r.filters()), Representations.rangeBinary(r.filters()),
+        Http.sendEither(ctx, () -> Representations.rangeJson(r.filters()), () -> Representations.rangeBinary(r.filters()),
                 cache.forHeight(r.stopHeight()));
     }
 
     public void filterHeaders(Context ctx) {
         FilterService.FilterRange r = range(ctx, FilterHeaders.MAX_CFHEADERS);
-        Http.sendEither(ctx, Representations.filterHeadersJson(r.filters()), Representations.filterHeadersBinary(r.filters()),
+        Http.sendEither(ctx, () -> Representations.filterHeadersJson(r.filters()), () -> Representations.filterHeadersBinary(r.filters()),
                 cache.forHeight(r.stopHeight()));
     }
 
@@ -75,7 +75,7 @@ public final class ApiController {
         Optional<Sha256Hash> stop = raw == null ? Optional.empty() : Optional.of(Http.hash("stop_hash", raw));
         FilterService.Checkpoints c = service.checkpoints(stop);
         String cacheControl = stop.isPresent() ? cache.forHeight(c.stopHeight()) : cache.tipDependent();
-        Http.sendEither(ctx, Representations.checkpointsJson(c), Representations.checkpointsBinary(c), cacheControl);
+        Http.sendEither(ctx, () -> Representations.checkpointsJson(c), () -> Representations.checkpointsBinary(c), cacheControl);
     }
 
     public void headers(Context ctx) {
@@ -86,13 +86,13 @@ public final class ApiController {
         }
         FilterService.Headers h = service.headers(start, count);
         String cacheControl = h.headers().size() < count ? cache.tipDependent() : cache.forHeight(h.lastHeight());
-        Http.sendEither(ctx, Representations.headersJson(h.headers()), Representations.headersBinary(h.headers()), cacheControl);
+        Http.sendEither(ctx, () -> Representations.headersJson(h.headers()), () -> Representations.headersBinary(h.headers()), cacheControl);
     }
 
     public void block(Context ctx) {
         FilterService.RawBlock b = service.block(Http.hash("block hash", ctx.pathParam("hash")));
         String cacheControl = cache.forHeight(b.height().isPresent() ? b.height().getAsInt() : -1);
-        Http.sendEither(ctx, Representations.blockJson(b), b.block(), cacheControl);
+        Http.sendEither(ctx, () -> Representations.blockJson(b), b::block, cacheControl);
     }
 
     public void relay(Context ctx) {

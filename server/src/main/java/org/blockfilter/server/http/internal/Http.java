@@ -3,6 +3,8 @@ package org.blockfilter.server.http.internal;
 import io.javalin.http.Context;
 import org.bitcoinj.base.Sha256Hash;
 
+import java.util.function.Supplier;
+
 /**
  * Request parsing and response writing shared by the controllers: representation choice,
  * parameter validation (typed 400s), and a single way to send a body so that bytes are counted.
@@ -34,12 +36,12 @@ public final class Http {
         ctx.result(body);
     }
 
-    /** JSON or binary, as the client asked. */
-    public static void sendEither(Context ctx, byte[] json, byte[] binary, String cacheControl) {
+    /** JSON or binary, as the client asked; only the chosen one is encoded. */
+    public static void sendEither(Context ctx, Supplier<byte[]> json, Supplier<byte[]> binary, String cacheControl) {
         if (wantsBinary(ctx)) {
-            send(ctx, 200, OCTET_STREAM, binary, cacheControl);
+            send(ctx, 200, OCTET_STREAM, binary.get(), cacheControl);
         } else {
-            send(ctx, 200, JSON, json, cacheControl);
+            send(ctx, 200, JSON, json.get(), cacheControl);
         }
     }
 

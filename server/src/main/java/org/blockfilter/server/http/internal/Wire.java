@@ -40,7 +40,7 @@ public final class Wire {
 
     /** The hash in internal (wire) byte order, the reverse of its display hex. */
     public static void writeHash(ByteArrayOutputStream out, Sha256Hash hash) {
-        out.writeBytes(hash.getReversedBytes());
+        out.writeBytes(hash.serialize()); // internal byte order
     }
 
     public static String hex(byte[] bytes) {

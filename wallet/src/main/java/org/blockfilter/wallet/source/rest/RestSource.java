@@ -9,6 +9,7 @@ import org.bitcoinj.core.Transaction;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.source.internal.Bip157;
+import org.blockfilter.wallet.source.internal.LimitedBodySubscriber;
 import org.blockfilter.wallet.source.internal.MalformedDataException;
 
 import java.io.IOException;
@@ -267,6 +268,10 @@ public final class RestSource implements ChainSource {
             Throwable cause = e.getCause();
             if (cause instanceof LimitedBodySubscriber.TooLargeException) {
                 throw fail(what + ": " + cause.getMessage(), cause);
+            }
+            // The request's own timeout and the wait above race; either way the answer was too slow.
+            if (cause instanceof java.net.http.HttpTimeoutException) {
+                throw fail(what + ": no complete answer within " + timeout.toMillis() + " ms", cause);
             }
             throw fail(what + ": " + (cause instanceof IOException ? "connection failed: " : "") + cause, cause);
         } catch (RuntimeException e) {

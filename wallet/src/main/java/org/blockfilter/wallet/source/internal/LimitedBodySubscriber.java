@@ -1,4 +1,4 @@
-package org.blockfilter.wallet.source.rest;
+package org.blockfilter.wallet.source.internal;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -14,10 +14,10 @@ import java.util.concurrent.Flow;
  * grows past a limit (or the declared Content-Length does), so a lying server cannot make the
  * wallet buffer an unbounded body.
  */
-final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<byte[]> {
+public final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<byte[]> {
 
     /** The body was larger than allowed. */
-    static final class TooLargeException extends IOException {
+    public static final class TooLargeException extends IOException {
         TooLargeException(long limit) {
             super("response body larger than " + limit + " bytes");
         }
@@ -36,7 +36,7 @@ final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<byte[]>
     }
 
     /** A handler whose body limit may depend on the status (errors get a small one). */
-    static HttpResponse.BodyHandler<byte[]> handler(long okLimit, long errorLimit) {
+    public static HttpResponse.BodyHandler<byte[]> handler(long okLimit, long errorLimit) {
         return info -> {
             long limit = info.statusCode() == 200 ? okLimit : errorLimit;
             long declared = info.headers().firstValueAsLong("Content-Length").orElse(-1);

@@ -1,0 +1,450 @@
+package org.blockfilter.wallet.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import org.bitcoinj.base.Address;
+import org.bitcoinj.base.AddressParser;
+import org.bitcoinj.base.BitcoinNetwork;
+import org.bitcoinj.base.Coin;
+import org.bitcoinj.base.Network;
+import org.bitcoinj.base.exceptions.AddressFormatException;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.keys.DerivedAddress;
+import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.ledger.HistoryEntry;
+import org.blockfilter.wallet.ledger.Utxo;
+import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.SourceException;
+import org.blockfilter.wallet.spend.PreparedPayment;
+import org.blockfilter.wallet.spend.Spender;
+import org.blockfilter.wallet.store.SealedSecret;
+import org.blockfilter.wallet.sync.SourceFault;
+import org.blockfilter.wallet.sync.SyncEngine;
+import org.blockfilter.wallet.sync.SyncException;
+import org.blockfilter.wallet.sync.SyncReport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.BufferedReader;
+import java.io.Console;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * The light wallet's command line. Every command reads and writes one wallet file
+ * ({@code --wallet}); sync and send talk to {@code --server} URLs (our REST API) and/or
+ * {@code --peer host:port} (BIP 157 P2P). The passphrase comes from {@code --passphrase-file},
+ * the {@code BLOCKFILTER_PASSPHRASE} environment variable, or a console prompt.
+ *
+ * <p>Exit codes: 0 success, 1 bad input or refused operation, 2 sync stopped (no honest source
+ * or an unsettled dispute), 3 network failure.
+ */
+@Command(name = "blockfilter-wallet", mixinStandardHelpOptions = true, version = "blockfilter-wallet 0.1",
+        description = "A BIP 157/158 light wallet that matches compact block filters locally.",
+        subcommands = {WalletCli.Create.class, WalletCli.Restore.class, WalletCli.Watch.class, WalletCli.Receive.class,
+                WalletCli.Sync.class, WalletCli.Balance.class, WalletCli.History.class, WalletCli.Send.class})
+public final class WalletCli {
+    static final String PASSPHRASE_ENV = "BLOCKFILTER_PASSPHRASE";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    @Option(names = "--wallet", description = "wallet file (default: ${DEFAULT-VALUE})", defaultValue = "wallet.json")
+    Path wallet;
+
+    @Option(names = "--network", description = "mainnet, testnet, signet or regtest (default: ${DEFAULT-VALUE}); used by create/restore/watch",
+            defaultValue = "regtest")
+    String network;
+
+    @Option(names = "--json", description = "machine-readable JSON on stdout")
+    boolean json;
+
+    @Option(names = "--passphrase-file", description = "file holding the passphrase (first line)")
+    Path passphraseFile;
+
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs the CLI with the given streams; returns the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        WalletCli cli = new WalletCli();
+        cli.out = out;
+        cli.err = err;
+        CommandLine cmd = new CommandLine(cli);
+        cmd.setOut(new java.io.PrintWriter(out, true));
+        cmd.setErr(new java.io.PrintWriter(err, true));
+        cmd.setExecutionExceptionHandler((e, c, parsed) -> {
+            err.println("error: " + e.getMessage());
+            if (e instanceof SyncException) {
+                return 2;
+            }
+            if (e instanceof SourceException) {
+                return 3;
+            }
+            return 1;
+        });
+        return cmd.execute(args);
+    }
+
+    Network network() {
+        return BitcoinNetwork.fromString(network)
+                .orElseThrow(() -> new IllegalArgumentException("unknown network " + network + "; use " + BitcoinNetwork.strings()));
+    }
+
+    char[] passphrase(boolean confirm) {
+        try {
+            if (passphraseFile != null) {
+                List<String> lines = Files.readAllLines(passphraseFile, StandardCharsets.UTF_8);
+                if (lines.isEmpty() || lines.get(0).isEmpty()) {
+                    throw new IllegalArgumentException("passphrase file " + passphraseFile + " is empty");
+                }
+                return lines.get(0).toCharArray();
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read passphrase file: " + e.getMessage(), e);
+        }
+        String env = System.getenv(PASSPHRASE_ENV);
+        if (env != null && !env.isEmpty()) {
+            return env.toCharArray();
+        }
+        Console console = System.console();
+        if (console == null) {
+            throw new IllegalArgumentException("no passphrase: use --passphrase-file or " + PASSPHRASE_ENV + " (no console to prompt)");
+        }
+        char[] p = console.readPassword("Passphrase: ");
+        if (confirm && !java.util.Arrays.equals(p, console.readPassword("Repeat passphrase: "))) {
+            throw new IllegalArgumentException("passphrases differ");
+        }
+        return p;
+    }
+
+    void print(Map<String, ?> jsonValue, String human) {
+        if (json) {
+            try {
+                out.println(JSON.writeValueAsString(jsonValue));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        } else {
+            out.println(human);
+        }
+    }
+
+    static AddressKind kind(String s) {
+        try {
+            return AddressKind.valueOf(s.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown address kind " + s + "; use p2wpkh, p2pkh or p2tr");
+        }
+    }
+
+    static LightWallet.Birthday birthday(Integer height, String date) {
+        if (height != null && date != null) {
+            throw new IllegalArgumentException("give --birthday-height or --birthday-date, not both");
+        }
+        if (date != null) {
+            try {
+                return LightWallet.Birthday.ofTime(LocalDate.parse(date).atStartOfDay().toEpochSecond(ZoneOffset.UTC));
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new IllegalArgumentException("--birthday-date must be YYYY-MM-DD, got " + date);
+            }
+        }
+        return LightWallet.Birthday.ofHeight(height == null ? 0 : height);
+    }
+
+    abstract static class NewWalletOptions {
+        @ParentCommand
+        WalletCli cli;
+
+        @Option(names = "--kinds", split = ",", description = "accounts to derive (default: p2wpkh,p2pkh,p2tr)")
+        List<String> kinds = List.of("p2wpkh", "p2pkh", "p2tr");
+
+        @Option(names = "--gap-limit", description = "unused addresses watched past the last used one (default: ${DEFAULT-VALUE})",
+                defaultValue = "20")
+        int gapLimit;
+
+        @Option(names = "--birthday-height", description = "first block height to scan")
+        Integer birthdayHeight;
+
+        @Option(names = "--birthday-date", description = "first day to scan (YYYY-MM-DD, UTC)")
+        String birthdayDate;
+
+        EnumSet<AddressKind> kindSet() {
+            EnumSet<AddressKind> set = EnumSet.noneOf(AddressKind.class);
+            kinds.forEach(k -> set.add(kind(k)));
+            return set;
+        }
+
+        Integer created(LightWallet w, List<String> mnemonic) {
+            DerivedAddress first = w.keys().nextReceive(w.keys().account(AddressKind.P2WPKH).isPresent()
+                    ? AddressKind.P2WPKH : w.keys().accounts().iterator().next().kind());
+            w.save();
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("file", w.file().toString());
+            j.put("network", cli.network);
+            if (mnemonic != null) {
+                j.put("mnemonic", String.join(" ", mnemonic));
+            }
+            j.put("receiveAddress", first.address().toString());
+            String human = "wallet written to " + w.file() + "\n"
+                    + (mnemonic != null ? "mnemonic (write it down; it is shown only now):\n  " + String.join(" ", mnemonic) + "\n" : "")
+                    + "first receive address: " + first.address();
+            cli.print(j, human);
+            return 0;
+        }
+    }
+
+    @Command(name = "create", description = "Create a wallet with a new BIP 39 mnemonic.")
+    static final class Create extends NewWalletOptions implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            List<String> mnemonic = WalletKeys.newMnemonic();
+            LightWallet w = LightWallet.create(cli.wallet, cli.network(), mnemonic, cli.passphrase(true), kindSet(), gapLimit,
+                    birthday(birthdayHeight, birthdayDate), SealedSecret.DEFAULT_N);
+            return created(w, mnemonic);
+        }
+    }
+
+    @Command(name = "restore", description = "Restore a wallet from a BIP 39 mnemonic (read from --mnemonic-file or stdin).")
+    static final class Restore extends NewWalletOptions implements Callable<Integer> {
+        @Option(names = "--mnemonic-file", description = "file holding the mnemonic words")
+        Path mnemonicFile;
+
+        @Override
+        public Integer call() throws IOException {
+            String text = mnemonicFile != null ? Files.readString(mnemonicFile, StandardCharsets.UTF_8)
+                    : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            if (text == null || text.isBlank()) {
+                throw new IllegalArgumentException("no mnemonic given");
+            }
+            List<String> words = List.of(text.trim().toLowerCase(java.util.Locale.ROOT).split("\\s+"));
+            WalletKeys.checkMnemonic(words);
+            LightWallet w = LightWallet.create(cli.wallet, cli.network(), words, cli.passphrase(true), kindSet(), gapLimit,
+                    birthday(birthdayHeight, birthdayDate), SealedSecret.DEFAULT_N);
+            return created(w, null);
+        }
+    }
+
+    @Command(name = "watch", description = "Create a watch-only wallet from an account xpub/tpub/zpub/vpub.")
+    static final class Watch extends NewWalletOptions implements Callable<Integer> {
+        @Option(names = "--xpub", required = true, description = "account-level extended public key")
+        String xpub;
+
+        @Option(names = "--kind", description = "script type of the account (default: ${DEFAULT-VALUE})", defaultValue = "p2wpkh")
+        String kind;
+
+        @Override
+        public Integer call() {
+            LightWallet w = LightWallet.watchOnly(cli.wallet, cli.network(), xpub, kind(kind), gapLimit,
+                    birthday(birthdayHeight, birthdayDate));
+            return created(w, null);
+        }
+    }
+
+    @Command(name = "receive", description = "Show the next unused receive address.")
+    static final class Receive implements Callable<Integer> {
+        @ParentCommand
+        WalletCli cli;
+
+        @Option(names = "--kind", description = "p2wpkh, p2pkh or p2tr (default: ${DEFAULT-VALUE})", defaultValue = "p2wpkh")
+        String kind;
+
+        @Override
+        public Integer call() {
+            LightWallet w = LightWallet.load(cli.wallet);
+            DerivedAddress a = w.keys().nextReceive(kind(kind));
+            w.save();
+            cli.print(Map.of("address", a.address().toString(), "path", a.relativePath(), "kind", a.kind().name()),
+                    a.address().toString());
+            return 0;
+        }
+    }
+
+    abstract static class NetworkOptions {
+        @ParentCommand
+        WalletCli cli;
+
+        @Option(names = "--server", description = "REST base URL of a blockfilter server, e.g. http://127.0.0.1:8080 (repeatable)")
+        List<String> servers = new ArrayList<>();
+
+        @Option(names = "--peer", description = "host:port of a BIP 157 node, e.g. 127.0.0.1:18444 (repeatable)")
+        List<String> peers = new ArrayList<>();
+
+        @Option(names = "--timeout", description = "per-request timeout in seconds (default: ${DEFAULT-VALUE})", defaultValue = "30")
+        int timeoutSeconds;
+
+        List<ChainSource> open(Network network) {
+            return Transports.open(servers, peers, network, Duration.ofSeconds(timeoutSeconds));
+        }
+    }
+
+    @Command(name = "sync", description = "Sync with the servers/peers: headers, filter headers, filters, matching blocks.")
+    static final class Sync extends NetworkOptions implements Callable<Integer> {
+        @Option(names = "--quiet", description = "no progress bar")
+        boolean quiet;
+
+        @Override
+        public Integer call() {
+            LightWallet w = LightWallet.load(cli.wallet);
+            List<ChainSource> sources = open(w.network());
+            try {
+                long t0 = System.nanoTime();
+                SyncReport r = new SyncEngine(w, sources, quiet ? null : new ProgressBar(cli.err)).sync();
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                Map<String, Object> j = new LinkedHashMap<>();
+                j.put("height", r.tipHeight());
+                j.put("filtersScanned", r.filtersScanned());
+                j.put("matchedBlocks", r.matchedBlocks());
+                j.put("reorgDepth", r.reorgDepth());
+                j.put("balance", w.ledger().balance(true).toPlainString());
+                j.put("millis", ms);
+                j.put("sourcesUsed", r.sourcesUsed());
+                j.put("dropped", r.dropped().stream().map(SourceFault::toString).toList());
+                StringBuilder human = new StringBuilder("synced to height " + r.tipHeight() + ": " + r.filtersScanned()
+                        + " filters, " + r.matchedBlocks() + " matched blocks, " + ms + " ms; balance "
+                        + w.ledger().balance(true).toPlainString() + " BTC");
+                for (SourceFault f : r.dropped()) {
+                    human.append("\ndropped ").append(f);
+                }
+                cli.print(j, human.toString());
+                return 0;
+            } finally {
+                sources.forEach(ChainSource::close);
+            }
+        }
+    }
+
+    @Command(name = "balance", description = "Confirmed and unconfirmed balance (as of the last sync).")
+    static final class Balance implements Callable<Integer> {
+        @ParentCommand
+        WalletCli cli;
+
+        @Override
+        public Integer call() {
+            LightWallet w = LightWallet.load(cli.wallet);
+            Coin confirmed = w.ledger().balance(true);
+            Coin total = w.ledger().balance(false);
+            List<Utxo> utxos = w.ledger().utxos(false);
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("confirmed", confirmed.toPlainString());
+            j.put("unconfirmedDelta", total.subtract(confirmed).toPlainString());
+            j.put("total", total.toPlainString());
+            j.put("syncedHeight", w.scannedHeight());
+            j.put("utxos", utxos.stream().map(u -> Map.of("outpoint", u.outpoint().toString(), "value", u.value().toPlainString(),
+                    "height", u.height())).toList());
+            cli.print(j, "confirmed " + confirmed.toPlainString() + " BTC, unconfirmed " + total.subtract(confirmed).toPlainString()
+                    + " BTC (synced to height " + w.scannedHeight() + ", " + utxos.size() + " coins)");
+            return 0;
+        }
+    }
+
+    @Command(name = "history", description = "The wallet's transactions, oldest first.")
+    static final class History implements Callable<Integer> {
+        @ParentCommand
+        WalletCli cli;
+
+        @Override
+        public Integer call() {
+            LightWallet w = LightWallet.load(cli.wallet);
+            List<HistoryEntry> h = w.ledger().history();
+            List<Map<String, Object>> rows = new ArrayList<>();
+            StringBuilder human = new StringBuilder();
+            for (HistoryEntry e : h) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("txid", e.txid().toString());
+                row.put("height", e.height());
+                row.put("net", e.net().toPlainString());
+                row.put("fee", e.fee() == null ? null : e.fee().toPlainString());
+                rows.add(row);
+                human.append(String.format("%8s  %s  %s BTC%s%n", e.height() < 0 ? "pending" : e.height(), e.txid(),
+                        e.net().toPlainString(), e.fee() == null ? "" : " (fee " + e.fee().toPlainString() + ")"));
+            }
+            cli.print(Map.of("transactions", rows), h.isEmpty() ? "no transactions" : human.toString().stripTrailing());
+            return 0;
+        }
+    }
+
+    @Command(name = "send", description = "Pay an address: shows the fee, asks to confirm (or --yes), signs and broadcasts.")
+    static final class Send extends NetworkOptions implements Callable<Integer> {
+        @Option(names = "--to", required = true, description = "recipient address")
+        String to;
+
+        @Option(names = "--amount", required = true, description = "amount in BTC, e.g. 0.015")
+        BigDecimal amount;
+
+        @Option(names = "--fee-rate", required = true, description = "fee rate in sat/vB")
+        long feeRate;
+
+        @Option(names = "--yes", description = "send without asking")
+        boolean yes;
+
+        @Override
+        public Integer call() {
+            LightWallet w = LightWallet.load(cli.wallet);
+            Address address;
+            try {
+                address = AddressParser.getDefault(w.network()).parseAddress(to);
+            } catch (AddressFormatException e) {
+                throw new IllegalArgumentException("not a valid address: " + to + " (" + e.getMessage() + ")");
+            }
+            Coin value;
+            try {
+                value = Coin.valueOf(amount.movePointRight(8).longValueExact());
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("amount has more than 8 decimals: " + amount);
+            }
+            WalletKeys unlocked = w.unlock(cli.passphrase(false));
+            Spender spender = new Spender(w);
+            PreparedPayment p = spender.prepare(unlocked, address, value, feeRate);
+            String summary = "pay " + p.amount().toPlainString() + " BTC to " + p.recipient() + "\nfee " + p.fee().toPlainString()
+                    + " BTC (" + p.vsize() + " vB, " + String.format("%.2f", p.effectiveSatPerVByte()) + " sat/vB), "
+                    + p.inputs() + " input(s), change " + (p.changeAddress() == null ? "none (dust folded into fee)"
+                    : p.change().toPlainString() + " BTC to " + p.changeAddress());
+            if (!yes) {
+                Console console = System.console();
+                if (console == null) {
+                    cli.err.println(summary);
+                    throw new IllegalArgumentException("not sent: confirm with --yes when there is no console");
+                }
+                String answer = console.readLine("%s%nSend? [y/N] ", summary);
+                if (answer == null || !answer.trim().equalsIgnoreCase("y")) {
+                    cli.err.println("not sent");
+                    return 1;
+                }
+            }
+            List<ChainSource> sources = open(w.network());
+            try {
+                spender.broadcast(p, sources);
+            } finally {
+                sources.forEach(ChainSource::close);
+            }
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("txid", p.txid().toString());
+            j.put("amount", p.amount().toPlainString());
+            j.put("fee", p.fee().toPlainString());
+            j.put("vsize", p.vsize());
+            j.put("change", p.change().toPlainString());
+            cli.print(j, summary + "\nsent " + p.txid());
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package org.blockfilter.wallet.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class WalletCliTest {
+    @TempDir
+    Path dir;
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = WalletCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private String[] base(String... rest) throws Exception {
+        Path pw = dir.resolve("pw.txt");
+        if (!Files.exists(pw)) {
+            Files.writeString(pw, "correct horse\n");
+        }
+        String[] head = {"--wallet", dir.resolve("w.json").toString(), "--passphrase-file", pw.toString(), "--json"};
+        String[] all = new String[head.length + rest.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(rest, 0, all, head.length, rest.length);
+        return all;
+    }
+
+    @Test
+    void createThenReceiveGivesFreshRegtestAddresses() throws Exception {
+        Result created = run(base("create", "--birthday-height", "0"));
+        assertEquals(0, created.code(), created.err());
+        JsonNode c = new ObjectMapper().readTree(created.out());
+        assertEquals(12, c.get("mnemonic").asText().split(" ").length);
+        String first = c.get("receiveAddress").asText();
+        assertTrue(first.startsWith("bcrt1q"), first);
+
+        JsonNode r = new ObjectMapper().readTree(run(base("receive")).out());
+        assertNotEquals(first, r.get("address").asText());
+        assertEquals("0/1", r.get("path").asText());
+        JsonNode tr = new ObjectMapper().readTree(run(base("receive", "--kind", "p2tr")).out());
+        assertTrue(tr.get("address").asText().startsWith("bcrt1p"));
+    }
+
+    @Test
+    void restoreFromMnemonicFileDerivesTheKnownAddress() throws Exception {
+        Path m = dir.resolve("m.txt");
+        Files.writeString(m, "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about\n");
+        Result r = run(base("restore", "--mnemonic-file", m.toString()));
+        assertEquals(0, r.code(), r.err());
+        // BIP 84's testnet vector m/84'/1'/0'/0/0 is tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl: same program, regtest prefix.
+        assertEquals("bcrt1q6rz28mcfaxtmd6v789l9rrlrusdprr9pz3cppk",
+                new ObjectMapper().readTree(r.out()).get("receiveAddress").asText());
+    }
+
+    @Test
+    void balanceAndHistoryOfANewWalletAreEmpty() throws Exception {
+        run(base("create"));
+        JsonNode b = new ObjectMapper().readTree(run(base("balance")).out());
+        assertEquals("0", b.get("confirmed").asText());
+        JsonNode h = new ObjectMapper().readTree(run(base("history")).out());
+        assertEquals(0, h.get("transactions").size());
+    }
+
+    @Test
+    void badInputGivesExitCodeOneAndAClearMessage() throws Exception {
+        Result missing = run(base("balance"));
+        assertEquals(1, missing.code());
+        assertTrue(missing.err().contains("no wallet file"), missing.err());
+
+        Path m = dir.resolve("bad.txt");
+        Files.writeString(m, "abandon abandon abandon\n");
+        Result bad = run(base("restore", "--mnemonic-file", m.toString()));
+        assertEquals(1, bad.code());
+        assertTrue(bad.err().contains("mnemonic"), bad.err());
+
+        run(base("create"));
+        Result noSource = run(base("sync"));
+        assertEquals(1, noSource.code());
+        assertTrue(noSource.err().contains("--server"), noSource.err());
+    }
+
+    @Test
+    void sendWithWrongPassphraseIsRefused() throws Exception {
+        run(base("create"));
+        Files.writeString(dir.resolve("pw.txt"), "wrong\n");
+        Result r = run(base("send", "--to", "bcrt1q6rz28mcfaxtmd6v789l9rrlrusdprr9pz3cppk", "--amount", "0.1",
+                "--fee-rate", "2", "--server", "http://127.0.0.1:1"));
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("wrong passphrase"), r.err());
+    }
+}
