@@ -161,9 +161,9 @@ public final class ServerMain implements Callable<Integer> {
         }
         Path dir = dataDir();
         IndexStore store = IndexStore.open(dir, undoDepth);
-        closeOnExit.push(store);
+        closeFirst(store);
         FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(pollMillis));
-        closeOnExit.push(indexer);
+        closeFirst(indexer);
         LOG.info("event=start node={} chain={} data_dir={} indexed_height={}", client.endpoint(), chain, dir,
                 store.tip().map(IndexStore.ChainTip::height).orElse(-1));
 
@@ -179,7 +179,7 @@ public final class ServerMain implements Callable<Integer> {
                     + "; HTTP disabled (--no-http). Ctrl-C to stop.");
         } else {
             RestServer rest = startRest(chain, store, rpc);
-            closeOnExit.push(rest); // closed first, before the indexer and the store
+            closeFirst(rest); // closed before the indexer and the store
             registerIndexerMetrics(rest.meterRegistry(), indexer);
             String base = rest.baseUri().toString();
             System.out.println("blockfilter-server: indexing " + client.endpoint() + " (" + chain + ") into " + dir);
@@ -254,7 +254,7 @@ public final class ServerMain implements Callable<Integer> {
                         + "or point it at a node with --node http://user:pass@127.0.0.1:18443"));
         LOG.info("event=embedded_node_starting demo_blocks={} seed={}", demoBlocks, demoSeed);
         EmbeddedNodeLauncher.Handle handle = launcher.start(demoBlocks, demoSeed);
-        closeOnExit.addLast(handle); // closed last, after the indexer and store
+        closeLast(handle); // closed after the indexer and store
         return JsonRpcClient.create(handle.rpcUri(), handle.rpcUser(), handle.rpcPassword(), RPC_TIMEOUT);
     }
 
@@ -267,11 +267,20 @@ public final class ServerMain implements Callable<Integer> {
         }
         try {
             Path temp = Files.createTempDirectory("blockfilter-embedded-");
-            closeOnExit.addLast(() -> deleteTree(temp));
+            closeLast(() -> deleteTree(temp));
             return temp;
         } catch (IOException e) {
             throw new StartupException("cannot create a temporary data directory: " + e);
         }
+    }
+
+    // The shutdown hook may run while start-up is still registering resources.
+    private synchronized void closeFirst(AutoCloseable c) {
+        closeOnExit.push(c);
+    }
+
+    private synchronized void closeLast(AutoCloseable c) {
+        closeOnExit.addLast(c);
     }
 
     private synchronized void shutdown() {

@@ -77,8 +77,12 @@ class IndexerKillNineTest {
                     // A moment during JVM start, store open or WAL recovery.
                     child.exitsWithin(Duration.ofMillis(random.nextInt(1500)));
                 } else {
-                    int target = lastTip + 1 + random.nextInt(Math.max(1, finalHeight - 30 - lastTip));
+                    // Spread the remaining kills over the remaining blocks.
+                    int span = Math.max(1, (finalHeight - 5 - lastTip) / (KILLS - kill));
+                    int target = lastTip + 1 + random.nextInt(span);
                     child.awaitLine(line -> ChildServer.heightIn(line) >= target, TIMEOUT);
+                    // A little further on: inside the next block's RPC calls, filter building or batch write.
+                    child.exitsWithin(Duration.ofMillis(random.nextInt(40)));
                 }
                 child.killNine();
                 int committed = child.lastBlockLogged();

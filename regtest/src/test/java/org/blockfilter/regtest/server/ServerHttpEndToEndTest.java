@@ -53,7 +53,7 @@ class ServerHttpEndToEndTest {
                 throw new AssertionError("genesis spends nothing");
             }).bytes();
             // Core's BlockFilter serialization: block hash (wire order), filter type, CompactSize length, filter.
-            String expected = HexFormat.of().formatHex(genesis.getHash().getReversedBytes()) + "00"
+            String expected = HexFormat.of().formatHex(genesis.getHash().serialize()) + "00"
                     + String.format("%02x", filter.length) + HexFormat.of().formatHex(filter);
             HttpResponse<String> core = get(http, URI.create(base + "/rest/blockfilter/basic/" + genesis.getHashAsString() + ".hex"));
             assertEquals(200, core.statusCode());

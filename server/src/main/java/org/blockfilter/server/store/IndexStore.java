@@ -182,7 +182,7 @@ public final class IndexStore implements AutoCloseable {
 
     /** Any indexed block by hash, on the best chain or stale. */
     public Optional<StoredBlock> block(Sha256Hash hash) {
-        return read(() -> Optional.ofNullable(db.get(blocks, hash.getReversedBytes())).map(v -> decodeBlock(hash, v)));
+        return read(() -> Optional.ofNullable(db.get(blocks, hash.serialize())).map(v -> decodeBlock(hash, v)));
     }
 
     /** The best-chain block hash at {@code height}, as indexed. */
@@ -209,13 +209,13 @@ public final class IndexStore implements AutoCloseable {
         return read(() -> {
             Snapshot snapshot = db.getSnapshot();
             try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
-                byte[] stopValue = db.get(blocks, options, stopHash.getReversedBytes());
+                byte[] stopValue = db.get(blocks, options, stopHash.serialize());
                 if (stopValue == null) {
                     return Optional.empty();
                 }
                 int stopHeight = ByteBuffer.wrap(stopValue).getInt();
                 byte[] atStop = db.get(heights, options, heightKey(stopHeight));
-                if (stopHeight < startHeight || atStop == null || !Arrays.equals(atStop, stopHash.getReversedBytes())) {
+                if (stopHeight < startHeight || atStop == null || !Arrays.equals(atStop, stopHash.serialize())) {
                     return Optional.empty();
                 }
                 List<StoredBlock> result = new ArrayList<>(stopHeight - startHeight + 1);
@@ -253,7 +253,7 @@ public final class IndexStore implements AutoCloseable {
                 throw new IllegalStateException("block " + block.blockHash() + " at height " + block.height()
                         + " does not extend the tip " + current.map(ChainTip::toString).orElse("(empty)"));
             }
-            byte[] hashKey = block.blockHash().getReversedBytes();
+            byte[] hashKey = block.blockHash().serialize();
             try (WriteBatch batch = new WriteBatch()) {
                 if (current.isEmpty()) {
                     batch.put(meta, KEY_GENESIS, hashKey);
@@ -294,7 +294,7 @@ public final class IndexStore implements AutoCloseable {
     public StoredBlock disconnectTip(boolean sync) {
         return write(() -> {
             ChainTip current = tip.orElseThrow(() -> new IllegalStateException("nothing to disconnect: store is empty"));
-            byte[] hashKey = current.hash().getReversedBytes();
+            byte[] hashKey = current.hash().serialize();
             byte[] undoValue = db.get(undo, hashKey);
             if (undoValue == null) {
                 throw new StoreException("cannot disconnect block " + current.hash() + " at height " + current.height()
@@ -329,7 +329,7 @@ public final class IndexStore implements AutoCloseable {
                 if (current.height() == 0) {
                     batch.delete(meta, KEY_TIP);
                 } else {
-                    batch.put(meta, KEY_TIP, tipValue(current.height() - 1, block.prevBlockHash().getReversedBytes()));
+                    batch.put(meta, KEY_TIP, tipValue(current.height() - 1, block.prevBlockHash().serialize()));
                 }
                 db.write(sync ? syncWrite : asyncWrite, batch);
             } catch (java.nio.BufferUnderflowException e) {
@@ -343,7 +343,7 @@ public final class IndexStore implements AutoCloseable {
 
     /** Whether undo data for the block is still kept. */
     public boolean hasUndo(Sha256Hash blockHash) {
-        return read(() -> db.get(undo, blockHash.getReversedBytes()) != null);
+        return read(() -> db.get(undo, blockHash.serialize()) != null);
     }
 
     /** The column families, for {@link #contentDigest(Set)}. */
@@ -424,7 +424,7 @@ public final class IndexStore implements AutoCloseable {
     }
 
     static byte[] outpointKey(Sha256Hash txId, long index) {
-        return ByteBuffer.allocate(36).put(txId.getReversedBytes()).putInt((int) index).array();
+        return ByteBuffer.allocate(36).put(txId.serialize()).putInt((int) index).array();
     }
 
     private static byte[] tipValue(int height, byte[] hashKey) {
@@ -436,9 +436,9 @@ public final class IndexStore implements AutoCloseable {
         return ByteBuffer.allocate(RECORD_FIXED + filter.length)
                 .putInt(b.height())
                 .put(b.headerUnsafe())
-                .put(b.filterHash().getReversedBytes())
-                .put(b.filterHeader().getReversedBytes())
-                .put(b.prevFilterHeader().getReversedBytes())
+                .put(b.filterHash().serialize())
+                .put(b.filterHeader().serialize())
+                .put(b.prevFilterHeader().serialize())
                 .put(filter)
                 .array();
     }

@@ -24,7 +24,7 @@ class IndexStoreTest {
 
     /** A block record on top of {@code prev} whose hash really is the double-SHA256 of its header. */
     private static StoredBlock block(int height, Sha256Hash prev, int nonce) {
-        byte[] header = ByteBuffer.allocate(StoredBlock.HEADER_SIZE).putInt(1).put(prev.getReversedBytes())
+        byte[] header = ByteBuffer.allocate(StoredBlock.HEADER_SIZE).putInt(1).put(prev.serialize())
                 .putInt(76, nonce).array();
         Sha256Hash hash = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header));
         Sha256Hash filterHash = Sha256Hash.of(("filter" + height + "/" + nonce).getBytes());

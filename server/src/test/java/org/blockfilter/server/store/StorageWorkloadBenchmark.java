@@ -225,7 +225,7 @@ public final class StorageWorkloadBenchmark {
         public void commitBlock(int height, byte[] hash, byte[] record, List<byte[][]> adds, List<byte[]> deletes,
                                 byte[] undo) {
             byte[] header = new byte[StoredBlock.HEADER_SIZE];
-            System.arraycopy(prev.getReversedBytes(), 0, header, 4, 32);
+            System.arraycopy(prev.serialize(), 0, header, 4, 32);
             Sha256Hash blockHash = Sha256Hash.wrapReversed(hash);
             StoredBlock block = new StoredBlock(blockHash, height, header, blockHash, blockHash, blockHash,
                     Arrays.copyOfRange(record, 176, record.length));
