@@ -40,7 +40,7 @@ public final class WireWriter {
 
     /** A hash given in display order, written in wire (internal) byte order. */
     public WireWriter hash(Sha256Hash h) {
-        return bytes(h.getReversedBytes());
+        return bytes(h.serialize());
     }
 
     public WireWriter compactSize(long v) {

@@ -33,7 +33,7 @@ class P2pSourceTest {
         byte[] prev = FakePeer.genesisHeader();
         for (int i = 0; i < n; i++) {
             byte[] h = new byte[80];
-            System.arraycopy(HeaderChain.hashOf(prev).getReversedBytes(), 0, h, 4, 32);
+            System.arraycopy(HeaderChain.hashOf(prev).serialize(), 0, h, 4, 32);
             h[76] = (byte) i;
             out.add(h);
             prev = h;

@@ -19,7 +19,7 @@ class HeaderChainTest {
     static byte[] header(Sha256Hash prev, int salt) {
         byte[] h = new byte[80];
         h[0] = 1;
-        System.arraycopy(prev.getReversedBytes(), 0, h, 4, 32);
+        System.arraycopy(prev.serialize(), 0, h, 4, 32);
         h[76] = (byte) salt;
         h[77] = (byte) (salt >>> 8);
         return h;
