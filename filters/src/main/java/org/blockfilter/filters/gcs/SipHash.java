@@ -38,15 +38,19 @@ public final class SipHash {
         long v3 = 0x7465646279746573L ^ k1;
 
         int end = off + (len & ~7);
+        // The SipRounds are written out, four lines each (c = 2 per block, d = 4 at the end), not looped:
+        // C2 left the inner round loops rolled, and unrolled they measured about 5-20% faster per hash.
         for (int i = off; i < end; i += 8) {
             long m = (long) LE_LONG.get(data, i);
             v3 ^= m;
-            for (int r = 0; r < 2; r++) {
-                v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-                v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-                v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-                v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-            }
+            v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+            v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+            v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+            v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+            v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+            v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+            v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+            v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
             v0 ^= m;
         }
 
@@ -63,21 +67,33 @@ public final class SipHash {
             default: break;
         }
         v3 ^= b;
-        for (int r = 0; r < 2; r++) {
-            v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-            v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-            v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-            v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-        }
+        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
         v0 ^= b;
 
         v2 ^= 0xff;
-        for (int r = 0; r < 4; r++) {
-            v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-            v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-            v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-            v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-        }
+        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
         return v0 ^ v1 ^ v2 ^ v3;
     }
 

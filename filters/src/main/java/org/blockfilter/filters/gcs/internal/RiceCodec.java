@@ -132,45 +132,75 @@ public final class RiceCodec {
          * of deltas) stays below {@code f}, the set's range N*M, which also bounds any unary run. Reads only
          * below {@code endBit / 8 + PAD}, so it terminates in time linear in the input.
          *
+         * <p>The cursor lives in locals for the loop: as fields, every element would store and reload
+         * {@code cur} and {@code avail}, putting store-to-load forwarding on the dependency chain that
+         * limits the loop. The bounds check runs once per refill, not per element: a refill that starts
+         * at or before {@code endBit / 8} stays inside the padded buffer, and the final position check
+         * catches a last code that ends past {@code endBit}.
+         *
          * @throws FilterFormatException naming the element index and the byte offset
          */
-        public long validate(long n, long endBit, long f) {
-            int lastRefill = (int) (endBit >>> 3);
-            long value = 0;
-            for (long i = 0; i < n; i++) {
-                int ones = Long.numberOfLeadingZeros(~cur);
-                int used = ones + 1 + p;
-                if (used > avail) {
-                    if (next > lastRefill) {
+        public long validate(int n, long endBit, long f) {
+            final byte[] b = buf;
+            final int pp = p;
+            final int lastRefill = (int) (endBit >>> 3);
+            long c = cur;
+            int a = avail;
+            int nx = next;
+            // f minus the running value: one subtraction and a sign test per element check value < f. It
+            // cannot wrap: it starts at f < 2^63 (N < 2^31, M < 2^32) and a delta is below rem + 2^P.
+            long rem = f;
+            for (int i = 0; i < n; i++) {
+                int ones = Long.numberOfLeadingZeros(~c);
+                int used = ones + 1 + pp;
+                if (used > a) {
+                    if (nx > lastRefill) {
                         throw truncated(i, endBit);
                     }
-                    refill();
-                    ones = Long.numberOfLeadingZeros(~cur);
-                    used = ones + 1 + p;
+                    c |= ((long) BE_LONG.get(b, nx)) >>> a; // the same refill as refill(), on locals
+                    nx += (63 - a) >>> 3;
+                    a |= 56;
+                    ones = Long.numberOfLeadingZeros(~c);
+                    used = ones + 1 + pp;
                 }
                 long delta;
-                if (used <= avail) {
-                    long r = (cur << (ones + 1)) >>> (64 - p);
-                    cur <<= used;
-                    avail -= used;
-                    delta = ((long) ones << p) | r;
-                } else {
-                    delta = nextLong(endBit, (f - 1 - value) >>> p, i, 1);
+                if (used <= a) {
+                    delta = ((long) ones << pp) | ((c << (ones + 1)) >>> (64 - pp));
+                    c <<= used;
+                    a -= used;
+                } else { // a unary run longer than the buffer: rare, so the field-based slow path is fine
+                    cur = c;
+                    avail = a;
+                    next = nx;
+                    delta = nextLong(endBit, (rem - 1) >>> pp, i, 1);
+                    c = cur;
+                    a = avail;
+                    nx = next;
                 }
-                if (Long.compareUnsigned(delta, f - 1 - value) > 0) {
-                    if (Long.compareUnsigned(delta >>> p, (f - 1 - value) >>> p) > 0) {
-                        throw quotientTooLong(delta >>> p, i);
-                    }
-                    throw new FilterFormatException("element " + i, Long.toUnsignedString(value + delta),
-                            (position() - 1) >>> 3, "value is not below N*M = " + Long.toUnsignedString(f));
+                rem -= delta;
+                if (rem <= 0) {
+                    cur = c;
+                    avail = a;
+                    next = nx;
+                    throw outOfRange(delta, f - rem - delta, f, i);
                 }
-                value += delta;
             }
+            cur = c;
+            avail = a;
+            next = nx;
             long end = position();
             if (end > endBit) {
                 throw truncated(n - 1, endBit);
             }
             return end;
+        }
+
+        private FilterFormatException outOfRange(long delta, long value, long f, long index) {
+            if (Long.compareUnsigned(delta >>> p, (f - 1 - value) >>> p) > 0) {
+                return quotientTooLong(delta >>> p, index);
+            }
+            return new FilterFormatException("element " + index, Long.toUnsignedString(value + delta),
+                    (position() - 1) >>> 3, "value is not below N*M = " + Long.toUnsignedString(f));
         }
 
         /** A code whose quotient run reaches past the buffer; checks bounds if {@code checked != 0}. */
