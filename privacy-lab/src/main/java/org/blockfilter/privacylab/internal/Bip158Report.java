@@ -34,7 +34,13 @@ final class Bip158Report {
 
         rep.heading("False-positive rate of the real filters");
         rep.table(fpRate);
-        rep.paragraph("BIP 158's rate is 1/M = 1/784,931 per (query element, filter): a block is a false positive for a wallet with N scripts with probability about N/784,931. Both measurements are close to it; with " + (lab.quick() ? "the quick chain's few trials the wallet-level count is small and noisy." : "tens of millions of trials the agreement is within sampling error (a count of c has a standard error of about sqrt(c))."));
+        StringBuilder fp = new StringBuilder("BIP 158's rate is 1/M = 1/784,931 per (query element, filter): a block is a false positive for a wallet with N scripts with probability about N/784,931. ");
+        for (List<String> r : fpRate.rows()) {
+            double expected = Double.parseDouble(r.get(1)) / Bip158.BASIC_M;
+            double z = (Double.parseDouble(r.get(2)) - expected) / Math.sqrt(expected);
+            fp.append(String.format(Locale.ROOT, "%s: %s matches where %.1f are expected (%.1f standard deviations, Poisson). ", r.get(0), r.get(2), expected, z));
+        }
+        rep.paragraph(fp.toString());
 
         rep.heading("Privacy against bandwidth");
         for (String f : plots) {
