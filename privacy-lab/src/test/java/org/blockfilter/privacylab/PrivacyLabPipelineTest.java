@@ -36,7 +36,7 @@ class PrivacyLabPipelineTest {
     void quickRunOfAllExperimentsWritesCsvPngAndReports(@TempDir Path out) throws IOException {
         System.setProperty("java.awt.headless", "true");
         runQuick(out, 7, "all");
-        for (String exp : List.of("exp1-single-filter", "exp2-multiple-filters", "exp3-pubkey-and-hash", "exp4-fresh-wallet", "exp6-bloom-theory")) {
+        for (String exp : List.of("exp1-single-filter", "exp2-multiple-filters", "exp3-pubkey-and-hash", "exp4-fresh-wallet", "exp5-bip158", "exp6-bloom-theory")) {
             Path dir = out.resolve(exp);
             assertTrue(Files.isDirectory(dir), exp);
             assertTrue(!files(dir, ".csv").isEmpty(), exp + " csv");
@@ -95,9 +95,9 @@ class PrivacyLabPipelineTest {
 
     @Test
     void rejectsUnknownExperimentAndBadNumbers() {
-        assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"exp5"}));
+        assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"exp7"}));
         assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"--seed", "x"}));
         assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"--out"}));
-        assertEquals(List.of("exp1", "exp2", "exp3", "exp4", "exp6"), PrivacyLab.parse(new String[0]).experiments());
+        assertEquals(List.of("exp1", "exp2", "exp3", "exp4", "exp5", "exp6"), PrivacyLab.parse(new String[0]).experiments());
     }
 }
