@@ -14,8 +14,9 @@ import org.bitcoinj.script.ScriptPattern;
 import java.util.List;
 
 /**
- * Builds signed P2PKH and P2WPKH spends with SIGHASH_ALL: all inputs and outputs go in first,
- * then every input is signed, so no signature covers a half-built transaction. bitcoinj signs
+ * Test helper (only the embedded node's tests sign with it; the scenario generator has its own
+ * signer for every output kind): builds signed P2PKH and P2WPKH spends with SIGHASH_ALL. All
+ * inputs and outputs go in first, then every input is signed, so no signature covers a half-built transaction. bitcoinj signs
  * with RFC 6979 nonces, so the same inputs give the same bytes. Stateless.
  */
 public final class TxSigner {
