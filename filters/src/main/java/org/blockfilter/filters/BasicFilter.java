@@ -8,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
@@ -103,8 +102,8 @@ public final class BasicFilter {
      */
     public static BasicFilter fromBytes(Sha256Hash blockHash, byte[] encoded) {
         Objects.requireNonNull(blockHash, "blockHash");
-        return new BasicFilter(blockHash,
-                GolombCodedSet.decode(Bip158.BASIC_P, Bip158.BASIC_M, key(blockHash), encoded));
+        return new BasicFilter(
+                blockHash, GolombCodedSet.decode(Bip158.BASIC_P, Bip158.BASIC_M, key(blockHash), encoded));
     }
 
     /** The SipHash key of a block's filter: the first 16 bytes of its hash in internal (wire) order. */
@@ -177,7 +176,8 @@ public final class BasicFilter {
         if (this == o) {
             return true;
         }
-        return o instanceof BasicFilter && blockHash.equals(((BasicFilter) o).blockHash)
+        return o instanceof BasicFilter
+                && blockHash.equals(((BasicFilter) o).blockHash)
                 && set.equals(((BasicFilter) o).set);
     }
 

@@ -19,6 +19,5 @@ public final class Bip158 {
     /** Length of the SipHash key: the first 16 bytes of the block hash in internal (wire) order. */
     public static final int KEY_LENGTH = 16;
 
-    private Bip158() {
-    }
+    private Bip158() {}
 }

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.params.TestNet3Params;
@@ -28,8 +27,7 @@ public final class FilterDemo {
 
     private static final HexFormat HEX = HexFormat.of();
 
-    private FilterDemo() {
-    }
+    private FilterDemo() {}
 
     public static void main(String[] args) {
         try {
@@ -54,7 +52,8 @@ public final class FilterDemo {
                     blockBytes = hex(value(args, ++i, arg), "block");
                     break;
                 case "--block-file":
-                    blockBytes = hex(Files.readString(Path.of(value(args, ++i, arg))).strip(), "block file");
+                    blockBytes =
+                            hex(Files.readString(Path.of(value(args, ++i, arg))).strip(), "block file");
                     break;
                 case "--prev":
                     prevScripts.add(hex(value(args, ++i, arg), "prev script"));

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
-
 import org.bitcoinj.base.Sha256Hash;
 
 /**
@@ -31,16 +30,14 @@ public final class FilterHeaders {
     /** Most filter hashes one {@code getcfheaders} may ask for. */
     public static final int MAX_CFHEADERS = 2000;
 
-    private FilterHeaders() {
-    }
+    private FilterHeaders() {}
 
     /** The filter header of a block whose filter hashes to {@code filterHash}. */
     public static Sha256Hash next(Sha256Hash filterHash, Sha256Hash prevHeader) {
         Objects.requireNonNull(filterHash, "filterHash");
         Objects.requireNonNull(prevHeader, "prevHeader");
         // serialize() is the internal (wire) byte order, which is what BIP 157 hashes.
-        return Sha256Hash.wrapReversed(
-                Sha256Hash.hashTwice(filterHash.serialize(), prevHeader.serialize()));
+        return Sha256Hash.wrapReversed(Sha256Hash.hashTwice(filterHash.serialize(), prevHeader.serialize()));
     }
 
     /**
@@ -64,14 +61,14 @@ public final class FilterHeaders {
      *
      * @throws IllegalArgumentException if the two lists differ in length
      */
-    public static OptionalInt firstMismatch(Sha256Hash prevHeader, List<Sha256Hash> filterHashes,
-                                            List<Sha256Hash> headers) {
+    public static OptionalInt firstMismatch(
+            Sha256Hash prevHeader, List<Sha256Hash> filterHashes, List<Sha256Hash> headers) {
         Objects.requireNonNull(prevHeader, "prevHeader");
         Objects.requireNonNull(filterHashes, "filterHashes");
         Objects.requireNonNull(headers, "headers");
         if (filterHashes.size() != headers.size()) {
-            throw new IllegalArgumentException("filterHashes has " + filterHashes.size() + " entries but headers has "
-                    + headers.size());
+            throw new IllegalArgumentException(
+                    "filterHashes has " + filterHashes.size() + " entries but headers has " + headers.size());
         }
         Sha256Hash header = prevHeader;
         for (int i = 0; i < filterHashes.size(); i++) {

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
-
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
@@ -44,7 +43,9 @@ public interface PrevoutScripts {
                     throw new IllegalArgumentException("fewer prevout scripts (" + scripts.size()
                             + ") than non-coinbase inputs in block " + block.getHash());
                 }
-                byOutpoint.put(input.getOutpoint(), Objects.requireNonNull(scripts.get(i++), "script").clone());
+                byOutpoint.put(
+                        input.getOutpoint(),
+                        Objects.requireNonNull(scripts.get(i++), "script").clone());
             }
         }
         if (i != scripts.size()) {

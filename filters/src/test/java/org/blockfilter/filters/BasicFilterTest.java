@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
-
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
@@ -33,6 +32,7 @@ class BasicFilterTest {
     private static final byte[] OP_RETURN_DATA = hex("6a0401020304");
     /** OP_PUSHDATA1 claiming 0x4c bytes with only one present: bitcoinj cannot parse it. */
     private static final byte[] UNPARSEABLE = hex("4c4c01");
+
     private static final Sha256Hash FUNDING_TX = Sha256Hash.wrap("aa".repeat(32));
 
     private static byte[] hex(String hex) {
@@ -57,8 +57,14 @@ class BasicFilterTest {
     }
 
     private static Block block(Transaction... txs) {
-        return new Block(1, Sha256Hash.ZERO_HASH, Sha256Hash.ZERO_HASH, Instant.ofEpochSecond(1_700_000_000L),
-                0x207fffffL, 0, List.of(txs));
+        return new Block(
+                1,
+                Sha256Hash.ZERO_HASH,
+                Sha256Hash.ZERO_HASH,
+                Instant.ofEpochSecond(1_700_000_000L),
+                0x207fffffL,
+                0,
+                List.of(txs));
     }
 
     private static PrevoutScripts prevouts(byte[]... scriptsByIndex) {
@@ -115,9 +121,12 @@ class BasicFilterTest {
     void coinbaseInputIsNotLookedUp() {
         // The lookup knows nothing: a coinbase-only block must not ask it.
         Block block = block(coinbase(P2PKH));
-        assertEquals(1, BasicFilter.build(block, outpoint -> {
-            throw new AssertionError("looked up " + outpoint);
-        }).size());
+        assertEquals(
+                1,
+                BasicFilter.build(block, outpoint -> {
+                            throw new AssertionError("looked up " + outpoint);
+                        })
+                        .size());
     }
 
     @Test
@@ -136,8 +145,8 @@ class BasicFilterTest {
     void inInputOrderRejectsAWrongNumberOfScripts() {
         Block block = block(coinbase(P2PKH), spend(0, P2WPKH), spend(1, P2WPKH));
         assertThrows(IllegalArgumentException.class, () -> PrevoutScripts.inInputOrder(block, List.of(P2PKH)));
-        assertThrows(IllegalArgumentException.class,
-                () -> PrevoutScripts.inInputOrder(block, List.of(P2PKH, P2PKH, P2PKH)));
+        assertThrows(
+                IllegalArgumentException.class, () -> PrevoutScripts.inInputOrder(block, List.of(P2PKH, P2PKH, P2PKH)));
     }
 
     @Test
@@ -159,7 +168,9 @@ class BasicFilterTest {
         assertEquals(0, filter.size());
         assertFalse(filter.match(P2PKH));
         assertFalse(filter.matchAny(List.of(P2PKH)));
-        assertEquals(FilterHeaders.next(Sha256Hash.wrapReversed(Sha256Hash.hashTwice(new byte[] {0})), FilterHeaders.GENESIS_PREV),
+        assertEquals(
+                FilterHeaders.next(
+                        Sha256Hash.wrapReversed(Sha256Hash.hashTwice(new byte[] {0})), FilterHeaders.GENESIS_PREV),
                 filter.header(FilterHeaders.GENESIS_PREV));
     }
 

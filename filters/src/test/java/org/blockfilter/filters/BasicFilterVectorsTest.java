@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.OptionalInt;
-
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.junit.jupiter.api.Test;
@@ -80,8 +79,10 @@ class BasicFilterVectorsTest {
             }
             chained++;
             assertEquals(prev.header(), row.prevHeader());
-            Sha256Hash filterHash = BasicFilter.fromBytes(row.blockHash(), row.filterBytes()).filterHash();
-            assertEquals(OptionalInt.empty(),
+            Sha256Hash filterHash =
+                    BasicFilter.fromBytes(row.blockHash(), row.filterBytes()).filterHash();
+            assertEquals(
+                    OptionalInt.empty(),
                     FilterHeaders.firstMismatch(prev.header(), List.of(filterHash), List.of(row.header())));
         }
         assertTrue(chained > 0, "the vectors hold consecutive rows (heights 2 and 3)");

@@ -9,7 +9,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class FilterDemoTest {
@@ -30,9 +29,12 @@ class FilterDemoTest {
 
     @Test
     void buildsAVectorBlockFromHexWithPrevScriptsAndMatchesItsScripts() throws IOException {
-        Vectors.BlockFilterRow row = Vectors.blockFilters().stream().filter(r -> r.height() == 926485).findFirst()
+        Vectors.BlockFilterRow row = Vectors.blockFilters().stream()
+                .filter(r -> r.height() == 926485)
+                .findFirst()
                 .orElseThrow();
-        List<String> args = new ArrayList<>(List.of("--block", row.blockHex(), "--prev-header", row.prevHeader().toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "--block", row.blockHex(), "--prev-header", row.prevHeader().toString()));
         for (String prev : row.prevScriptsHex()) {
             args.add("--prev");
             args.add(prev);

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Random;
-
 import org.bitcoinj.base.Sha256Hash;
 import org.junit.jupiter.api.Test;
 
@@ -100,13 +99,16 @@ class FilterHeadersTest {
     void wrongPrevHeaderMismatchesAtZero() {
         List<Sha256Hash> filterHashes = randomHashes(14, 3);
         List<Sha256Hash> headers = chain(FilterHeaders.GENESIS_PREV, filterHashes);
-        assertEquals(OptionalInt.of(0), FilterHeaders.firstMismatch(randomHashes(15, 1).get(0), filterHashes, headers));
+        assertEquals(
+                OptionalInt.of(0),
+                FilterHeaders.firstMismatch(randomHashes(15, 1).get(0), filterHashes, headers));
     }
 
     @Test
     void rejectsListsOfDifferentLength() {
         List<Sha256Hash> hashes = randomHashes(16, 3);
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> FilterHeaders.firstMismatch(FilterHeaders.GENESIS_PREV, hashes, hashes.subList(0, 2)));
     }
 

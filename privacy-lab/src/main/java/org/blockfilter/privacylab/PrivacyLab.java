@@ -30,8 +30,7 @@ public final class PrivacyLab {
     /** The experiments by name, in order. */
     public static final Map<String, Consumer<Lab>> EXPERIMENTS = experiments();
 
-    private PrivacyLab() {
-    }
+    private PrivacyLab() {}
 
     private static Map<String, Consumer<Lab>> experiments() {
         Map<String, Consumer<Lab>> m = new LinkedHashMap<>();
@@ -45,8 +44,7 @@ public final class PrivacyLab {
     }
 
     /** Parsed arguments. */
-    record Options(List<String> experiments, Path out, long seed, boolean quick, int threads) {
-    }
+    record Options(List<String> experiments, Path out, long seed, boolean quick, int threads) {}
 
     static Options parse(String[] args) {
         List<String> exps = new ArrayList<>();
@@ -64,8 +62,8 @@ public final class PrivacyLab {
                 case "all" -> exps.addAll(EXPERIMENTS.keySet());
                 default -> {
                     if (!EXPERIMENTS.containsKey(a)) {
-                        throw new IllegalArgumentException("unknown argument '" + a + "'; experiments: " + EXPERIMENTS.keySet()
-                                + " or all");
+                        throw new IllegalArgumentException(
+                                "unknown argument '" + a + "'; experiments: " + EXPERIMENTS.keySet() + " or all");
                     }
                     exps.add(a);
                 }
@@ -107,15 +105,26 @@ public final class PrivacyLab {
     /** {@code README.md} in the output directory: the regenerating command and a link to every report present. */
     private static void writeIndex(Options options) {
         StringBuilder index = new StringBuilder("# Privacy lab results\n\n");
-        index.append("Regenerate with `privacy-lab/run.sh all --seed ").append(options.seed()).append(options.quick() ? " --quick" : "")
-                .append(" --out ").append(options.out()).append("` from the repository root (one experiment: name it instead of `all`).\n\n")
-                .append(options.quick() ? "**QUICK mode**: small universes and few clients; the numbers only show that the pipeline works.\n\n"
-                        : "Full mode: a 33M-address universe (60M too in experiment 4).\n\n")
+        index.append("Regenerate with `privacy-lab/run.sh all --seed ")
+                .append(options.seed())
+                .append(options.quick() ? " --quick" : "")
+                .append(" --out ")
+                .append(options.out())
+                .append("` from the repository root (one experiment: name it instead of `all`).\n\n")
+                .append(
+                        options.quick()
+                                ? "**QUICK mode**: small universes and few clients; the numbers only show that the pipeline works.\n\n"
+                                : "Full mode: a 33M-address universe (60M too in experiment 4).\n\n")
                 .append("| experiment | report |\n| --- | --- |\n");
         for (Map.Entry<String, String> e : DIRS.entrySet()) {
             if (java.nio.file.Files.isDirectory(options.out().resolve(e.getValue()))) {
-                index.append(String.format(java.util.Locale.ROOT, "| %s | [%s/report.md](%s/report.md) ([html](%s/report.html)) |%n",
-                        e.getKey(), e.getValue(), e.getValue(), e.getValue()));
+                index.append(String.format(
+                        java.util.Locale.ROOT,
+                        "| %s | [%s/report.md](%s/report.md) ([html](%s/report.html)) |%n",
+                        e.getKey(),
+                        e.getValue(),
+                        e.getValue(),
+                        e.getValue()));
             }
         }
         try {
@@ -126,8 +135,19 @@ public final class PrivacyLab {
         }
     }
 
-    private static final Map<String, String> DIRS = new java.util.TreeMap<>(Map.of("exp1", "exp1-single-filter",
-            "exp2", "exp2-multiple-filters", "exp3", "exp3-pubkey-and-hash", "exp4", "exp4-fresh-wallet", "exp5", "exp5-bip158", "exp6", "exp6-bloom-theory"));
+    private static final Map<String, String> DIRS = new java.util.TreeMap<>(Map.of(
+            "exp1",
+            "exp1-single-filter",
+            "exp2",
+            "exp2-multiple-filters",
+            "exp3",
+            "exp3-pubkey-and-hash",
+            "exp4",
+            "exp4-fresh-wallet",
+            "exp5",
+            "exp5-bip158",
+            "exp6",
+            "exp6-bloom-theory"));
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
@@ -136,7 +156,8 @@ public final class PrivacyLab {
             options = parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("privacy-lab: " + e.getMessage());
-            System.err.println("usage: PrivacyLab [exp1|exp2|exp3|exp4|exp5|exp6|all] [--out DIR] [--seed N] [--quick] [--threads N]");
+            System.err.println(
+                    "usage: PrivacyLab [exp1|exp2|exp3|exp4|exp5|exp6|all] [--out DIR] [--seed N] [--quick] [--threads N]");
             System.exit(2);
             return;
         }

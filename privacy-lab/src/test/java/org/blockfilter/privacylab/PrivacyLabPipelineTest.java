@@ -23,7 +23,9 @@ class PrivacyLabPipelineTest {
     private static void runQuick(Path out, long seed, String... experiments) {
         List<String> args = new java.util.ArrayList<>(List.of(experiments));
         args.addAll(List.of("--quick", "--threads", "2", "--seed", Long.toString(seed), "--out", out.toString()));
-        PrivacyLab.run(PrivacyLab.parse(args.toArray(new String[0])), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        PrivacyLab.run(
+                PrivacyLab.parse(args.toArray(new String[0])),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     }
 
     private static List<Path> files(Path dir, String suffix) throws IOException {
@@ -36,7 +38,13 @@ class PrivacyLabPipelineTest {
     void quickRunOfAllExperimentsWritesCsvPngAndReports(@TempDir Path out) throws IOException {
         System.setProperty("java.awt.headless", "true");
         runQuick(out, 7, "all");
-        for (String exp : List.of("exp1-single-filter", "exp2-multiple-filters", "exp3-pubkey-and-hash", "exp4-fresh-wallet", "exp5-bip158", "exp6-bloom-theory")) {
+        for (String exp : List.of(
+                "exp1-single-filter",
+                "exp2-multiple-filters",
+                "exp3-pubkey-and-hash",
+                "exp4-fresh-wallet",
+                "exp5-bip158",
+                "exp6-bloom-theory")) {
             Path dir = out.resolve(exp);
             assertTrue(Files.isDirectory(dir), exp);
             assertTrue(!files(dir, ".csv").isEmpty(), exp + " csv");
@@ -60,7 +68,8 @@ class PrivacyLabPipelineTest {
                 }
             }
         }
-        assertTrue(Files.readString(out.resolve("exp6-bloom-theory/exp6_worked_example.csv")).contains("8,8,15,3,false,true,FALSE POSITIVE"));
+        assertTrue(Files.readString(out.resolve("exp6-bloom-theory/exp6_worked_example.csv"))
+                .contains("8,8,15,3,false,true,FALSE POSITIVE"));
     }
 
     /** Fields in an RFC 4180 line (commas inside quotes do not separate). */
@@ -87,7 +96,10 @@ class PrivacyLabPipelineTest {
         List<Path> b = files(out.resolve("b"), ".csv");
         assertEquals(a.size(), b.size());
         for (int i = 0; i < a.size(); i++) {
-            assertEquals(Files.readString(a.get(i)), Files.readString(b.get(i)), a.get(i).toString());
+            assertEquals(
+                    Files.readString(a.get(i)),
+                    Files.readString(b.get(i)),
+                    a.get(i).toString());
         }
         assertTrue(!Files.readString(out.resolve("a/exp1-single-filter/exp1_raw.csv"))
                 .equals(Files.readString(out.resolve("c/exp1-single-filter/exp1_raw.csv"))));
@@ -98,6 +110,8 @@ class PrivacyLabPipelineTest {
         assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"exp7"}));
         assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"--seed", "x"}));
         assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"--out"}));
-        assertEquals(List.of("exp1", "exp2", "exp3", "exp4", "exp5", "exp6"), PrivacyLab.parse(new String[0]).experiments());
+        assertEquals(
+                List.of("exp1", "exp2", "exp3", "exp4", "exp5", "exp6"),
+                PrivacyLab.parse(new String[0]).experiments());
     }
 }

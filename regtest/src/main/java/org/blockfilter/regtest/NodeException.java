@@ -9,8 +9,11 @@ public final class NodeException extends RuntimeException {
     private final String logTail;
 
     public NodeException(String message, String logTail, Throwable cause) {
-        super(logTail == null || logTail.isBlank() ? message
-                : message + "\n--- last lines of the node's log ---\n" + logTail.stripTrailing(), cause);
+        super(
+                logTail == null || logTail.isBlank()
+                        ? message
+                        : message + "\n--- last lines of the node's log ---\n" + logTail.stripTrailing(),
+                cause);
         this.logTail = logTail == null ? "" : logTail;
     }
 

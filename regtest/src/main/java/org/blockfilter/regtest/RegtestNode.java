@@ -1,15 +1,14 @@
 package org.blockfilter.regtest;
 
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.List;
+import java.util.Optional;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.params.RegTestParams;
-
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * What our code and tests need from a regtest node, whichever node it is: btcd, Bitcoin Core in

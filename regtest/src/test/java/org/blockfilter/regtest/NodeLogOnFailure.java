@@ -1,11 +1,10 @@
 package org.blockfilter.regtest;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import org.blockfilter.regtest.internal.RpcNode;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
-
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 
 /**
  * Prints the log tail of every node held in a field of the failing test (instance or static)
@@ -29,8 +28,8 @@ public final class NodeLogOnFailure implements TestExecutionExceptionHandler {
                 f.setAccessible(true);
                 Object node = f.get(isStatic ? null : instance);
                 if (node instanceof RpcNode rpcNode) {
-                    System.err.println("=== " + context.getDisplayName() + " failed; last lines of " + rpcNode + " ===\n"
-                            + rpcNode.logTail());
+                    System.err.println("=== " + context.getDisplayName() + " failed; last lines of " + rpcNode
+                            + " ===\n" + rpcNode.logTail());
                 }
             }
         }

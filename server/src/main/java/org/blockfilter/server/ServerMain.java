@@ -2,6 +2,18 @@ package org.blockfilter.server;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
 import org.blockfilter.server.http.RpcNodeGateway;
@@ -21,34 +33,27 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Comparator;
-import java.util.Deque;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.stream.Stream;
-
 /**
  * The block-filter server's command line: connects to a node (or starts the embedded regtest
  * node), indexes its chain and follows the tip, and serves the index over HTTP.
  * {@code --help} lists the options. Exit codes: 0 after {@code --exit-when-synced} or a
  * clean shutdown, 1 when the server cannot start or indexing stops on an error, 2 for bad options.
  */
-@Command(name = "blockfilter-server", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "blockfilter-server",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Follows a Bitcoin node, indexes a BIP 158 basic filter per block and serves filters over REST.")
 public final class ServerMain implements Callable<Integer> {
     /** Default HTTP port (BIP 157's number, rarely taken). */
     public static final int DEFAULT_PORT = 8157;
+
     private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
     private static final Duration RPC_TIMEOUT = Duration.ofSeconds(30);
 
-    @Option(names = "--node", paramLabel = "URL",
+    @Option(
+            names = "--node",
+            paramLabel = "URL",
             description = "Node JSON-RPC URL: http://user:pass@host:port, or http://host:port with --rpc-cookie. "
                     + "Bitcoin Core, btcd or any node speaking Core's RPC.")
     URI node;
@@ -56,35 +61,59 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--rpc-cookie", paramLabel = "FILE", description = "Bitcoin Core cookie file for --node.")
     Path rpcCookie;
 
-    @Option(names = "--embedded", description = "Start the embedded regtest node with a demo chain "
-            + "(the default when --node is absent).")
+    @Option(
+            names = "--embedded",
+            description = "Start the embedded regtest node with a demo chain " + "(the default when --node is absent).")
     boolean embedded;
 
-    @Option(names = "--demo-blocks", defaultValue = "300", description = "Blocks in the embedded demo chain (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--demo-blocks",
+            defaultValue = "300",
+            description = "Blocks in the embedded demo chain (default: ${DEFAULT-VALUE}).")
     int demoBlocks;
 
-    @Option(names = "--demo-seed", defaultValue = "1", description = "Seed of the embedded demo chain (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--demo-seed",
+            defaultValue = "1",
+            description = "Seed of the embedded demo chain (default: ${DEFAULT-VALUE}).")
     long demoSeed;
 
-    @Option(names = "--data-dir", paramLabel = "DIR", description = "Index directory (default: ./blockfilter-data "
-            + "with --node; a temporary directory, deleted at exit, with the embedded node).")
+    @Option(
+            names = "--data-dir",
+            paramLabel = "DIR",
+            description = "Index directory (default: ./blockfilter-data "
+                    + "with --node; a temporary directory, deleted at exit, with the embedded node).")
     Path dataDir;
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "HTTP bind address (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--bind",
+            defaultValue = "127.0.0.1",
+            description = "HTTP bind address (default: ${DEFAULT-VALUE}).")
     String bind;
 
-    @Option(names = "--port", defaultValue = "" + DEFAULT_PORT, description = "HTTP port, 0 for a free one (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--port",
+            defaultValue = "" + DEFAULT_PORT,
+            description = "HTTP port, 0 for a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--immutable-depth", defaultValue = "6", description = "Confirmations after which responses "
-            + "about a block are served as Cache-Control: immutable (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--immutable-depth",
+            defaultValue = "6",
+            description = "Confirmations after which responses "
+                    + "about a block are served as Cache-Control: immutable (default: ${DEFAULT-VALUE}).")
     int immutableDepth;
 
-    @Option(names = "--poll-ms", defaultValue = "200", description = "How often to ask the node for a new tip once "
-            + "caught up, in ms (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--poll-ms",
+            defaultValue = "200",
+            description =
+                    "How often to ask the node for a new tip once " + "caught up, in ms (default: ${DEFAULT-VALUE}).")
     long pollMillis;
 
-    @Option(names = "--undo-depth", defaultValue = "" + IndexStore.DEFAULT_UNDO_DEPTH,
+    @Option(
+            names = "--undo-depth",
+            defaultValue = "" + IndexStore.DEFAULT_UNDO_DEPTH,
             description = "Blocks of undo data kept, the deepest reorg followed (default: ${DEFAULT-VALUE}).")
     int undoDepth;
 
@@ -164,13 +193,20 @@ public final class ServerMain implements Callable<Integer> {
         closeFirst(store);
         FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(pollMillis));
         closeFirst(indexer);
-        LOG.info("event=start node={} chain={} data_dir={} indexed_height={}", client.endpoint(), chain, dir,
+        LOG.info(
+                "event=start node={} chain={} data_dir={} indexed_height={}",
+                client.endpoint(),
+                chain,
+                dir,
                 store.tip().map(IndexStore.ChainTip::height).orElse(-1));
 
         if (exitWhenSynced) {
             FilterIndexer.SyncResult result = indexer.syncOnce();
-            LOG.info("event=synced height={} connected={} disconnected={}",
-                    store.tip().map(IndexStore.ChainTip::height).orElse(-1), result.connected(), result.disconnected());
+            LOG.info(
+                    "event=synced height={} connected={} disconnected={}",
+                    store.tip().map(IndexStore.ChainTip::height).orElse(-1),
+                    result.connected(),
+                    result.disconnected());
             return 0;
         }
         indexer.start();
@@ -196,7 +232,10 @@ public final class ServerMain implements Callable<Integer> {
     }
 
     private RestServer startRest(String chain, IndexStore store, BitcoinRpc rpc) throws StartupException {
-        RestConfig config = RestConfig.defaults().withHost(bind).withPort(port).withNetwork(chain)
+        RestConfig config = RestConfig.defaults()
+                .withHost(bind)
+                .withPort(port)
+                .withNetwork(chain)
                 .withBuriedDepth(immutableDepth);
         try {
             return RestServer.start(config, new StoreFilterIndexReader(store), new RpcNodeGateway(rpc));
@@ -208,19 +247,30 @@ public final class ServerMain implements Callable<Integer> {
 
     /** The indexer's own meters, beside the REST layer's index height and lag gauges. */
     private static void registerIndexerMetrics(MeterRegistry registry, FilterIndexer indexer) {
-        FunctionCounter.builder("blockfilter_index_blocks_connected", indexer, i -> i.status().blocksConnected())
-                .description("Blocks connected to the index since start").register(registry);
-        FunctionCounter.builder("blockfilter_index_blocks_disconnected", indexer, i -> i.status().blocksDisconnected())
-                .description("Blocks disconnected in reorgs since start").register(registry);
-        FunctionCounter.builder("blockfilter_index_reorgs", indexer, i -> i.status().reorgs())
-                .description("Reorgs followed since start").register(registry);
+        FunctionCounter.builder(
+                        "blockfilter_index_blocks_connected",
+                        indexer,
+                        i -> i.status().blocksConnected())
+                .description("Blocks connected to the index since start")
+                .register(registry);
+        FunctionCounter.builder(
+                        "blockfilter_index_blocks_disconnected",
+                        indexer,
+                        i -> i.status().blocksDisconnected())
+                .description("Blocks disconnected in reorgs since start")
+                .register(registry);
+        FunctionCounter.builder(
+                        "blockfilter_index_reorgs", indexer, i -> i.status().reorgs())
+                .description("Reorgs followed since start")
+                .register(registry);
     }
 
     private void awaitStop(FilterIndexer indexer) {
         while (stopped.getCount() > 0) {
             FilterIndexer.Status status = indexer.status();
             if (!status.running() && status.failure().isPresent()) {
-                System.err.println("blockfilter-server: indexing stopped: " + status.failure().get());
+                System.err.println("blockfilter-server: indexing stopped: "
+                        + status.failure().get());
                 return;
             }
             try {
@@ -235,7 +285,8 @@ public final class ServerMain implements Callable<Integer> {
     private JsonRpcClient connect() throws StartupException {
         if (node != null) {
             try {
-                return rpcCookie != null ? JsonRpcClient.fromCookieFile(node, rpcCookie, RPC_TIMEOUT)
+                return rpcCookie != null
+                        ? JsonRpcClient.fromCookieFile(node, rpcCookie, RPC_TIMEOUT)
                         : JsonRpcClient.fromUrl(node, RPC_TIMEOUT);
             } catch (IOException e) {
                 throw new StartupException("cannot read the cookie file " + rpcCookie + ": " + e);
@@ -249,9 +300,10 @@ public final class ServerMain implements Callable<Integer> {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
-        EmbeddedNodeLauncher launcher = EmbeddedNodeLauncher.find().orElseThrow(() -> new StartupException(
-                "no embedded node on the class path: run the packaged server (regtest module), "
-                        + "or point it at a node with --node http://user:pass@127.0.0.1:18443"));
+        EmbeddedNodeLauncher launcher = EmbeddedNodeLauncher.find()
+                .orElseThrow(() -> new StartupException(
+                        "no embedded node on the class path: run the packaged server (regtest module), "
+                                + "or point it at a node with --node http://user:pass@127.0.0.1:18443"));
         LOG.info("event=embedded_node_starting demo_blocks={} seed={}", demoBlocks, demoSeed);
         EmbeddedNodeLauncher.Handle handle = launcher.start(demoBlocks, demoSeed);
         closeLast(handle); // closed after the indexer and store

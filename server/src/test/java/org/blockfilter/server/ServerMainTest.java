@@ -1,14 +1,13 @@
 package org.blockfilter.server;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ServerMainTest {
     @TempDir
@@ -41,8 +40,14 @@ class ServerMainTest {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             closedPort = s.getLocalPort();
         }
-        assertEquals(1, ServerMain.run("--node", "http://u:p@127.0.0.1:" + closedPort, "--data-dir",
-                dir.resolve("d").toString(), "--exit-when-synced"));
+        assertEquals(
+                1,
+                ServerMain.run(
+                        "--node",
+                        "http://u:p@127.0.0.1:" + closedPort,
+                        "--data-dir",
+                        dir.resolve("d").toString(),
+                        "--exit-when-synced"));
     }
 
     @Test
@@ -52,8 +57,15 @@ class ServerMainTest {
 
     @Test
     void unreadableCookieFileFailsStartup() {
-        assertEquals(1, ServerMain.run("--node", "http://127.0.0.1:18443", "--rpc-cookie",
-                dir.resolve("missing").toString(), "--data-dir", dir.toString()));
+        assertEquals(
+                1,
+                ServerMain.run(
+                        "--node",
+                        "http://127.0.0.1:18443",
+                        "--rpc-cookie",
+                        dir.resolve("missing").toString(),
+                        "--data-dir",
+                        dir.toString()));
         assertEquals(false, Files.exists(dir.resolve("missing")));
     }
 }

@@ -1,5 +1,13 @@
 package org.blockfilter.wallet;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.List;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
@@ -15,15 +23,6 @@ import org.blockfilter.wallet.store.WalletFile;
 import org.blockfilter.wallet.store.WalletFileContent;
 import org.blockfilter.wallet.sync.FilterHeaderChain;
 import org.blockfilter.wallet.sync.HeaderChain;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
-import java.util.Collection;
-import java.util.HexFormat;
-import java.util.List;
 
 /**
  * A light wallet and its file: keys (public part in the clear, mnemonic sealed), the verified
@@ -46,7 +45,8 @@ public final class LightWallet {
     private List<Sha256Hash> checkpoints = List.of();
     private int scannedHeight;
 
-    private LightWallet(Path file, Network network, WalletKeys keys, SealedSecret secret, int birthdayHeight, Long birthdayTime) {
+    private LightWallet(
+            Path file, Network network, WalletKeys keys, SealedSecret secret, int birthdayHeight, Long birthdayTime) {
         this.file = file;
         this.network = network;
         this.keys = keys;
@@ -74,21 +74,30 @@ public final class LightWallet {
     }
 
     /** A new wallet from a mnemonic (new or restored), sealed with {@code passphrase}; written to {@code file}. */
-    public static LightWallet create(Path file, Network network, List<String> mnemonic, char[] passphrase,
-                                     Collection<AddressKind> kinds, int gapLimit, Birthday birthday, int scryptN) {
+    public static LightWallet create(
+            Path file,
+            Network network,
+            List<String> mnemonic,
+            char[] passphrase,
+            Collection<AddressKind> kinds,
+            int gapLimit,
+            Birthday birthday,
+            int scryptN) {
         if (passphrase.length == 0) {
             throw new IllegalArgumentException("a passphrase is required to seal the wallet's keys");
         }
         WalletKeys keys = WalletKeys.fromMnemonic(mnemonic, "", network, gapLimit, kinds);
         WalletKeys pub = publicOnly(keys);
-        SealedSecret sealed = SealedSecret.seal(String.join(" ", mnemonic).getBytes(StandardCharsets.UTF_8), passphrase, scryptN);
+        SealedSecret sealed =
+                SealedSecret.seal(String.join(" ", mnemonic).getBytes(StandardCharsets.UTF_8), passphrase, scryptN);
         LightWallet w = new LightWallet(file, network, pub, sealed, birthday.height(), birthday.epochSeconds());
         WalletFile.create(file, w.content());
         return w;
     }
 
     /** A watch-only wallet for one account's extended public key. */
-    public static LightWallet watchOnly(Path file, Network network, String xpub, AddressKind kind, int gapLimit, Birthday birthday) {
+    public static LightWallet watchOnly(
+            Path file, Network network, String xpub, AddressKind kind, int gapLimit, Birthday birthday) {
         WalletKeys keys = WalletKeys.of(network, gapLimit, List.of(HdAccount.watchOnly(xpub, kind, network)));
         LightWallet w = new LightWallet(file, network, keys, null, birthday.height(), birthday.epochSeconds());
         WalletFile.create(file, w.content());
@@ -112,7 +121,8 @@ public final class LightWallet {
         LightWallet w = new LightWallet(file, network, keys, c.secret(), c.birthdayHeight(), c.birthdayTime());
         w.headers = HeaderChain.restore(network, Base64.getDecoder().decode(c.headers()));
         byte[] fh = Base64.getDecoder().decode(c.filterHeaders());
-        Sha256Hash anchor = c.filterHeaderStart() == 0 ? FilterHeaders.GENESIS_PREV
+        Sha256Hash anchor = c.filterHeaderStart() == 0
+                ? FilterHeaders.GENESIS_PREV
                 : Sha256Hash.wrap(Arrays.copyOfRange(fh, 0, 32));
         int first = c.filterHeaderStart() == 0 ? 0 : 32;
         w.filterHeaders = new FilterHeaderChain(c.filterHeaderStart(), anchor);
@@ -124,8 +134,11 @@ public final class LightWallet {
         w.checkpoints = c.checkpoints().stream().map(Sha256Hash::wrap).toList();
         w.scannedHeight = c.scannedHeight();
         for (WalletFileContent.Tx t : c.transactions()) {
-            w.ledger.put(new WalletTx(Sha256Hash.wrap(t.txid()), t.height(),
-                    t.blockHash() == null ? null : Sha256Hash.wrap(t.blockHash()), HexFormat.of().parseHex(t.raw())));
+            w.ledger.put(new WalletTx(
+                    Sha256Hash.wrap(t.txid()),
+                    t.height(),
+                    t.blockHash() == null ? null : Sha256Hash.wrap(t.blockHash()),
+                    HexFormat.of().parseHex(t.raw())));
         }
         return w;
     }
@@ -140,8 +153,13 @@ public final class LightWallet {
         for (HdAccount a : keys.accounts()) {
             WalletKeys.ChainState r = keys.chainState(a.kind(), false);
             WalletKeys.ChainState ch = keys.chainState(a.kind(), true);
-            accounts.add(new WalletFileContent.Account(a.kind().name(), a.extendedPublicKey(), r.highestUsed(), r.issued(),
-                    ch.highestUsed(), ch.issued()));
+            accounts.add(new WalletFileContent.Account(
+                    a.kind().name(),
+                    a.extendedPublicKey(),
+                    r.highestUsed(),
+                    r.issued(),
+                    ch.highestUsed(),
+                    ch.issued()));
         }
         // The anchor is stored first when the chain does not start at genesis.
         List<Sha256Hash> fh = new ArrayList<>();
@@ -154,13 +172,26 @@ public final class LightWallet {
             System.arraycopy(fh.get(i).getBytes(), 0, fhBytes, i * 32, 32);
         }
         List<WalletFileContent.Tx> txs = ledger.transactions().stream()
-                .map(t -> new WalletFileContent.Tx(t.txid().toString(), t.height(),
-                        t.blockHash() == null ? null : t.blockHash().toString(), HexFormat.of().formatHex(t.raw())))
+                .map(t -> new WalletFileContent.Tx(
+                        t.txid().toString(),
+                        t.height(),
+                        t.blockHash() == null ? null : t.blockHash().toString(),
+                        HexFormat.of().formatHex(t.raw())))
                 .toList();
-        return new WalletFileContent(WalletFileContent.CURRENT_VERSION, ((BitcoinNetwork) network).toString(), keys.gapLimit(),
-                accounts, secret, birthdayHeight, birthdayTime, Base64.getEncoder().encodeToString(headers.serialize()),
-                filterHeaders.base(), Base64.getEncoder().encodeToString(fhBytes),
-                checkpoints.stream().map(Sha256Hash::toString).toList(), scannedHeight, txs);
+        return new WalletFileContent(
+                WalletFileContent.CURRENT_VERSION,
+                ((BitcoinNetwork) network).toString(),
+                keys.gapLimit(),
+                accounts,
+                secret,
+                birthdayHeight,
+                birthdayTime,
+                Base64.getEncoder().encodeToString(headers.serialize()),
+                filterHeaders.base(),
+                Base64.getEncoder().encodeToString(fhBytes),
+                checkpoints.stream().map(Sha256Hash::toString).toList(),
+                scannedHeight,
+                txs);
     }
 
     /** The keys with private keys, after checking the passphrase; throws {@code WrongPassphraseException}. */
@@ -171,7 +202,11 @@ public final class LightWallet {
         byte[] words = secret.open(passphrase);
         List<String> mnemonic = List.of(new String(words, StandardCharsets.UTF_8).split(" "));
         Arrays.fill(words, (byte) 0);
-        WalletKeys full = WalletKeys.fromMnemonic(mnemonic, "", network, keys.gapLimit(),
+        WalletKeys full = WalletKeys.fromMnemonic(
+                mnemonic,
+                "",
+                network,
+                keys.gapLimit(),
                 keys.accounts().stream().map(HdAccount::kind).toList());
         for (HdAccount a : keys.accounts()) {
             full.restoreChainState(a.kind(), false, keys.chainState(a.kind(), false));

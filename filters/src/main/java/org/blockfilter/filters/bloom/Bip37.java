@@ -15,6 +15,5 @@ public final class Bip37 {
     /** Largest element {@code filteradd} may add, in bytes (BIP 37). */
     public static final int MAX_SCRIPT_ELEMENT_SIZE = 520;
 
-    private Bip37() {
-    }
+    private Bip37() {}
 }

@@ -63,10 +63,12 @@ public final class Bip37Filter {
     /** An empty filter with explicit parameters (size at most {@link Bip37#MAX_BLOOM_FILTER_SIZE}, functions at most {@link Bip37#MAX_HASH_FUNCS}). */
     public static Bip37Filter of(int sizeBytes, int hashFuncs, int tweak, UpdateFlag flag) {
         if (sizeBytes < 0 || sizeBytes > Bip37.MAX_BLOOM_FILTER_SIZE) {
-            throw new IllegalArgumentException("size must be in [0, " + Bip37.MAX_BLOOM_FILTER_SIZE + "], got " + sizeBytes);
+            throw new IllegalArgumentException(
+                    "size must be in [0, " + Bip37.MAX_BLOOM_FILTER_SIZE + "], got " + sizeBytes);
         }
         if (hashFuncs < 0 || hashFuncs > Bip37.MAX_HASH_FUNCS) {
-            throw new IllegalArgumentException("hashFuncs must be in [0, " + Bip37.MAX_HASH_FUNCS + "], got " + hashFuncs);
+            throw new IllegalArgumentException(
+                    "hashFuncs must be in [0, " + Bip37.MAX_HASH_FUNCS + "], got " + hashFuncs);
         }
         return new Bip37Filter(new byte[sizeBytes], hashFuncs, tweak, requireFlag(flag));
     }
@@ -87,20 +89,22 @@ public final class Bip37Filter {
         Reader r = new Reader(payload);
         long length = r.compactSize("filter length");
         if (length > Bip37.MAX_BLOOM_FILTER_SIZE) {
-            throw new BloomFilterFormatException("filter length", 0,
-                    length + " bytes exceeds MAX_BLOOM_FILTER_SIZE " + Bip37.MAX_BLOOM_FILTER_SIZE);
+            throw new BloomFilterFormatException(
+                    "filter length", 0, length + " bytes exceeds MAX_BLOOM_FILTER_SIZE " + Bip37.MAX_BLOOM_FILTER_SIZE);
         }
         byte[] data = r.bytes("filter", (int) length);
         long funcsOffset = r.pos;
         long funcs = r.uint32("nHashFuncs");
         if (funcs > Bip37.MAX_HASH_FUNCS) {
-            throw new BloomFilterFormatException("nHashFuncs", funcsOffset, funcs + " exceeds MAX_HASH_FUNCS " + Bip37.MAX_HASH_FUNCS);
+            throw new BloomFilterFormatException(
+                    "nHashFuncs", funcsOffset, funcs + " exceeds MAX_HASH_FUNCS " + Bip37.MAX_HASH_FUNCS);
         }
         int tweak = (int) r.uint32("nTweak");
         long flagsOffset = r.pos;
         int flags = r.uint8("nFlags");
         if (flags > UpdateFlag.UPDATE_P2PUBKEY_ONLY.wireValue()) {
-            throw new BloomFilterFormatException("nFlags", flagsOffset, "unknown update flag " + flags + " (BIP 37 defines 0, 1, 2)");
+            throw new BloomFilterFormatException(
+                    "nFlags", flagsOffset, "unknown update flag " + flags + " (BIP 37 defines 0, 1, 2)");
         }
         if (r.pos != payload.length) {
             throw new BloomFilterFormatException("end of message", r.pos, (payload.length - r.pos) + " trailing bytes");
@@ -119,7 +123,9 @@ public final class Bip37Filter {
         Reader r = new Reader(payload);
         long length = r.compactSize("element length");
         if (length > Bip37.MAX_SCRIPT_ELEMENT_SIZE) {
-            throw new BloomFilterFormatException("element length", 0,
+            throw new BloomFilterFormatException(
+                    "element length",
+                    0,
                     length + " bytes exceeds MAX_SCRIPT_ELEMENT_SIZE " + Bip37.MAX_SCRIPT_ELEMENT_SIZE);
         }
         byte[] data = r.bytes("element", (int) length);
@@ -206,7 +212,8 @@ public final class Bip37Filter {
                 if (contains(push)) {
                     found = true;
                     if (flag == UpdateFlag.UPDATE_ALL
-                            || (flag == UpdateFlag.UPDATE_P2PUBKEY_ONLY && CoreScripts.isPayToPubkeyOrMultisig(script))) {
+                            || (flag == UpdateFlag.UPDATE_P2PUBKEY_ONLY
+                                    && CoreScripts.isPayToPubkeyOrMultisig(script))) {
                         insert(outpointBytes(txid, i));
                     }
                     break;
@@ -271,7 +278,8 @@ public final class Bip37Filter {
 
     private static byte[] encode(byte[] data, long hashFuncs, int tweak, UpdateFlag flag) {
         int prefix = data.length < 0xfd ? 1 : 3;
-        ByteBuffer b = ByteBuffer.allocate(prefix + data.length + FIELDS_AFTER_DATA).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b =
+                ByteBuffer.allocate(prefix + data.length + FIELDS_AFTER_DATA).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         if (prefix == 1) {
             b.put((byte) data.length);
         } else {
@@ -292,8 +300,8 @@ public final class Bip37Filter {
 
         private void need(String field, long n) {
             if (in.length - pos < n) {
-                throw new BloomFilterFormatException(field, pos,
-                        "truncated: needs " + n + " bytes, " + (in.length - pos) + " left");
+                throw new BloomFilterFormatException(
+                        field, pos, "truncated: needs " + n + " bytes, " + (in.length - pos) + " left");
             }
         }
 
@@ -304,7 +312,10 @@ public final class Bip37Filter {
 
         long uint32(String field) {
             need(field, 4);
-            long v = (in[pos] & 0xffL) | (in[pos + 1] & 0xffL) << 8 | (in[pos + 2] & 0xffL) << 16 | (in[pos + 3] & 0xffL) << 24;
+            long v = (in[pos] & 0xffL)
+                    | (in[pos + 1] & 0xffL) << 8
+                    | (in[pos + 2] & 0xffL) << 16
+                    | (in[pos + 3] & 0xffL) << 24;
             pos += 4;
             return v;
         }
@@ -326,15 +337,19 @@ public final class Bip37Filter {
                 min = 0x10000;
             } else {
                 need(field, 8);
-                v = ByteBuffer.wrap(in, pos, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+                v = ByteBuffer.wrap(in, pos, 8)
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .getLong();
                 pos += 8;
                 min = 0x1_0000_0000L;
             }
             if (Long.compareUnsigned(v, min) < 0) {
-                throw new BloomFilterFormatException(field, start, "non-canonical CompactSize for " + Long.toUnsignedString(v));
+                throw new BloomFilterFormatException(
+                        field, start, "non-canonical CompactSize for " + Long.toUnsignedString(v));
             }
             if (v < 0) {
-                throw new BloomFilterFormatException(field, start, "CompactSize " + Long.toUnsignedString(v) + " out of range");
+                throw new BloomFilterFormatException(
+                        field, start, "CompactSize " + Long.toUnsignedString(v) + " out of range");
             }
             return v;
         }

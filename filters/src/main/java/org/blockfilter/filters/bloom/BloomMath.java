@@ -17,8 +17,7 @@ public final class BloomMath {
     private static final double LN2 = Math.log(2);
     private static final double LN2_SQUARED = LN2 * LN2;
 
-    private BloomMath() {
-    }
+    private BloomMath() {}
 
     /** (1 - e^{-kn/m})^k for m bits, k hash functions, n elements. */
     public static double falsePositiveRate(long bits, int hashFuncs, long elements) {

@@ -10,8 +10,7 @@ public final class MurmurHash3 {
     private static final int C1 = 0xcc9e2d51;
     private static final int C2 = 0x1b873593;
 
-    private MurmurHash3() {
-    }
+    private MurmurHash3() {}
 
     /** The 32-bit hash of all of {@code data} (non-null) for {@code seed}. */
     public static int hash32(int seed, byte[] data) {
@@ -32,10 +31,10 @@ public final class MurmurHash3 {
         switch (length & 3) {
             case 3:
                 k1 ^= (data[end + 2] & 0xff) << 16;
-                // fall through
+            // fall through
             case 2:
                 k1 ^= (data[end + 1] & 0xff) << 8;
-                // fall through
+            // fall through
             case 1:
                 k1 ^= data[end] & 0xff;
                 h1 ^= mixK1(k1);

@@ -7,7 +7,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
-
 import org.blockfilter.filters.gcs.internal.CompactSize;
 import org.blockfilter.filters.gcs.internal.HashSort;
 import org.blockfilter.filters.gcs.internal.RiceCodec;
@@ -40,6 +39,7 @@ public final class GolombCodedSet {
     private final long f;
     /** The encoding followed by {@link RiceCodec#PAD} zero bytes. Never handed out. */
     private final byte[] buf;
+
     private final int length;
     private final int headerLength;
 
@@ -159,8 +159,12 @@ public final class GolombCodedSet {
         int header = CompactSize.size(nValue);
         long dataBits = 8L * (length - header);
         if (nValue * (p + 1L) > dataBits) {
-            throw new FilterFormatException("N", nValue, 0, "claims " + nValue + " elements but only "
-                    + dataBits + " bits follow, at least " + (p + 1) + " per element");
+            throw new FilterFormatException(
+                    "N",
+                    nValue,
+                    0,
+                    "claims " + nValue + " elements but only " + dataBits + " bits follow, at least " + (p + 1)
+                            + " per element");
         }
         if (nValue > Integer.MAX_VALUE) {
             throw new FilterFormatException("N", nValue, 0, "more elements than this implementation supports");
@@ -172,13 +176,16 @@ public final class GolombCodedSet {
         long end = new RiceCodec.Reader(buf, 8L * header, p).validate(n, endBit, f);
         long usedBytes = (end + 7) >>> 3;
         if (usedBytes < length) {
-            throw new FilterFormatException("trailing data", (length - usedBytes) + " bytes", usedBytes,
-                    "bytes after the last element");
+            throw new FilterFormatException(
+                    "trailing data", (length - usedBytes) + " bytes", usedBytes, "bytes after the last element");
         }
         int tailBits = (int) (usedBytes * 8 - end);
         if (tailBits > 0 && (buf[length - 1] & ((1 << tailBits) - 1)) != 0) {
-            throw new FilterFormatException("padding", String.format("0x%02x", buf[length - 1] & 0xff),
-                    length - 1, "padding bits after the last element must be zero");
+            throw new FilterFormatException(
+                    "padding",
+                    String.format("0x%02x", buf[length - 1] & 0xff),
+                    length - 1,
+                    "padding bits after the last element must be zero");
         }
         return new GolombCodedSet(p, m, key16.clone(), n, buf, length);
     }
@@ -323,7 +330,9 @@ public final class GolombCodedSet {
             return false;
         }
         GolombCodedSet other = (GolombCodedSet) o;
-        return p == other.p && m == other.m && Arrays.equals(key, other.key)
+        return p == other.p
+                && m == other.m
+                && Arrays.equals(key, other.key)
                 && Arrays.equals(buf, 0, length, other.buf, 0, other.length);
     }
 

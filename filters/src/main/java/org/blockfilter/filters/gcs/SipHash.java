@@ -19,8 +19,7 @@ public final class SipHash {
     private static final VarHandle LE_LONG =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private SipHash() {
-    }
+    private SipHash() {}
 
     /** The little-endian 64-bit word at {@code key[off..off+8)}: turns key bytes into k0 or k1. */
     public static long keyHalf(byte[] key, int off) {
@@ -43,57 +42,145 @@ public final class SipHash {
         for (int i = off; i < end; i += 8) {
             long m = (long) LE_LONG.get(data, i);
             v3 ^= m;
-            v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-            v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-            v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-            v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-            v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-            v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-            v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-            v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+            v0 += v1;
+            v1 = Long.rotateLeft(v1, 13);
+            v1 ^= v0;
+            v0 = Long.rotateLeft(v0, 32);
+            v2 += v3;
+            v3 = Long.rotateLeft(v3, 16);
+            v3 ^= v2;
+            v0 += v3;
+            v3 = Long.rotateLeft(v3, 21);
+            v3 ^= v0;
+            v2 += v1;
+            v1 = Long.rotateLeft(v1, 17);
+            v1 ^= v2;
+            v2 = Long.rotateLeft(v2, 32);
+            v0 += v1;
+            v1 = Long.rotateLeft(v1, 13);
+            v1 ^= v0;
+            v0 = Long.rotateLeft(v0, 32);
+            v2 += v3;
+            v3 = Long.rotateLeft(v3, 16);
+            v3 ^= v2;
+            v0 += v3;
+            v3 = Long.rotateLeft(v3, 21);
+            v3 ^= v0;
+            v2 += v1;
+            v1 = Long.rotateLeft(v1, 17);
+            v1 ^= v2;
+            v2 = Long.rotateLeft(v2, 32);
             v0 ^= m;
         }
 
         // Last block: the remaining 0..7 bytes little-endian, length (mod 256) in the top byte.
         long b = ((long) len) << 56;
         switch (len & 7) {
-            case 7: b |= (data[end + 6] & 0xffL) << 48; // fall through
-            case 6: b |= (data[end + 5] & 0xffL) << 40; // fall through
-            case 5: b |= (data[end + 4] & 0xffL) << 32; // fall through
-            case 4: b |= (data[end + 3] & 0xffL) << 24; // fall through
-            case 3: b |= (data[end + 2] & 0xffL) << 16; // fall through
-            case 2: b |= (data[end + 1] & 0xffL) << 8;  // fall through
-            case 1: b |= (data[end] & 0xffL);           // fall through
-            default: break;
+            case 7:
+                b |= (data[end + 6] & 0xffL) << 48; // fall through
+            case 6:
+                b |= (data[end + 5] & 0xffL) << 40; // fall through
+            case 5:
+                b |= (data[end + 4] & 0xffL) << 32; // fall through
+            case 4:
+                b |= (data[end + 3] & 0xffL) << 24; // fall through
+            case 3:
+                b |= (data[end + 2] & 0xffL) << 16; // fall through
+            case 2:
+                b |= (data[end + 1] & 0xffL) << 8; // fall through
+            case 1:
+                b |= (data[end] & 0xffL); // fall through
+            default:
+                break;
         }
         v3 ^= b;
-        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+        v0 += v1;
+        v1 = Long.rotateLeft(v1, 13);
+        v1 ^= v0;
+        v0 = Long.rotateLeft(v0, 32);
+        v2 += v3;
+        v3 = Long.rotateLeft(v3, 16);
+        v3 ^= v2;
+        v0 += v3;
+        v3 = Long.rotateLeft(v3, 21);
+        v3 ^= v0;
+        v2 += v1;
+        v1 = Long.rotateLeft(v1, 17);
+        v1 ^= v2;
+        v2 = Long.rotateLeft(v2, 32);
+        v0 += v1;
+        v1 = Long.rotateLeft(v1, 13);
+        v1 ^= v0;
+        v0 = Long.rotateLeft(v0, 32);
+        v2 += v3;
+        v3 = Long.rotateLeft(v3, 16);
+        v3 ^= v2;
+        v0 += v3;
+        v3 = Long.rotateLeft(v3, 21);
+        v3 ^= v0;
+        v2 += v1;
+        v1 = Long.rotateLeft(v1, 17);
+        v1 ^= v2;
+        v2 = Long.rotateLeft(v2, 32);
         v0 ^= b;
 
         v2 ^= 0xff;
-        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+        v0 += v1;
+        v1 = Long.rotateLeft(v1, 13);
+        v1 ^= v0;
+        v0 = Long.rotateLeft(v0, 32);
+        v2 += v3;
+        v3 = Long.rotateLeft(v3, 16);
+        v3 ^= v2;
+        v0 += v3;
+        v3 = Long.rotateLeft(v3, 21);
+        v3 ^= v0;
+        v2 += v1;
+        v1 = Long.rotateLeft(v1, 17);
+        v1 ^= v2;
+        v2 = Long.rotateLeft(v2, 32);
+        v0 += v1;
+        v1 = Long.rotateLeft(v1, 13);
+        v1 ^= v0;
+        v0 = Long.rotateLeft(v0, 32);
+        v2 += v3;
+        v3 = Long.rotateLeft(v3, 16);
+        v3 ^= v2;
+        v0 += v3;
+        v3 = Long.rotateLeft(v3, 21);
+        v3 ^= v0;
+        v2 += v1;
+        v1 = Long.rotateLeft(v1, 17);
+        v1 ^= v2;
+        v2 = Long.rotateLeft(v2, 32);
+        v0 += v1;
+        v1 = Long.rotateLeft(v1, 13);
+        v1 ^= v0;
+        v0 = Long.rotateLeft(v0, 32);
+        v2 += v3;
+        v3 = Long.rotateLeft(v3, 16);
+        v3 ^= v2;
+        v0 += v3;
+        v3 = Long.rotateLeft(v3, 21);
+        v3 ^= v0;
+        v2 += v1;
+        v1 = Long.rotateLeft(v1, 17);
+        v1 ^= v2;
+        v2 = Long.rotateLeft(v2, 32);
+        v0 += v1;
+        v1 = Long.rotateLeft(v1, 13);
+        v1 ^= v0;
+        v0 = Long.rotateLeft(v0, 32);
+        v2 += v3;
+        v3 = Long.rotateLeft(v3, 16);
+        v3 ^= v2;
+        v0 += v3;
+        v3 = Long.rotateLeft(v3, 21);
+        v3 ^= v0;
+        v2 += v1;
+        v1 = Long.rotateLeft(v1, 17);
+        v1 ^= v2;
+        v2 = Long.rotateLeft(v2, 32);
         return v0 ^ v1 ^ v2 ^ v3;
     }
 

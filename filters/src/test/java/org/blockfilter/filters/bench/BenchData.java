@@ -9,8 +9,7 @@ final class BenchData {
 
     private static final int[] LENGTHS = {22, 23, 25, 34, 34, 22, 25, 22};
 
-    private BenchData() {
-    }
+    private BenchData() {}
 
     static List<byte[]> scripts(long seed, int count) {
         SplittableRandom random = new SplittableRandom(seed);

@@ -3,7 +3,6 @@ package org.blockfilter.filters.bench;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.function.LongSupplier;
-
 import org.blockfilter.filters.Bip158;
 import org.blockfilter.filters.gcs.GolombCodedSet;
 import org.blockfilter.filters.gcs.SipHash;
@@ -23,8 +22,7 @@ public final class CpuTimeReport {
     private static long sink;
     private static String only = "";
 
-    private CpuTimeReport() {
-    }
+    private CpuTimeReport() {}
 
     /** Optional argument: run only the cases whose name contains it. */
     public static void main(String[] args) {
@@ -48,14 +46,21 @@ public final class CpuTimeReport {
             List<byte[]> items = BenchData.scripts(2, n);
             GolombCodedSet set = GolombCodedSet.build(Bip158.BASIC_P, Bip158.BASIC_M, key, items);
             byte[] encoded = set.encoded();
-            report("construct N=" + n, n,
-                    () -> GolombCodedSet.build(Bip158.BASIC_P, Bip158.BASIC_M, key, items).encodedLength());
-            report("decode (strict) N=" + n, n,
-                    () -> GolombCodedSet.decode(Bip158.BASIC_P, Bip158.BASIC_M, key, encoded).size());
+            report(
+                    "construct N=" + n,
+                    n,
+                    () -> GolombCodedSet.build(Bip158.BASIC_P, Bip158.BASIC_M, key, items)
+                            .encodedLength());
+            report(
+                    "decode (strict) N=" + n,
+                    n,
+                    () -> GolombCodedSet.decode(Bip158.BASIC_P, Bip158.BASIC_M, key, encoded)
+                            .size());
             report("values N=" + n, n, () -> set.values().length);
         }
         for (int filter : new int[] {1000, 5000, 7400, 10_000}) {
-            GolombCodedSet set = GolombCodedSet.build(Bip158.BASIC_P, Bip158.BASIC_M, key, BenchData.scripts(2, filter));
+            GolombCodedSet set =
+                    GolombCodedSet.build(Bip158.BASIC_P, Bip158.BASIC_M, key, BenchData.scripts(2, filter));
             for (int query : new int[] {10, 100, 1000, 10_000}) {
                 List<byte[]> queries = BenchData.scripts(4, query);
                 report("matchAny query=" + query + " filter=" + filter, 1, () -> set.matchAny(queries) ? 1 : 0);
@@ -88,8 +93,9 @@ public final class CpuTimeReport {
             bytesPerOp /= -elements;
             System.out.printf("%-36s %12.1f ns/op %12.0f B/op%n", name, best, bytesPerOp);
         } else if (elements > 1) {
-            System.out.printf("%-36s %12.1f ns/op %8.2f ns/element %10.1f M elements/s %12.0f B/op%n", name, best,
-                    best / elements, 1e3 / (best / elements), bytesPerOp);
+            System.out.printf(
+                    "%-36s %12.1f ns/op %8.2f ns/element %10.1f M elements/s %12.0f B/op%n",
+                    name, best, best / elements, 1e3 / (best / elements), bytesPerOp);
         } else {
             System.out.printf("%-36s %12.1f ns/op %12.0f B/op%n", name, best, bytesPerOp);
         }

@@ -2,7 +2,6 @@ package org.blockfilter.filters.bench;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.blockfilter.filters.Bip158;
 import org.blockfilter.filters.gcs.GolombCodedSet;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,7 +1,6 @@
 package org.blockfilter.filters.bench;
 
 import java.util.concurrent.TimeUnit;
-
 import org.blockfilter.filters.gcs.SipHash;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -98,10 +98,14 @@ class Bip37FilterParseTest {
         tooBig[0] = (byte) 0xfd;
         tooBig[1] = (byte) (521 & 0xff);
         tooBig[2] = (byte) (521 >> 8);
-        assertEquals("element length", assertThrows(BloomFilterFormatException.class,
-                () -> Bip37Filter.parseFilterAdd(tooBig)).field());
-        assertEquals("end of message", assertThrows(BloomFilterFormatException.class,
-                () -> Bip37Filter.parseFilterAdd(HEX.parseHex("0101ff"))).field());
+        assertEquals(
+                "element length",
+                assertThrows(BloomFilterFormatException.class, () -> Bip37Filter.parseFilterAdd(tooBig))
+                        .field());
+        assertEquals(
+                "end of message",
+                assertThrows(BloomFilterFormatException.class, () -> Bip37Filter.parseFilterAdd(HEX.parseHex("0101ff")))
+                        .field());
     }
 
     /** Random and mutated payloads either decode or fail with the typed error, never anything else. */

@@ -31,7 +31,10 @@ class Bip37FilterVectorsTest {
     @ParameterizedTest(name = "seed {0} data {1}")
     @MethodSource("murmur")
     void murmurHash3MatchesCoreVector(long seed, String dataHex, long expected) {
-        assertEquals(expected, Integer.toUnsignedLong(MurmurHash3.hash32((int) seed, HexFormat.of().parseHex(dataHex))));
+        assertEquals(
+                expected,
+                Integer.toUnsignedLong(
+                        MurmurHash3.hash32((int) seed, HexFormat.of().parseHex(dataHex))));
     }
 
     /** bitcoinj only exposes the hash reduced modulo the filter's bits; with hashNum 0 the seed is the tweak. */
@@ -39,7 +42,8 @@ class Bip37FilterVectorsTest {
     @MethodSource("murmur")
     void bitcoinjMurmurReducedModuloFilterBitsAgreesWithVector(long seed, String dataHex, long expected) {
         for (int size : new int[] {1, 3, 35, 36_000}) {
-            int got = BloomFilter.murmurHash3(new byte[size], seed, 0, HexFormat.of().parseHex(dataHex));
+            int got = BloomFilter.murmurHash3(
+                    new byte[size], seed, 0, HexFormat.of().parseHex(dataHex));
             assertEquals(expected % (8L * size), got, "filter of " + size + " bytes");
         }
     }

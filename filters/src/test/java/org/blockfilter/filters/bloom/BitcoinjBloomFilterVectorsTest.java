@@ -26,17 +26,24 @@ import org.opentest4j.AssertionFailedError;
  */
 class BitcoinjBloomFilterVectorsTest {
     /** Scenarios whose first match is a txid inserted in internal byte order. */
-    private static final Set<String> TXID_SCENARIOS = Set.of("bloom_match", "merkle_block_1", "merkle_block_2",
-            "merkle_block_2_with_update_none", "merkle_block_3_and_serialize", "merkle_block_4");
+    private static final Set<String> TXID_SCENARIOS = Set.of(
+            "bloom_match",
+            "merkle_block_1",
+            "merkle_block_2",
+            "merkle_block_2_with_update_none",
+            "merkle_block_3_and_serialize",
+            "merkle_block_4");
 
     static List<Arguments> scenariosBitcoinjGetsRight() {
         return Bip37Vectors.scenarios().stream()
-                .filter(a -> !TXID_SCENARIOS.contains(((Bip37Vectors.Scenario) a.get()[0]).name())).toList();
+                .filter(a -> !TXID_SCENARIOS.contains(((Bip37Vectors.Scenario) a.get()[0]).name()))
+                .toList();
     }
 
     static List<Arguments> txidScenarios() {
         return Bip37Vectors.scenarios().stream()
-                .filter(a -> TXID_SCENARIOS.contains(((Bip37Vectors.Scenario) a.get()[0]).name())).toList();
+                .filter(a -> TXID_SCENARIOS.contains(((Bip37Vectors.Scenario) a.get()[0]).name()))
+                .toList();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -87,7 +87,10 @@ class BloomMathTest {
     void bitcoinjTheoreticalRateIsTheSameFormula() {
         BloomFilter f = new BloomFilter(500, 0.0005, 0);
         Bip37Filter copy = Bip37Filter.fromBitcoinj(f);
-        assertEquals(f.getFalsePositiveRate(500), BloomMath.falsePositiveRate(8L * copy.sizeBytes(), copy.hashFuncs(), 500), 1e-15);
+        assertEquals(
+                f.getFalsePositiveRate(500),
+                BloomMath.falsePositiveRate(8L * copy.sizeBytes(), copy.hashFuncs(), 500),
+                1e-15);
         assertTrue(f.getFalsePositiveRate(500) < 0.0006);
     }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -37,10 +36,14 @@ class DecoderFuzzTest {
         } catch (FilterFormatException expected) {
             // fine: a typed rejection
         } catch (RuntimeException e) {
-            fail("decoder threw " + e + " for " + java.util.HexFormat.of().formatHex(input, 0, Math.min(64, input.length)), e);
+            fail(
+                    "decoder threw " + e + " for "
+                            + java.util.HexFormat.of().formatHex(input, 0, Math.min(64, input.length)),
+                    e);
         }
         long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
-        assertTrue(allocated <= 2L * input.length + ALLOCATION_SLACK,
+        assertTrue(
+                allocated <= 2L * input.length + ALLOCATION_SLACK,
                 () -> allocated + " bytes allocated decoding " + input.length + " bytes");
         if (set != null) {
             assertArrayEquals(input, set.encoded(), "an accepted encoding must be canonical");
@@ -73,7 +76,8 @@ class DecoderFuzzTest {
             byte[] key = new byte[16];
             random.nextBytes(key);
             int n = random.nextInt(round % 50 == 0 ? 3000 : 60);
-            byte[] valid = GolombCodedSet.build(P, M, key, GolombCodedSetTest.randomItems(random, n)).encoded();
+            byte[] valid = GolombCodedSet.build(P, M, key, GolombCodedSetTest.randomItems(random, n))
+                    .encoded();
             for (int mutation = 0; mutation < 100; mutation++) {
                 byte[] input = mutate(random, valid);
                 if (decodeOrReject(key, input)) {

@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -118,7 +117,8 @@ class GolombCodedSetTest {
             long hash = random.nextLong();
             long f = random.nextLong();
             java.math.BigInteger expected = new java.math.BigInteger(Long.toUnsignedString(hash))
-                    .multiply(new java.math.BigInteger(Long.toUnsignedString(f))).shiftRight(64);
+                    .multiply(new java.math.BigInteger(Long.toUnsignedString(f)))
+                    .shiftRight(64);
             assertEquals(expected.longValue(), GolombCodedSet.hashToRange(hash, f));
         }
         assertEquals(-2L, GolombCodedSet.hashToRange(-1L, -1L)); // (2^64-1)^2 >> 64 = 2^64 - 2
@@ -152,7 +152,9 @@ class GolombCodedSetTest {
         for (int trial = 0; trial < 300; trial++) {
             int p = 1 + random.nextInt(GolombCodedSet.MAX_P);
             // Keep M near 2^P so that quotients stay short, plus some far-off pairs.
-            long m = trial % 10 == 0 ? 1 + random.nextInt(1000) : Math.max(1, (1L << p) + random.nextInt(1 << Math.min(p, 20)) - (1L << Math.max(0, p - 1)));
+            long m = trial % 10 == 0
+                    ? 1 + random.nextInt(1000)
+                    : Math.max(1, (1L << p) + random.nextInt(1 << Math.min(p, 20)) - (1L << Math.max(0, p - 1)));
             m = Math.min(m, 0xffff_ffffL);
             byte[] key = new byte[16];
             random.nextBytes(key);

@@ -3,11 +3,10 @@ package org.blockfilter.filters.gcs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import org.blockfilter.filters.Vectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +22,8 @@ class SipHashTest {
         List<Arguments> out = new ArrayList<>();
         int i = 0;
         for (JsonNode v : json.get("vectors")) {
-            out.add(Arguments.of(i++, v.get("message_hex").asText(), v.get("expected_hex").asText()));
+            out.add(Arguments.of(
+                    i++, v.get("message_hex").asText(), v.get("expected_hex").asText()));
         }
         return out;
     }
@@ -65,7 +65,8 @@ class SipHashTest {
         for (int i = 0; i < 32; i++) {
             assertEquals(display[31 - i], message[i]);
         }
-        assertEquals(k(v.get("expected_hex").asText()),
+        assertEquals(
+                k(v.get("expected_hex").asText()),
                 SipHash.hash24(k(v.get("k0").asText()), k(v.get("k1").asText()), message));
     }
 

@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-
 import org.blockfilter.filters.Vectors;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +28,8 @@ class StrictDecodingTest {
     }
 
     private static byte[] valid(int count) {
-        return GolombCodedSet.build(P, M, KEY, GolombCodedSetTest.randomItems(new Random(count), count)).encoded();
+        return GolombCodedSet.build(P, M, KEY, GolombCodedSetTest.randomItems(new Random(count), count))
+                .encoded();
     }
 
     @Test
@@ -84,7 +84,10 @@ class StrictDecodingTest {
         byte[] full = valid(50);
         for (int cut = 2; cut < full.length; cut++) {
             FilterFormatException e = rejects(Arrays.copyOf(full, cut));
-            assertTrue(e.field().equals("N") || e.field().startsWith("element") || e.field().equals("quotient"),
+            assertTrue(
+                    e.field().equals("N")
+                            || e.field().startsWith("element")
+                            || e.field().equals("quotient"),
                     e.getMessage());
             assertTrue(e.offset() <= cut, e.getMessage());
         }

@@ -15,6 +15,7 @@ public final class AddressUniverse {
     public static final int HASH_BYTES = 20;
     /** Bytes of a compressed public key. */
     public static final int PUBKEY_BYTES = 33;
+
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
     private final long seed;

@@ -30,17 +30,16 @@ public final class Bip158Experiment {
     /** Values drawn below this on log axes. */
     static final double FLOOR = 1e-7;
 
-    private Bip158Experiment() {
-    }
+    private Bip158Experiment() {}
 
     static SyntheticChain.Params params(boolean quick) {
-        return quick ? new SyntheticChain.Params(300, 100, 800, 0.25, 20_000, new int[] {1, 10}, 4, 250)
+        return quick
+                ? new SyntheticChain.Params(300, 100, 800, 0.25, 20_000, new int[] {1, 10}, 4, 250)
                 : new SyntheticChain.Params(4000, 200, 4000, 0.25, 300_000, new int[] {1, 10, 100}, 40, 250);
     }
 
     /** One wallet's sync: blocks downloaded (matched), its own blocks, and the false positives. */
-    record Sync(SyntheticChain.Wallet wallet, int index, int[] matched, int[] own, int[] falsePositives) {
-    }
+    record Sync(SyntheticChain.Wallet wallet, int index, int[] matched, int[] own, int[] falsePositives) {}
 
     static Sync sync(SyntheticChain chain, int index, int from) {
         SyntheticChain.Wallet w = chain.wallets().get(index);
@@ -51,7 +50,9 @@ public final class Bip158Experiment {
                 throw new IllegalStateException("false negative: wallet " + index + " block " + b);
             }
         }
-        int[] fp = Arrays.stream(matched).filter(b -> Arrays.binarySearch(own, b) < 0).toArray();
+        int[] fp = Arrays.stream(matched)
+                .filter(b -> Arrays.binarySearch(own, b) < 0)
+                .toArray();
         return new Sync(w, index, matched, own, fp);
     }
 
@@ -63,14 +64,16 @@ public final class Bip158Experiment {
         }
         int free = chain.blocks() - from - matched.length;
         int want = Math.min(free, decoys * matched.length);
-        for (int added = 0; added < want;) {
+        for (int added = 0; added < want; ) {
             int b = from + rnd.nextInt(chain.blocks() - from);
             if (!in[b]) {
                 in[b] = true;
                 added++;
             }
         }
-        return java.util.stream.IntStream.range(0, chain.blocks()).filter(b -> in[b]).toArray();
+        return java.util.stream.IntStream.range(0, chain.blocks())
+                .filter(b -> in[b])
+                .toArray();
     }
 
     /** Which downloads peer 0 sees when each goes to one of {@code peers} at random. */
@@ -85,7 +88,12 @@ public final class Bip158Experiment {
     }
 
     static BlockSetAdversary.Guess guess(SyntheticChain chain, SyntheticChain.Wallet w, boolean[] observed) {
-        return BlockSetAdversary.guess(chain.fresh, chain.explicitInBlock, chain.blocksOf, observed, w.firstAddress(),
+        return BlockSetAdversary.guess(
+                chain.fresh,
+                chain.explicitInBlock,
+                chain.blocksOf,
+                observed,
+                w.firstAddress(),
                 w.firstAddress() + w.n());
     }
 
@@ -101,13 +109,17 @@ public final class Bip158Experiment {
         Path dir = lab.dir("exp5-bip158");
         SyntheticChain.Params p = params(lab.quick());
         long t0 = System.nanoTime();
-        SyntheticChain chain = SyntheticChain.build(p, lab.seed("exp5/chain"), new Progress(lab.log(), "exp5: build chain + real filters,", p.blocks()));
+        SyntheticChain chain = SyntheticChain.build(
+                p, lab.seed("exp5/chain"), new Progress(lab.log(), "exp5: build chain + real filters,", p.blocks()));
         lab.log().printf("exp5: chain of %d blocks built in %.1f s%n", p.blocks(), (System.nanoTime() - t0) / 1e9);
 
         Csv fpRate = measureFalsePositiveRate(chain, lab.quick() ? 2_000 : 10_000, lab.seed("exp5/probes"));
 
         List<Sync> syncs = new ArrayList<>();
-        Progress sp = new Progress(lab.log(), "exp5: wallet syncs (matchAny over every filter),", chain.wallets().size());
+        Progress sp = new Progress(
+                lab.log(),
+                "exp5: wallet syncs (matchAny over every filter),",
+                chain.wallets().size());
         for (int i = 0; i < chain.wallets().size(); i++) {
             syncs.add(sync(chain, i, chain.wallets().get(i).birth()));
             sp.add(1);
@@ -118,12 +130,35 @@ public final class Bip158Experiment {
             trials += (long) (chain.blocks() - s.wallet().birth()) * s.wallet().n();
             fpBlocks += s.falsePositives().length;
         }
-        fpRate.row("wallet syncs: false-positive blocks per (watched script x synced block)", trials, fpBlocks,
-                (double) fpBlocks / trials, 1.0 / Bip158.BASIC_M, fpBlocks == 0 ? Double.NaN : (double) trials / fpBlocks);
+        fpRate.row(
+                "wallet syncs: false-positive blocks per (watched script x synced block)",
+                trials,
+                fpBlocks,
+                (double) fpBlocks / trials,
+                1.0 / Bip158.BASIC_M,
+                fpBlocks == 0 ? Double.NaN : (double) trials / fpBlocks);
         fpRate.write(dir.resolve("exp5_fp_rate.csv"));
 
-        Csv raw = new Csv("wallet", "N", "birth", "synced_blocks", "own_blocks", "fp_blocks", "peers", "decoys", "downloads",
-                "observed", "filter_bytes", "block_bytes", "total_bytes", "candidates", "real", "ph1", "any_candidates", "any_real", "any_ph1");
+        Csv raw = new Csv(
+                "wallet",
+                "N",
+                "birth",
+                "synced_blocks",
+                "own_blocks",
+                "fp_blocks",
+                "peers",
+                "decoys",
+                "downloads",
+                "observed",
+                "filter_bytes",
+                "block_bytes",
+                "total_bytes",
+                "candidates",
+                "real",
+                "ph1",
+                "any_candidates",
+                "any_real",
+                "any_ph1");
         for (Sync s : syncs) {
             SyntheticChain.Wallet w = s.wallet();
             long filterBytes = chain.filterBytes(w.birth());
@@ -138,9 +173,26 @@ public final class Bip158Experiment {
                     for (boolean x : seen) {
                         nSeen += x ? 1 : 0;
                     }
-                    raw.row(s.index(), w.n(), w.birth(), chain.blocks() - w.birth(), s.own().length, s.falsePositives().length, k, d,
-                            downloads.length, nSeen, filterBytes, bb, filterBytes + bb, g.candidates(), g.real(), g.ph1(),
-                            g.anyCandidates(), g.anyReal(), g.anyPh1());
+                    raw.row(
+                            s.index(),
+                            w.n(),
+                            w.birth(),
+                            chain.blocks() - w.birth(),
+                            s.own().length,
+                            s.falsePositives().length,
+                            k,
+                            d,
+                            downloads.length,
+                            nSeen,
+                            filterBytes,
+                            bb,
+                            filterBytes + bb,
+                            g.candidates(),
+                            g.real(),
+                            g.ph1(),
+                            g.anyCandidates(),
+                            g.anyReal(),
+                            g.anyPh1());
                 }
             }
         }
@@ -180,8 +232,14 @@ public final class Bip158Experiment {
                 probes++;
             }
         }
-        Csv csv = new Csv("measurement", "trials", "matches", "measured_rate", "bip158_rate_1_over_M", "measured_one_in");
-        csv.row("random non-member scripts against every block filter", probes, hits, (double) hits / probes, 1.0 / Bip158.BASIC_M,
+        Csv csv =
+                new Csv("measurement", "trials", "matches", "measured_rate", "bip158_rate_1_over_M", "measured_one_in");
+        csv.row(
+                "random non-member scripts against every block filter",
+                probes,
+                hits,
+                (double) hits / probes,
+                1.0 / Bip158.BASIC_M,
                 hits == 0 ? Double.NaN : (double) probes / hits);
         return csv;
     }
@@ -189,25 +247,56 @@ public final class Bip158Experiment {
     private static Csv summarise(Csv raw, SyntheticChain chain) {
         Map<String, List<List<String>>> groups = new LinkedHashMap<>();
         for (List<String> r : raw.rows()) {
-            groups.computeIfAbsent(r.get(1) + "," + r.get(6) + "," + r.get(7), k -> new ArrayList<>()).add(r);
+            groups.computeIfAbsent(r.get(1) + "," + r.get(6) + "," + r.get(7), k -> new ArrayList<>())
+                    .add(r);
         }
-        Csv s = new Csv("N", "peers", "decoys", "wallets", "mean_synced_blocks", "mean_own_blocks", "mean_fp_blocks",
-                "expected_fp_blocks", "mean_downloads", "mean_observed", "mean_filter_MB", "mean_total_MB", "mean_candidates",
-                "mean_ph1", "mean_any_ph1");
+        Csv s = new Csv(
+                "N",
+                "peers",
+                "decoys",
+                "wallets",
+                "mean_synced_blocks",
+                "mean_own_blocks",
+                "mean_fp_blocks",
+                "expected_fp_blocks",
+                "mean_downloads",
+                "mean_observed",
+                "mean_filter_MB",
+                "mean_total_MB",
+                "mean_candidates",
+                "mean_ph1",
+                "mean_any_ph1");
         for (Map.Entry<String, List<List<String>>> e : groups.entrySet()) {
             List<List<String>> rs = e.getValue();
             String[] key = e.getKey().split(",");
             int n = Integer.parseInt(key[0]);
             double synced = col(rs, 3);
             double expectedFp = synced * (1 - Math.pow(1 - 1.0 / Bip158.BASIC_M, n));
-            s.row(n, Integer.parseInt(key[1]), Integer.parseInt(key[2]), rs.size(), synced, col(rs, 4), col(rs, 5), expectedFp,
-                    col(rs, 8), col(rs, 9), col(rs, 10) / 1e6, col(rs, 12) / 1e6, col(rs, 13), col(rs, 15), col(rs, 18));
+            s.row(
+                    n,
+                    Integer.parseInt(key[1]),
+                    Integer.parseInt(key[2]),
+                    rs.size(),
+                    synced,
+                    col(rs, 4),
+                    col(rs, 5),
+                    expectedFp,
+                    col(rs, 8),
+                    col(rs, 9),
+                    col(rs, 10) / 1e6,
+                    col(rs, 12) / 1e6,
+                    col(rs, 13),
+                    col(rs, 15),
+                    col(rs, 18));
         }
         return s;
     }
 
     private static double col(List<List<String>> rows, int c) {
-        return rows.stream().mapToDouble(r -> Double.parseDouble(r.get(c))).average().orElse(Double.NaN);
+        return rows.stream()
+                .mapToDouble(r -> Double.parseDouble(r.get(c)))
+                .average()
+                .orElse(Double.NaN);
     }
 
     /**
@@ -217,21 +306,39 @@ public final class Bip158Experiment {
      * when it is present in the output directory.
      */
     private static Csv bip37(Lab lab, SyntheticChain chain, List<Sync> syncs, SyntheticChain.Params p) {
-        Csv csv = new Csv("source", "N", "target_rate", "filter_bytes", "hash_funcs", "fp_rate", "universe", "false_positives",
-                "ph1", "total_MB");
+        Csv csv = new Csv(
+                "source",
+                "N",
+                "target_rate",
+                "filter_bytes",
+                "hash_funcs",
+                "fp_rate",
+                "universe",
+                "false_positives",
+                "ph1",
+                "total_MB");
         double txBytes = 2.5 * p.bytesPerElement();
         for (int n : p.walletSizes()) {
             List<Sync> ofN = syncs.stream().filter(s -> s.wallet().n() == n).toList();
-            double synced = ofN.stream().mapToDouble(s -> chain.blocks() - s.wallet().birth()).average().orElse(0);
+            double synced = ofN.stream()
+                    .mapToDouble(s -> chain.blocks() - s.wallet().birth())
+                    .average()
+                    .orElse(0);
             double own = ofN.stream().mapToDouble(s -> s.own().length).average().orElse(0);
-            double universe = ofN.stream().mapToDouble(s -> chain.addressesFrom(s.wallet().birth())).average().orElse(0);
-            double elements = ofN.stream().mapToDouble(s -> {
-                long e = 0;
-                for (int b = s.wallet().birth(); b < chain.blocks(); b++) {
-                    e += chain.elements[b];
-                }
-                return e;
-            }).average().orElse(0);
+            double universe = ofN.stream()
+                    .mapToDouble(s -> chain.addressesFrom(s.wallet().birth()))
+                    .average()
+                    .orElse(0);
+            double elements = ofN.stream()
+                    .mapToDouble(s -> {
+                        long e = 0;
+                        for (int b = s.wallet().birth(); b < chain.blocks(); b++) {
+                            e += chain.elements[b];
+                        }
+                        return e;
+                    })
+                    .average()
+                    .orElse(0);
             for (double rate : SingleFilterExperiment.RATES) {
                 int bytes = BloomMath.bip37SizeBytes(2L * n + 100, rate);
                 int k = BloomMath.bip37HashFuncs(bytes, 2L * n + 100);
@@ -249,9 +356,21 @@ public final class Bip158Experiment {
                         if (c[0].equals("Y2014") && Integer.parseInt(c[2]) == n) {
                             double fp = Double.parseDouble(c[6]);
                             double pf = fp / Lab.PAPER_UNIVERSE;
-                            double mb = (Double.parseDouble(c[4]) + synced * MERKLEBLOCK_BYTES + (own + pf * elements) * txBytes) / 1e6;
-                            csv.row("measured in exp1, 33M universe", n, Double.parseDouble(c[1]), Integer.parseInt(c[4]),
-                                    Integer.parseInt(c[5]), pf, Lab.PAPER_UNIVERSE, fp, Double.parseDouble(c[10]), mb);
+                            double mb = (Double.parseDouble(c[4])
+                                            + synced * MERKLEBLOCK_BYTES
+                                            + (own + pf * elements) * txBytes)
+                                    / 1e6;
+                            csv.row(
+                                    "measured in exp1, 33M universe",
+                                    n,
+                                    Double.parseDouble(c[1]),
+                                    Integer.parseInt(c[4]),
+                                    Integer.parseInt(c[5]),
+                                    pf,
+                                    Lab.PAPER_UNIVERSE,
+                                    fp,
+                                    Double.parseDouble(c[10]),
+                                    mb);
                         }
                     }
                 } catch (IOException e) {
@@ -267,12 +386,24 @@ public final class Bip158Experiment {
      * intersects the two download sets when decoys are drawn afresh each time.
      */
     private static Csv resync(Lab lab, SyntheticChain chain, List<Sync> syncs) {
-        Csv csv = new Csv("N", "decoys", "wallets", "identical_matched_sets", "mean_fp_blocks", "mean_fp_in_both", "mean_ph1_one_sync",
-                "mean_ph1_two_syncs_intersected", "mean_decoys_surviving", "bip37_fp_addresses_one_filter", "bip37_fp_addresses_two_tweaks");
+        Csv csv = new Csv(
+                "N",
+                "decoys",
+                "wallets",
+                "identical_matched_sets",
+                "mean_fp_blocks",
+                "mean_fp_in_both",
+                "mean_ph1_one_sync",
+                "mean_ph1_two_syncs_intersected",
+                "mean_decoys_surviving",
+                "bip37_fp_addresses_one_filter",
+                "bip37_fp_addresses_two_tweaks");
         Map<Integer, List<Sync>> byN = new LinkedHashMap<>();
-        syncs.forEach(s -> byN.computeIfAbsent(s.wallet().n(), k -> new ArrayList<>()).add(s));
+        syncs.forEach(
+                s -> byN.computeIfAbsent(s.wallet().n(), k -> new ArrayList<>()).add(s));
         Map<Integer, Sync> again = new LinkedHashMap<>();
-        syncs.forEach(s -> again.put(s.index(), sync(chain, s.index(), s.wallet().birth())));
+        syncs.forEach(
+                s -> again.put(s.index(), sync(chain, s.index(), s.wallet().birth())));
         for (Map.Entry<Integer, List<Sync>> e : byN.entrySet()) {
             int n = e.getKey();
             for (int d : DECOYS) {
@@ -289,11 +420,23 @@ public final class Bip158Experiment {
                     if (Arrays.equals(s.matched(), second.matched())) {
                         identical++;
                     }
-                    long common = Arrays.stream(second.falsePositives()).filter(b -> Arrays.binarySearch(s.falsePositives(), b) >= 0).count();
+                    long common = Arrays.stream(second.falsePositives())
+                            .filter(b -> Arrays.binarySearch(s.falsePositives(), b) >= 0)
+                            .count();
                     fp.add((double) s.falsePositives().length);
                     both.add((double) common);
-                    int[] d1 = withDecoys(chain, s.matched(), w.birth(), d, new SplittableRandom(lab.seed("exp5/resync1", s.index(), d)));
-                    int[] d2 = withDecoys(chain, second.matched(), w.birth(), d, new SplittableRandom(lab.seed("exp5/resync2", s.index(), d)));
+                    int[] d1 = withDecoys(
+                            chain,
+                            s.matched(),
+                            w.birth(),
+                            d,
+                            new SplittableRandom(lab.seed("exp5/resync1", s.index(), d)));
+                    int[] d2 = withDecoys(
+                            chain,
+                            second.matched(),
+                            w.birth(),
+                            d,
+                            new SplittableRandom(lab.seed("exp5/resync2", s.index(), d)));
                     boolean[] seen1 = new boolean[chain.blocks()];
                     boolean[] seenBoth = new boolean[chain.blocks()];
                     for (int b : d1) {
@@ -312,10 +455,21 @@ public final class Bip158Experiment {
                     universe.add((double) chain.addressesFrom(w.birth()));
                 }
                 int bytes = BloomMath.bip37SizeBytes(2L * n + 100, 5e-4);
-                double pf = BloomMath.falsePositiveRate(8L * bytes, BloomMath.bip37HashFuncs(bytes, 2L * n + 100), 2L * n);
+                double pf =
+                        BloomMath.falsePositiveRate(8L * bytes, BloomMath.bip37HashFuncs(bytes, 2L * n + 100), 2L * n);
                 double u = Stats.mean(universe);
-                csv.row(n, d, e.getValue().size(), identical, Stats.mean(fp), Stats.mean(both), Stats.mean(one), Stats.mean(two),
-                        Stats.mean(surviving), pf * u, pf * pf * u);
+                csv.row(
+                        n,
+                        d,
+                        e.getValue().size(),
+                        identical,
+                        Stats.mean(fp),
+                        Stats.mean(both),
+                        Stats.mean(one),
+                        Stats.mean(two),
+                        Stats.mean(surviving),
+                        pf * u,
+                        pf * pf * u);
             }
         }
         return csv;
@@ -323,10 +477,19 @@ public final class Bip158Experiment {
 
     /** Syncing from the wallet's birth (what reveals its age) against syncing from genesis (what hides it). */
     private static Csv startHeight(SyntheticChain chain, List<Sync> syncs) {
-        Csv csv = new Csv("N", "start", "wallets", "mean_start_height", "mean_synced_blocks", "mean_fp_blocks", "mean_total_MB",
-                "mean_candidates", "mean_ph1");
+        Csv csv = new Csv(
+                "N",
+                "start",
+                "wallets",
+                "mean_start_height",
+                "mean_synced_blocks",
+                "mean_fp_blocks",
+                "mean_total_MB",
+                "mean_candidates",
+                "mean_ph1");
         Map<Integer, List<Sync>> byN = new LinkedHashMap<>();
-        syncs.forEach(s -> byN.computeIfAbsent(s.wallet().n(), k -> new ArrayList<>()).add(s));
+        syncs.forEach(
+                s -> byN.computeIfAbsent(s.wallet().n(), k -> new ArrayList<>()).add(s));
         for (Map.Entry<Integer, List<Sync>> e : byN.entrySet()) {
             for (boolean genesis : new boolean[] {false, true}) {
                 List<Double> h = new ArrayList<>();
@@ -350,8 +513,16 @@ public final class Bip158Experiment {
                     cand.add((double) g.candidates());
                     ph.add(g.ph1());
                 }
-                csv.row(e.getKey(), genesis ? "genesis" : "birth", e.getValue().size(), Stats.mean(h), Stats.mean(synced), Stats.mean(fp),
-                        Stats.mean(mb), Stats.mean(cand), Stats.mean(ph));
+                csv.row(
+                        e.getKey(),
+                        genesis ? "genesis" : "birth",
+                        e.getValue().size(),
+                        Stats.mean(h),
+                        Stats.mean(synced),
+                        Stats.mean(fp),
+                        Stats.mean(mb),
+                        Stats.mean(cand),
+                        Stats.mean(ph));
             }
         }
         return csv;
@@ -360,9 +531,12 @@ public final class Bip158Experiment {
     private static List<String> plots(Path dir, SyntheticChain.Params p, Csv summary, Csv bip37, Csv resync) {
         List<String> files = new ArrayList<>();
         for (int n : p.walletSizes()) {
-            Plot plot = new Plot("Privacy vs bandwidth, wallets of N = " + n + " addresses",
-                    "bandwidth: filters + blocks (BIP 158) or filter + merkleblocks + txs (BIP 37), MB",
-                    "P_h(1), mean over wallets (below " + FLOOR + " drawn at " + FLOOR + ")").logX().logY();
+            Plot plot = new Plot(
+                            "Privacy vs bandwidth, wallets of N = " + n + " addresses",
+                            "bandwidth: filters + blocks (BIP 158) or filter + merkleblocks + txs (BIP 37), MB",
+                            "P_h(1), mean over wallets (below " + FLOOR + " drawn at " + FLOOR + ")")
+                    .logX()
+                    .logY();
             int g = 0;
             for (int k : PEERS) {
                 List<Double> x = new ArrayList<>();
@@ -373,7 +547,12 @@ public final class Bip158Experiment {
                         y.add(Math.max(FLOOR, Double.parseDouble(r.get(13))));
                     }
                 }
-                plot.measured("BIP 158, " + k + (k == 1 ? " peer" : " peers, observer = one") + ", decoys " + Arrays.toString(DECOYS), x, y, g++);
+                plot.measured(
+                        "BIP 158, " + k + (k == 1 ? " peer" : " peers, observer = one") + ", decoys "
+                                + Arrays.toString(DECOYS),
+                        x,
+                        y,
+                        g++);
             }
             for (String source : List.of("analytic, this chain's universe", "measured in exp1, 33M universe")) {
                 List<Double> x = new ArrayList<>();
@@ -392,8 +571,11 @@ public final class Bip158Experiment {
             plot.writePng(dir.resolve(f));
             files.add(f);
         }
-        Plot rs = new Plot("Re-sync with fresh random decoys: one sync vs two syncs intersected (one peer)", "decoy blocks per real download",
-                "P_h(1) (below " + FLOOR + " drawn at " + FLOOR + ")").logY();
+        Plot rs = new Plot(
+                        "Re-sync with fresh random decoys: one sync vs two syncs intersected (one peer)",
+                        "decoy blocks per real download",
+                        "P_h(1) (below " + FLOOR + " drawn at " + FLOOR + ")")
+                .logY();
         int g = 0;
         for (int n : p.walletSizes()) {
             List<Integer> x = new ArrayList<>();

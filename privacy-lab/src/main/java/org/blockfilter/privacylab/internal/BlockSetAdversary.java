@@ -18,8 +18,7 @@ package org.blockfilter.privacylab.internal;
  * candidates is the wallet's. Stateless and thread-safe; arrays are read, never changed.
  */
 public final class BlockSetAdversary {
-    private BlockSetAdversary() {
-    }
+    private BlockSetAdversary() {}
 
     /** Candidate counts for one observation. */
     public record Guess(long candidates, long real, long anyCandidates, long anyReal) {
@@ -40,7 +39,8 @@ public final class BlockSetAdversary {
      * @param walletFrom      the wallet's first explicit id (inclusive)
      * @param walletTo        the wallet's last explicit id (exclusive)
      */
-    public static Guess guess(int[] fresh, int[][] explicitInBlock, int[][] blocksOf, boolean[] observed, int walletFrom, int walletTo) {
+    public static Guess guess(
+            int[] fresh, int[][] explicitInBlock, int[][] blocksOf, boolean[] observed, int walletFrom, int walletTo) {
         long freshSum = 0;
         long consistent = 0;
         long real = 0;

@@ -49,7 +49,10 @@ public final class Csv {
             }
             double a = Math.abs(d);
             if (a >= 1e-5 && a < 1e9) {
-                return new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+                return new java.math.BigDecimal(d)
+                        .round(new java.math.MathContext(6))
+                        .stripTrailingZeros()
+                        .toPlainString();
             }
             return String.format(Locale.ROOT, "%.5e", d);
         }

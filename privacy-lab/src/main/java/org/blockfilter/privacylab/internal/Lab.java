@@ -23,6 +23,7 @@ public record Lab(long seed, boolean quick, Path out, int threads, PrintStream l
     public static final long PAPER_UNIVERSE = 33_000_000L;
     /** A larger, more recent address count (experiment 4). */
     public static final long LARGE_UNIVERSE = 60_000_000L;
+
     private static final long QUICK_UNIVERSE = 200_000L;
 
     /** The number of non-client addresses the adversary tests: 33M, or 200k in quick mode. */
@@ -65,16 +66,23 @@ public record Lab(long seed, boolean quick, Path out, int threads, PrintStream l
 
     /** Scans the universe of {@code size} against any number of filters, in batches; one histogram per batch. */
     public List<UniverseScan.Histogram> scanAll(String label, long size, List<FastBloom> filters, boolean withPubKeys) {
-        return scanAll(label, size, filters, withPubKeys, withPubKeys ? UniverseScan.MAX_FILTERS_WITH_PUBKEYS : UniverseScan.MAX_FILTERS);
+        return scanAll(
+                label,
+                size,
+                filters,
+                withPubKeys,
+                withPubKeys ? UniverseScan.MAX_FILTERS_WITH_PUBKEYS : UniverseScan.MAX_FILTERS);
     }
 
     /** As {@link #scanAll(String, long, List, boolean)} with {@code batch} filters per scan (filter i is in histogram i / batch). */
-    public List<UniverseScan.Histogram> scanAll(String label, long size, List<FastBloom> filters, boolean withPubKeys, int batch) {
+    public List<UniverseScan.Histogram> scanAll(
+            String label, long size, List<FastBloom> filters, boolean withPubKeys, int batch) {
         List<UniverseScan.Histogram> out = new ArrayList<>();
         int passes = (filters.size() + batch - 1) / batch;
         for (int p = 0; p < passes; p++) {
             List<FastBloom> part = filters.subList(p * batch, Math.min(filters.size(), (p + 1) * batch));
-            Progress progress = new Progress(log, String.format("%s: scan %d/%d of %d filters,", label, p + 1, passes, filters.size()), size);
+            Progress progress = new Progress(
+                    log, String.format("%s: scan %d/%d of %d filters,", label, p + 1, passes, filters.size()), size);
             out.add(UniverseScan.scan(addressUniverse(), size, part, withPubKeys, threads, progress));
         }
         return out;
@@ -82,8 +90,9 @@ public record Lab(long seed, boolean quick, Path out, int threads, PrintStream l
 
     /** The line that regenerates experiment {@code exp}'s output, for the top of its report. */
     public String regenerate(String exp) {
-        return "Regenerate with `privacy-lab/run.sh " + exp + " --seed " + seed + (quick ? " --quick" : "") + " --out " + out
-                + "` (from the repository root). Mode: " + (quick ? "QUICK (small sizes, not the paper's)" : "full") + ".";
+        return "Regenerate with `privacy-lab/run.sh " + exp + " --seed " + seed + (quick ? " --quick" : "") + " --out "
+                + out + "` (from the repository root). Mode: "
+                + (quick ? "QUICK (small sizes, not the paper's)" : "full") + ".";
     }
 
     /** Formats a count like 33,000,000. */

@@ -9,8 +9,7 @@ package org.blockfilter.privacylab.internal;
  * P_h(N) = 1 / C(N + F, N), reported as log10 because it underflows.
  */
 public final class Metrics {
-    private Metrics() {
-    }
+    private Metrics() {}
 
     /** P_h(j) for N true and F false matches (0 if j > N). */
     public static double ph(long n, double falseMatches, int j) {

@@ -19,7 +19,13 @@ public final class Plot {
     private final List<String> names = new ArrayList<>();
 
     public Plot(String title, String xLabel, String yLabel) {
-        chart = new XYChartBuilder().width(1100).height(600).title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
+        chart = new XYChartBuilder()
+                .width(1100)
+                .height(600)
+                .title(title)
+                .xAxisTitle(xLabel)
+                .yAxisTitle(yLabel)
+                .build();
         Styler s = chart.getStyler();
         s.setLegendPosition(Styler.LegendPosition.OutsideE);
         s.setLegendLayout(Styler.LegendLayout.Vertical);
@@ -47,7 +53,8 @@ public final class Plot {
     private static final java.awt.Color[] PALETTE = {
         new java.awt.Color(31, 119, 180), new java.awt.Color(255, 127, 14), new java.awt.Color(44, 160, 44),
         new java.awt.Color(214, 39, 40), new java.awt.Color(148, 103, 189), new java.awt.Color(140, 86, 75),
-        new java.awt.Color(227, 119, 194), new java.awt.Color(127, 127, 127)};
+        new java.awt.Color(227, 119, 194), new java.awt.Color(127, 127, 127)
+    };
 
     /** A measured series: markers with a solid line, in the colour of {@code group}. */
     public Plot measured(String name, List<? extends Number> x, List<? extends Number> y, int group) {
@@ -63,7 +70,8 @@ public final class Plot {
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.NONE);
         s.setLineColor(PALETTE[group % PALETTE.length]);
-        s.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+        s.setLineStyle(
+                new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
         return this;
     }
 

@@ -28,6 +28,8 @@ public final class Progress {
     }
 
     private static String human(long n) {
-        return n >= 1_000_000 ? String.format("%.1fM", n / 1e6) : n >= 1000 ? String.format("%.1fk", n / 1e3) : Long.toString(n);
+        return n >= 1_000_000
+                ? String.format("%.1fM", n / 1e6)
+                : n >= 1000 ? String.format("%.1fk", n / 1e3) : Long.toString(n);
     }
 }

@@ -12,11 +12,9 @@ import java.util.Map;
  * (it is revealed once the address has spent) requires both to match, which squares the false-positive rate.
  */
 public final class PubKeyAndHashExperiment {
-    private PubKeyAndHashExperiment() {
-    }
+    private PubKeyAndHashExperiment() {}
 
-    private record Cell(double rate, int n) {
-    }
+    private record Cell(double rate, int n) {}
 
     public static void run(Lab lab) {
         Path dir = lab.dir("exp3-pubkey-and-hash");
@@ -32,16 +30,30 @@ public final class PubKeyAndHashExperiment {
             for (int n : ns) {
                 List<byte[]> hashes = client.growTo(n);
                 for (int r = 0; r < rates.length; r++) {
-                    subjects.add(Subject.of(client.filter(rates[r], lab.tweak("exp3", c, n, r)), client.elementCount(), hashes));
+                    subjects.add(Subject.of(
+                            client.filter(rates[r], lab.tweak("exp3", c, n, r)), client.elementCount(), hashes));
                     cells.add(new Cell(rates[r], n));
                 }
             }
         }
-        List<UniverseScan.Histogram> hs = lab.scanAll("exp3", u, subjects.stream().map(Subject::fast).toList(), true);
+        List<UniverseScan.Histogram> hs =
+                lab.scanAll("exp3", u, subjects.stream().map(Subject::fast).toList(), true);
         int batch = UniverseScan.MAX_FILTERS_WITH_PUBKEYS;
 
-        Csv raw = new Csv("target_rate", "N", "filter_bytes", "hash_funcs", "model_fp_rate", "fp_hash", "fp_pubkey", "fp_both",
-                "measured_rate_hash", "measured_rate_both", "model_rate_squared", "ph1_hash_only", "ph1_both");
+        Csv raw = new Csv(
+                "target_rate",
+                "N",
+                "filter_bytes",
+                "hash_funcs",
+                "model_fp_rate",
+                "fp_hash",
+                "fp_pubkey",
+                "fp_both",
+                "measured_rate_hash",
+                "measured_rate_both",
+                "model_rate_squared",
+                "ph1_hash_only",
+                "ph1_both");
         Map<Cell, List<double[]>> byCell = new LinkedHashMap<>();
         for (int i = 0; i < subjects.size(); i++) {
             Subject s = subjects.get(i);
@@ -52,14 +64,35 @@ public final class PubKeyAndHashExperiment {
             long fpBoth = h.bothMatch(f);
             Cell cell = cells.get(i);
             double p = s.modelRate();
-            raw.row(cell.rate(), cell.n(), s.sizeBytes(), s.hashFuncs(), p, fpHash, fpKey, fpBoth, (double) fpHash / u,
-                    (double) fpBoth / u, p * p, Metrics.ph(cell.n(), fpHash, 1), Metrics.ph(cell.n(), fpBoth, 1));
+            raw.row(
+                    cell.rate(),
+                    cell.n(),
+                    s.sizeBytes(),
+                    s.hashFuncs(),
+                    p,
+                    fpHash,
+                    fpKey,
+                    fpBoth,
+                    (double) fpHash / u,
+                    (double) fpBoth / u,
+                    p * p,
+                    Metrics.ph(cell.n(), fpHash, 1),
+                    Metrics.ph(cell.n(), fpBoth, 1));
             byCell.computeIfAbsent(cell, k -> new ArrayList<>()).add(new double[] {fpHash, fpBoth, p});
         }
         raw.write(dir.resolve("exp3_raw.csv"));
 
-        Csv summary = new Csv("target_rate", "N", "clients", "mean_fp_hash", "analytic_fp_hash", "mean_fp_both",
-                "analytic_fp_both", "mean_ph1_hash_only", "mean_ph1_both", "analytic_ph1_both");
+        Csv summary = new Csv(
+                "target_rate",
+                "N",
+                "clients",
+                "mean_fp_hash",
+                "analytic_fp_hash",
+                "mean_fp_both",
+                "analytic_fp_both",
+                "mean_ph1_hash_only",
+                "mean_ph1_both",
+                "analytic_ph1_both");
         for (Map.Entry<Cell, List<double[]>> e : byCell.entrySet()) {
             List<Double> fh = new ArrayList<>();
             List<Double> fb = new ArrayList<>();
@@ -77,13 +110,26 @@ public final class PubKeyAndHashExperiment {
                 p2.add(v[2] * v[2]);
             }
             double aBoth = Stats.mean(p2) * u;
-            summary.row(e.getKey().rate(), n, e.getValue().size(), Stats.mean(fh), Stats.mean(p) * u, Stats.mean(fb), aBoth,
-                    Stats.mean(ph), Stats.mean(pb), Metrics.ph(n, aBoth, 1));
+            summary.row(
+                    e.getKey().rate(),
+                    n,
+                    e.getValue().size(),
+                    Stats.mean(fh),
+                    Stats.mean(p) * u,
+                    Stats.mean(fb),
+                    aBoth,
+                    Stats.mean(ph),
+                    Stats.mean(pb),
+                    Metrics.ph(n, aBoth, 1));
         }
         summary.write(dir.resolve("exp3_summary.csv"));
 
-        Plot plot = new Plot("P_h(1): testing the hash only vs public key and hash (2014 model)", "N (client addresses)", "P_h(1)")
-                .logX().yRange(0, 1.05);
+        Plot plot = new Plot(
+                        "P_h(1): testing the hash only vs public key and hash (2014 model)",
+                        "N (client addresses)",
+                        "P_h(1)")
+                .logX()
+                .yRange(0, 1.05);
         for (int g = 0; g < rates.length; g++) {
             double rate = rates[g];
             List<Integer> x = new ArrayList<>();
@@ -96,17 +142,21 @@ public final class PubKeyAndHashExperiment {
                     both.add(Double.parseDouble(row.get(8)));
                 }
             }
-            plot.model("rate " + Csv.format(rate) + " hash only (dashed)", x, hashOnly, g).measured("rate " + Csv.format(rate) + " pubkey+hash", x, both, g);
+            plot.model("rate " + Csv.format(rate) + " hash only (dashed)", x, hashOnly, g)
+                    .measured("rate " + Csv.format(rate) + " pubkey+hash", x, both, g);
         }
         plot.writePng(dir.resolve("exp3_ph1.png"));
 
-        Plot rate = new Plot("Effective false-positive rate when both must match", "filter's P_f (formula)", "rate").logX().logY();
+        Plot rate = new Plot("Effective false-positive rate when both must match", "filter's P_f (formula)", "rate")
+                .logX()
+                .logY();
         List<Double> px = new ArrayList<>();
         List<Double> hashY = new ArrayList<>();
         List<Double> bothY = new ArrayList<>();
         List<Double> sq = new ArrayList<>();
         List<Double> lin = new ArrayList<>();
-        raw.rows().stream().filter(r -> Double.parseDouble(r.get(7)) > 0)
+        raw.rows().stream()
+                .filter(r -> Double.parseDouble(r.get(7)) > 0)
                 .sorted((a, b) -> Double.compare(Double.parseDouble(a.get(4)), Double.parseDouble(b.get(4))))
                 .forEach(r -> {
                     double p = Double.parseDouble(r.get(4));
@@ -117,19 +167,24 @@ public final class PubKeyAndHashExperiment {
                     lin.add(p);
                 });
         if (!px.isEmpty()) {
-            rate.measured("hash only, measured", px, hashY, 0).model("P_f", px, lin, 0)
-                    .measured("pubkey and hash, measured", px, bothY, 3).model("P_f squared", px, sq, 3);
+            rate.measured("hash only, measured", px, hashY, 0)
+                    .model("P_f", px, lin, 0)
+                    .measured("pubkey and hash, measured", px, bothY, 3)
+                    .model("P_f squared", px, sq, 3);
             rate.writePng(dir.resolve("exp3_rate.png"));
         }
 
         Report rep = new Report(dir, "Experiment 3: public key and hash both inserted");
         rep.paragraph(lab.regenerate("exp3"));
         rep.heading("Setup");
-        rep.bullets(List.of(
-                "2014 model (basic key chain, capacity 2N + 100), N in " + Arrays.toString(ns) + ", target rates " + Arrays.toString(rates) + ", " + clients + " clients each.",
-                "Universe: " + Lab.count(u) + " other addresses" + (lab.quick() ? " (QUICK mode)" : "") + ", each with a HASH160 and a public key, seed " + lab.seed()
-                        + ". The adversary is assumed to know every candidate's public key (an upper bound: only addresses that have spent reveal it).",
-                "A candidate counts as a match when its hash matches (hash only) or when its hash and its public key both match (pubkey+hash). Analytic: P_f x |others| and P_f^2 x |others|."));
+        rep.bullets(
+                List.of(
+                        "2014 model (basic key chain, capacity 2N + 100), N in " + Arrays.toString(ns)
+                                + ", target rates " + Arrays.toString(rates) + ", " + clients + " clients each.",
+                        "Universe: " + Lab.count(u) + " other addresses" + (lab.quick() ? " (QUICK mode)" : "")
+                                + ", each with a HASH160 and a public key, seed " + lab.seed()
+                                + ". The adversary is assumed to know every candidate's public key (an upper bound: only addresses that have spent reveal it).",
+                        "A candidate counts as a match when its hash matches (hash only) or when its hash and its public key both match (pubkey+hash). Analytic: P_f x |others| and P_f^2 x |others|."));
         rep.heading("Results");
         rep.image("exp3_ph1.png", "P_h(1) hash only vs pubkey and hash");
         if (!px.isEmpty()) {
@@ -137,12 +192,14 @@ public final class PubKeyAndHashExperiment {
         }
         rep.table(summary);
         rep.heading("Reading");
-        rep.paragraph("bitcoinj inserts both forms of every key so that a peer matches pay-to-pubkey outputs as well as pay-to-pubkey-hash ones. "
-                + "That doubles the elements, and it hands the adversary a second, independent test: a false positive must now hit 2k bits instead of k, "
-                + "so the effective rate is P_f^2 (the measured points sit on the P_f^2 line, down to where a few matches remain). "
-                + "At the 2014 rate of 0.0005 this leaves only a handful of false positives among " + Lab.count(u)
-                + " addresses, so P_h(1) is near 1 for any N whose public keys are known. The paper counts a key as two inserted elements; "
-                + "this measures what that second element hands an adversary who knows public keys: the filter is far less private than its nominal rate.");
+        rep.paragraph(
+                "bitcoinj inserts both forms of every key so that a peer matches pay-to-pubkey outputs as well as pay-to-pubkey-hash ones. "
+                        + "That doubles the elements, and it hands the adversary a second, independent test: a false positive must now hit 2k bits instead of k, "
+                        + "so the effective rate is P_f^2 (the measured points sit on the P_f^2 line, down to where a few matches remain). "
+                        + "At the 2014 rate of 0.0005 this leaves only a handful of false positives among "
+                        + Lab.count(u)
+                        + " addresses, so P_h(1) is near 1 for any N whose public keys are known. The paper counts a key as two inserted elements; "
+                        + "this measures what that second element hands an adversary who knows public keys: the filter is far less private than its nominal rate.");
         rep.write();
     }
 }

@@ -76,7 +76,10 @@ public final class Report {
         md.append("![").append(alt).append("](").append(fileName).append(")\n\n");
         try {
             String b64 = Base64.getEncoder().encodeToString(Files.readAllBytes(dir.resolve(fileName)));
-            html.append("<p><img alt=\"").append(esc(alt)).append("\" src=\"data:image/png;base64,").append(b64)
+            html.append("<p><img alt=\"")
+                    .append(esc(alt))
+                    .append("\" src=\"data:image/png;base64,")
+                    .append(b64)
                     .append("\"></p>\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -13,11 +13,9 @@ import java.util.Map;
 public final class SingleFilterExperiment {
     static final double[] RATES = {1e-5, 1e-4, 5e-4, 1e-3, 5e-3};
 
-    private SingleFilterExperiment() {
-    }
+    private SingleFilterExperiment() {}
 
-    private record Cell(Wallets.Model model, double rate, int n) {
-    }
+    private record Cell(Wallets.Model model, double rate, int n) {}
 
     public static void run(Lab lab) {
         Path dir = lab.dir("exp1-single-filter");
@@ -46,21 +44,58 @@ public final class SingleFilterExperiment {
         List<FastBloom> fast = subjects.stream().map(Subject::fast).toList();
         List<UniverseScan.Histogram> hs = lab.scanAll("exp1", u, fast, false);
 
-        Csv raw = new Csv("model", "target_rate", "N", "client", "filter_bytes", "hash_funcs", "elements_inserted",
-                "bit_density", "false_positives", "measured_fp_rate", "model_fp_rate", "ph1", "log10_phN");
+        Csv raw = new Csv(
+                "model",
+                "target_rate",
+                "N",
+                "client",
+                "filter_bytes",
+                "hash_funcs",
+                "elements_inserted",
+                "bit_density",
+                "false_positives",
+                "measured_fp_rate",
+                "model_fp_rate",
+                "ph1",
+                "log10_phN");
         Map<Cell, List<Integer>> byCell = new LinkedHashMap<>();
         for (int i = 0; i < subjects.size(); i++) {
             Subject s = subjects.get(i);
             Cell cell = cells.get(i);
             long fp = hs.get(i / UniverseScan.MAX_FILTERS).hashMatchesAll(i % UniverseScan.MAX_FILTERS);
-            raw.row(cell.model().name(), cell.rate(), cell.n(), clientOf.get(i), s.sizeBytes(), s.hashFuncs(), s.elements(),
-                    s.density(), fp, (double) fp / u, s.modelRate(), Metrics.ph(cell.n(), fp, 1), Metrics.log10PhAll(cell.n(), fp));
+            raw.row(
+                    cell.model().name(),
+                    cell.rate(),
+                    cell.n(),
+                    clientOf.get(i),
+                    s.sizeBytes(),
+                    s.hashFuncs(),
+                    s.elements(),
+                    s.density(),
+                    fp,
+                    (double) fp / u,
+                    s.modelRate(),
+                    Metrics.ph(cell.n(), fp, 1),
+                    Metrics.log10PhAll(cell.n(), fp));
             byCell.computeIfAbsent(cell, k -> new ArrayList<>()).add(i);
         }
         raw.write(dir.resolve("exp1_raw.csv"));
 
-        Csv summary = new Csv("model", "target_rate", "N", "clients", "filter_bytes", "hash_funcs", "mean_fp", "sd_fp",
-                "analytic_fp", "target_rate_fp", "mean_ph1", "analytic_ph1", "mean_log10_phN", "analytic_log10_phN");
+        Csv summary = new Csv(
+                "model",
+                "target_rate",
+                "N",
+                "clients",
+                "filter_bytes",
+                "hash_funcs",
+                "mean_fp",
+                "sd_fp",
+                "analytic_fp",
+                "target_rate_fp",
+                "mean_ph1",
+                "analytic_ph1",
+                "mean_log10_phN",
+                "analytic_log10_phN");
         Map<String, double[][]> plotData = new LinkedHashMap<>();
         for (Map.Entry<Cell, List<Integer>> e : byCell.entrySet()) {
             Cell cell = e.getKey();
@@ -77,16 +112,37 @@ public final class SingleFilterExperiment {
             }
             Subject first = subjects.get(e.getValue().get(0));
             double analyticFp = Metrics.expectedFalsePositives(Stats.mean(modelRates), u + cell.n(), cell.n());
-            summary.row(cell.model().name(), cell.rate(), cell.n(), e.getValue().size(), first.sizeBytes(), first.hashFuncs(),
-                    Stats.mean(fps), Stats.sd(fps), analyticFp, cell.rate() * u, Stats.mean(ph1),
-                    Metrics.ph(cell.n(), analyticFp, 1), Stats.mean(phN), Metrics.log10PhAll(cell.n(), analyticFp));
+            summary.row(
+                    cell.model().name(),
+                    cell.rate(),
+                    cell.n(),
+                    e.getValue().size(),
+                    first.sizeBytes(),
+                    first.hashFuncs(),
+                    Stats.mean(fps),
+                    Stats.sd(fps),
+                    analyticFp,
+                    cell.rate() * u,
+                    Stats.mean(ph1),
+                    Metrics.ph(cell.n(), analyticFp, 1),
+                    Stats.mean(phN),
+                    Metrics.log10PhAll(cell.n(), analyticFp));
         }
         summary.write(dir.resolve("exp1_summary.csv"));
 
         for (Wallets.Model model : Wallets.Model.values()) {
-            Plot ph = new Plot("P_h(1) vs N, " + model.label() + ", " + Lab.count(u) + " other addresses",
-                    "N (client addresses)", "P_h(1)").logX().yRange(0, 1.05);
-            Plot fp = new Plot("False positives vs N, " + model.label(), "N (client addresses)", "false positives, mean over clients (below 0.5 drawn at 0.5)").logX().logY();
+            Plot ph = new Plot(
+                            "P_h(1) vs N, " + model.label() + ", " + Lab.count(u) + " other addresses",
+                            "N (client addresses)",
+                            "P_h(1)")
+                    .logX()
+                    .yRange(0, 1.05);
+            Plot fp = new Plot(
+                            "False positives vs N, " + model.label(),
+                            "N (client addresses)",
+                            "false positives, mean over clients (below 0.5 drawn at 0.5)")
+                    .logX()
+                    .logY();
             for (int g = 0; g < RATES.length; g++) {
                 double rate = RATES[g];
                 List<Integer> x = new ArrayList<>();
@@ -114,12 +170,17 @@ public final class SingleFilterExperiment {
         Report rep = new Report(dir, "Experiment 1: a single Bloom filter");
         rep.paragraph(lab.regenerate("exp1"));
         rep.heading("Setup");
-        rep.bullets(List.of(
-                "Universe: the client's N addresses plus " + Lab.count(u) + " other addresses (" + (lab.quick() ? "QUICK mode, not the paper's 33M" : "the paper's ~33M") + "), generated from seed " + lab.seed() + " and streamed; every one is tested against every filter.",
-                "Clients: " + clients + " independent wallets per model; N in " + java.util.Arrays.toString(ns) + "; target rates " + java.util.Arrays.toString(RATES) + "; a fresh tweak per filter.",
-                "2014 model: bitcoinj basic key chain with N imported keys (pubkey and its hash inserted per key), filter sized for 2N + 100 elements (FilterMerger's headroom), built by bitcoinj's `KeyChainGroup.getBloomFilter`.",
-                "Today's model: bitcoinj 0.17 HD wallet (`KeyChainGroup.fromSeed`, default lookahead) with N issued receive keys; the filter also holds the unused lookahead keys of both chains, and is sized for its element count + 100.",
-                "Measured: false positives F = other addresses that match; P_h(1) = N/(N+F); log10 P_h(N) = -log10 C(N+F, N), averaged over clients. Analytic: F = P_f x |others|, with P_f = (1 - e^{-kn/m})^k for the filter's real m, k and inserted n; `target_rate_fp` is the naive P_f = target rate."));
+        rep.bullets(
+                List.of(
+                        "Universe: the client's N addresses plus " + Lab.count(u) + " other addresses ("
+                                + (lab.quick() ? "QUICK mode, not the paper's 33M" : "the paper's ~33M")
+                                + "), generated from seed " + lab.seed()
+                                + " and streamed; every one is tested against every filter.",
+                        "Clients: " + clients + " independent wallets per model; N in " + java.util.Arrays.toString(ns)
+                                + "; target rates " + java.util.Arrays.toString(RATES) + "; a fresh tweak per filter.",
+                        "2014 model: bitcoinj basic key chain with N imported keys (pubkey and its hash inserted per key), filter sized for 2N + 100 elements (FilterMerger's headroom), built by bitcoinj's `KeyChainGroup.getBloomFilter`.",
+                        "Today's model: bitcoinj 0.17 HD wallet (`KeyChainGroup.fromSeed`, default lookahead) with N issued receive keys; the filter also holds the unused lookahead keys of both chains, and is sized for its element count + 100.",
+                        "Measured: false positives F = other addresses that match; P_h(1) = N/(N+F); log10 P_h(N) = -log10 C(N+F, N), averaged over clients. Analytic: F = P_f x |others|, with P_f = (1 - e^{-kn/m})^k for the filter's real m, k and inserted n; `target_rate_fp` is the naive P_f = target rate."));
         rep.heading("Results");
         rep.image("exp1_ph1_y2014.png", "P_h(1) vs N, 2014 model");
         rep.image("exp1_ph1_today.png", "P_h(1) vs N, today's model");

@@ -4,8 +4,7 @@ import java.util.List;
 
 /** Means and standard deviations. Stateless. */
 public final class Stats {
-    private Stats() {
-    }
+    private Stats() {}
 
     public static double mean(List<Double> xs) {
         double s = 0;

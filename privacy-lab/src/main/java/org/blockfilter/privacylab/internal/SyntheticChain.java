@@ -23,13 +23,18 @@ import org.blockfilter.filters.gcs.GolombCodedSet;
  */
 public final class SyntheticChain {
     /** The chain's shape. */
-    public record Params(int blocks, int minElements, int maxElements, double reusedShare, int poolSize,
-            int[] walletSizes, int walletsPerSize, int bytesPerElement) {
-    }
+    public record Params(
+            int blocks,
+            int minElements,
+            int maxElements,
+            double reusedShare,
+            int poolSize,
+            int[] walletSizes,
+            int walletsPerSize,
+            int bytesPerElement) {}
 
     /** A wallet: N addresses with explicit ids {@code firstAddress .. firstAddress + n - 1}, synced from {@code birth}. */
-    public record Wallet(int n, int birth, int firstAddress) {
-    }
+    public record Wallet(int n, int birth, int firstAddress) {}
 
     final Params params;
     final long seed;
@@ -41,11 +46,19 @@ public final class SyntheticChain {
     final int[][] explicitInBlock;
     /** Sorted distinct blocks per explicit address id. */
     final int[][] blocksOf;
+
     final GolombCodedSet[] filters;
     final List<Wallet> wallets;
 
-    private SyntheticChain(Params params, long seed, int[] fresh, int[] elements, int[][] explicitInBlock, int[][] blocksOf,
-            GolombCodedSet[] filters, List<Wallet> wallets) {
+    private SyntheticChain(
+            Params params,
+            long seed,
+            int[] fresh,
+            int[] elements,
+            int[][] explicitInBlock,
+            int[][] blocksOf,
+            GolombCodedSet[] filters,
+            List<Wallet> wallets) {
         this.params = params;
         this.seed = seed;
         this.fresh = fresh;
@@ -117,7 +130,9 @@ public final class SyntheticChain {
                         times++;
                     }
                     for (int t = 0; t < times; t++) {
-                        walletPayments.get(birth + rnd.nextInt(p.blocks() - birth)).add(nextId + a);
+                        walletPayments
+                                .get(birth + rnd.nextInt(p.blocks() - birth))
+                                .add(nextId + a);
                     }
                 }
                 nextId += n;
@@ -177,13 +192,18 @@ public final class SyntheticChain {
     /** Blocks in [from, to) whose filter matches any of the wallet's scripts, with the real {@code matchAny}. */
     public int[] sync(Wallet w, int from) {
         List<byte[]> scripts = scripts(w);
-        return java.util.stream.IntStream.range(from, blocks()).filter(b -> filters[b].matchAny(scripts)).toArray();
+        return java.util.stream.IntStream.range(from, blocks())
+                .filter(b -> filters[b].matchAny(scripts))
+                .toArray();
     }
 
     /** The blocks the wallet's addresses really appear in (sorted, distinct). */
     public int[] ownBlocks(Wallet w) {
         return java.util.stream.IntStream.range(w.firstAddress(), w.firstAddress() + w.n())
-                .flatMap(id -> Arrays.stream(blocksOf[id])).sorted().distinct().toArray();
+                .flatMap(id -> Arrays.stream(blocksOf[id]))
+                .sorted()
+                .distinct()
+                .toArray();
     }
 
     /** The block's elements again (the same scripts its filter was built from): fresh ones, then explicit ones. */

@@ -23,8 +23,7 @@ public final class TheoryExperiment {
     private static final int BIP158_P = Bip158.BASIC_P;
     private static final long BIP158_M = Bip158.BASIC_M;
 
-    private TheoryExperiment() {
-    }
+    private TheoryExperiment() {}
 
     public static void run(Lab lab) {
         Path dir = lab.dir("exp6-bloom-theory");
@@ -33,10 +32,22 @@ public final class TheoryExperiment {
         AddressUniverse members = new AddressUniverse(lab.seed("exp6/members"));
         AddressUniverse others = new AddressUniverse(lab.seed("exp6/probes"));
 
-        Csv grid = new Csv("bits_per_element", "hash_funcs", "n", "filter_bytes", "probes", "false_positives", "measured_rate",
-                "formula_rate", "measured_density", "formula_density");
-        Plot plot = new Plot("False-positive rate of bitcoinj filters, n = " + n + ", " + Lab.count(probes) + " probes",
-                "bits per element m/n", "false-positive rate").logY();
+        Csv grid = new Csv(
+                "bits_per_element",
+                "hash_funcs",
+                "n",
+                "filter_bytes",
+                "probes",
+                "false_positives",
+                "measured_rate",
+                "formula_rate",
+                "measured_density",
+                "formula_density");
+        Plot plot = new Plot(
+                        "False-positive rate of bitcoinj filters, n = " + n + ", " + Lab.count(probes) + " probes",
+                        "bits per element m/n",
+                        "false-positive rate")
+                .logY();
         Progress progress = new Progress(lab.log(), "exp6 grid", (long) BITS_PER_ELEMENT.length * HASH_FUNCS.length);
         for (int g = 0; g < HASH_FUNCS.length; g++) {
             int k = HASH_FUNCS[g];
@@ -45,12 +56,23 @@ public final class TheoryExperiment {
             List<Double> formula = new ArrayList<>();
             for (int bpe : BITS_PER_ELEMENT) {
                 int bytes = bpe * n / 8;
-                BloomFilter f = Bip37Filter.of(bytes, k, lab.tweak("exp6", bpe, k), UpdateFlag.UPDATE_NONE).toBitcoinj();
+                BloomFilter f = Bip37Filter.of(bytes, k, lab.tweak("exp6", bpe, k), UpdateFlag.UPDATE_NONE)
+                        .toBitcoinj();
                 fill(f, members, n);
                 long fp = countMatches(f, others, probes);
                 double density = Bip37Filter.fromBitcoinj(f).bitDensity();
                 double rate = BloomMath.falsePositiveRate(8L * bytes, k, n);
-                grid.row(bpe, k, n, bytes, probes, fp, (double) fp / probes, rate, density, BloomMath.expectedBitDensity(8L * bytes, k, n));
+                grid.row(
+                        bpe,
+                        k,
+                        n,
+                        bytes,
+                        probes,
+                        fp,
+                        (double) fp / probes,
+                        rate,
+                        density,
+                        BloomMath.expectedBitDensity(8L * bytes, k, n));
                 xs.add(bpe);
                 measured.add(Math.max(0.5 / probes, (double) fp / probes));
                 formula.add(rate);
@@ -61,16 +83,32 @@ public final class TheoryExperiment {
         grid.write(dir.resolve("exp6_grid.csv"));
         plot.writePng(dir.resolve("exp6_grid.png"));
 
-        Csv targets = new Csv("target_rate", "formula_bits_per_element", "optimal_k", "bitcoinj_filter_bytes", "bitcoinj_bits_per_element",
-                "bitcoinj_hash_funcs", "measured_rate", "formula_rate_bitcoinj_params", "measured_density");
+        Csv targets = new Csv(
+                "target_rate",
+                "formula_bits_per_element",
+                "optimal_k",
+                "bitcoinj_filter_bytes",
+                "bitcoinj_bits_per_element",
+                "bitcoinj_hash_funcs",
+                "measured_rate",
+                "formula_rate_bitcoinj_params",
+                "measured_density");
         for (double p : TARGETS) {
-            BloomFilter f = new BloomFilter(n, p, lab.tweak("exp6/target", (long) (1 / p)), BloomFilter.BloomUpdate.UPDATE_NONE);
+            BloomFilter f = new BloomFilter(
+                    n, p, lab.tweak("exp6/target", (long) (1 / p)), BloomFilter.BloomUpdate.UPDATE_NONE);
             fill(f, members, n);
             Bip37Filter copy = Bip37Filter.fromBitcoinj(f);
             long fp = countMatches(f, others, probes);
-            targets.row(p, BloomMath.bitsPerElement(p), BloomMath.bitsPerElement(p) * Math.log(2), copy.sizeBytes(),
-                    8.0 * copy.sizeBytes() / n, copy.hashFuncs(), (double) fp / probes,
-                    BloomMath.falsePositiveRate(8L * copy.sizeBytes(), copy.hashFuncs(), n), copy.bitDensity());
+            targets.row(
+                    p,
+                    BloomMath.bitsPerElement(p),
+                    BloomMath.bitsPerElement(p) * Math.log(2),
+                    copy.sizeBytes(),
+                    8.0 * copy.sizeBytes() / n,
+                    copy.hashFuncs(),
+                    (double) fp / probes,
+                    BloomMath.falsePositiveRate(8L * copy.sizeBytes(), copy.hashFuncs(), n),
+                    copy.bitDensity());
         }
         targets.write(dir.resolve("exp6_targets.csv"));
 
@@ -93,43 +131,69 @@ public final class TheoryExperiment {
         double rate158 = 1.0 / BIP158_M;
         space.row("lower bound log2(1/p) = log2(M)", Math.log(BIP158_M) / Math.log(2), rate158, "formula");
         space.row("BIP 158 GCS (P=19, M=784931)", gcsFormula, rate158, "formula: P + 1 + 1/(e^{2^P/M} - 1)");
-        space.row("BIP 158 GCS (P=19, M=784931)", gcsMeasured, rate158, "measured: GolombCodedSet.build of random 25-byte scripts, 8 x encoded bytes / N");
-        space.row("Bloom filter at rate 1/M, optimal k", BloomMath.bitsPerElement(rate158), rate158, "formula: -ln p / (ln 2)^2");
+        space.row(
+                "BIP 158 GCS (P=19, M=784931)",
+                gcsMeasured,
+                rate158,
+                "measured: GolombCodedSet.build of random 25-byte scripts, 8 x encoded bytes / N");
+        space.row(
+                "Bloom filter at rate 1/M, optimal k",
+                BloomMath.bitsPerElement(rate158),
+                rate158,
+                "formula: -ln p / (ln 2)^2");
         space.write(dir.resolve("exp6_space.csv"));
 
         Report rep = new Report(dir, "Experiment 6: Bloom filter theory, measured");
         rep.paragraph(lab.regenerate("exp6"));
         rep.heading("False-positive rate against bits per element and hash functions");
-        rep.paragraph("Real bitcoinj `BloomFilter`s (built through `Bip37Filter.of(size, k, tweak, flag).toBitcoinj()` so that m and k can be chosen freely), "
-                + "each filled with n = " + n + " random 20-byte elements and probed with " + Lab.count(probes) + " other random elements through bitcoinj's own `contains`"
-                + (lab.quick() ? " (QUICK mode)." : ".") + " Formula: (1 - e^{-kn/m})^k.");
+        rep.paragraph(
+                "Real bitcoinj `BloomFilter`s (built through `Bip37Filter.of(size, k, tweak, flag).toBitcoinj()` so that m and k can be chosen freely), "
+                        + "each filled with n = " + n + " random 20-byte elements and probed with " + Lab.count(probes)
+                        + " other random elements through bitcoinj's own `contains`"
+                        + (lab.quick() ? " (QUICK mode)." : ".") + " Formula: (1 - e^{-kn/m})^k.");
         rep.image("exp6_grid.png", "measured vs formula false-positive rate");
         rep.table(grid);
         rep.heading("Bits per element for a target rate");
-        rep.paragraph("Formula m/n = -ln p / (ln 2)^2 at k* = (m/n) ln 2, beside the filter bitcoinj's constructor builds for n = " + n
-                + " (it truncates the size to whole bytes and the function count to an integer). The bit density of a full filter at the optimum is 1/2; "
-                + "the measured densities below are the self-check.");
+        rep.paragraph(
+                "Formula m/n = -ln p / (ln 2)^2 at k* = (m/n) ln 2, beside the filter bitcoinj's constructor builds for n = "
+                        + n
+                        + " (it truncates the size to whole bytes and the function count to an integer). The bit density of a full filter at the optimum is 1/2; "
+                        + "the measured densities below are the self-check.");
         rep.table(targets);
         rep.heading("Worked example");
-        rep.paragraph(String.format(Locale.ROOT,
+        rep.paragraph(String.format(
+                Locale.ROOT,
                 "m = 16, k = 3, h1(x) = x mod 16, h2(x) = (3x + 7) mod 16, h3(x) = (5x + 11) mod 16; inserting 4, 9 and 13 sets bits %s "
                         + "(%d of 16, density %.4f). Of the 13 other numbers in 0..15, %s match: false positives. Measured rate %d/13 = %.4f; "
                         + "the formula (1 - e^{-kn/m})^k = (1 - e^{-9/16})^3 gives %.4f, and density^k = (%d/16)^3 gives %.4f. "
                         + "The formula assumes independent uniform hash functions; these three are linear, so they are neither, and "
                         + "16 bits are far too few for the average to show.",
-                ex.setBits(), ex.setBits().size(), exDensity, ex.falsePositives(), ex.falsePositives().size(), ex.measuredRate(),
-                exFormula, ex.setBits().size(), Math.pow(exDensity, 3)));
+                ex.setBits(),
+                ex.setBits().size(),
+                exDensity,
+                ex.falsePositives(),
+                ex.falsePositives().size(),
+                ex.measuredRate(),
+                exFormula,
+                ex.setBits().size(),
+                Math.pow(exDensity, 3)));
         rep.table(worked);
         rep.heading("Space: BIP 158 GCS, Bloom filter and the lower bound");
-        rep.paragraph("At BIP 158's false-positive rate 1/M = 1/784931, per element. The GCS row 'measured' encodes a random set of "
-                + (lab.quick() ? 1000 : 7400) + " random 25-byte scripts (a typical recent block has about 7,400 elements) with the `filters` module's "
-                + "`GolombCodedSet` (the one the server indexes) and divides its encoded size in bits (CompactSize N and padding included) by N.");
+        rep.paragraph(
+                "At BIP 158's false-positive rate 1/M = 1/784931, per element. The GCS row 'measured' encodes a random set of "
+                        + (lab.quick() ? 1000 : 7400)
+                        + " random 25-byte scripts (a typical recent block has about 7,400 elements) with the `filters` module's "
+                        + "`GolombCodedSet` (the one the server indexes) and divides its encoded size in bits (CompactSize N and padding included) by N.");
         rep.table(space);
-        rep.paragraph(String.format(Locale.ROOT,
+        rep.paragraph(String.format(
+                Locale.ROOT,
                 "The Golomb-coded set needs about %.2f bits per element, %.1f%% above the lower bound of %.2f; a Bloom filter with the same rate needs %.2f, "
                         + "%.0f%% more than the GCS. That is why BIP 158 chose a GCS for filters that are stored and downloaded for every block.",
-                gcsMeasured, 100 * (gcsMeasured / (Math.log(BIP158_M) / Math.log(2)) - 1), Math.log(BIP158_M) / Math.log(2),
-                BloomMath.bitsPerElement(rate158), 100 * (BloomMath.bitsPerElement(rate158) / gcsMeasured - 1)));
+                gcsMeasured,
+                100 * (gcsMeasured / (Math.log(BIP158_M) / Math.log(2)) - 1),
+                Math.log(BIP158_M) / Math.log(2),
+                BloomMath.bitsPerElement(rate158),
+                100 * (BloomMath.bitsPerElement(rate158) / gcsMeasured - 1)));
         rep.write();
     }
 

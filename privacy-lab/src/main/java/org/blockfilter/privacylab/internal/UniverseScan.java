@@ -22,10 +22,10 @@ public final class UniverseScan {
     public static final int MAX_FILTERS = 64;
     /** Most filters per scan when public keys are tested too. */
     public static final int MAX_FILTERS_WITH_PUBKEYS = 32;
+
     private static final long CHUNK = 1 << 20;
 
-    private UniverseScan() {
-    }
+    private UniverseScan() {}
 
     /** How many candidates produced each match mask (masks of no match are not stored). */
     public record Histogram(long candidates, Map<Long, Long> counts) {
@@ -78,8 +78,13 @@ public final class UniverseScan {
      *
      * @param withPubKeys also test each candidate's public key; masks then hold hashes in bits 0..31 and keys in 32..63
      */
-    public static Histogram scan(AddressUniverse universe, long size, List<FastBloom> filters, boolean withPubKeys,
-                                 int threads, Progress progress) {
+    public static Histogram scan(
+            AddressUniverse universe,
+            long size,
+            List<FastBloom> filters,
+            boolean withPubKeys,
+            int threads,
+            Progress progress) {
         int max = withPubKeys ? MAX_FILTERS_WITH_PUBKEYS : MAX_FILTERS;
         if (filters.size() > max) {
             throw new IllegalArgumentException("at most " + max + " filters per scan, got " + filters.size());
@@ -114,7 +119,8 @@ public final class UniverseScan {
         }
     }
 
-    private static Map<Long, Long> scanRange(AddressUniverse universe, long from, long to, FastBloom[] fs, boolean withPubKeys) {
+    private static Map<Long, Long> scanRange(
+            AddressUniverse universe, long from, long to, FastBloom[] fs, boolean withPubKeys) {
         Map<Long, Long> counts = new HashMap<>();
         byte[] hash = new byte[AddressUniverse.HASH_BYTES];
         byte[] key = new byte[AddressUniverse.PUBKEY_BYTES];

@@ -29,8 +29,7 @@ public final class Wallets {
     /** Today's bitcoinj default ({@code PeerGroup.DEFAULT_BLOOM_FILTER_FP_RATE}). */
     public static final double RATE_TODAY = 1e-5;
 
-    private Wallets() {
-    }
+    private Wallets() {}
 
     /** Which bitcoinj generation's wallet and defaults. */
     public enum Model {
@@ -110,7 +109,9 @@ public final class Wallets {
             byte[] entropy = new byte[16];
             new SplittableRandom(seed).nextBytes(entropy);
             DeterministicSeed s = DeterministicSeed.ofEntropy(entropy, "", Instant.ofEpochSecond(1_700_000_000L));
-            this.group = KeyChainGroup.builder(BitcoinNetwork.MAINNET).fromSeed(s, ScriptType.P2WPKH).build();
+            this.group = KeyChainGroup.builder(BitcoinNetwork.MAINNET)
+                    .fromSeed(s, ScriptType.P2WPKH)
+                    .build();
         }
 
         @Override

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Experiment 5 on small cases: the adversary by hand, the chain's determinism, re-sync determinism, the quick run. */
 class Bip158ExperimentTest {
-    private static final SyntheticChain.Params SMALL = new SyntheticChain.Params(60, 50, 200, 0.25, 2_000, new int[] {1, 5}, 3, 250);
+    private static final SyntheticChain.Params SMALL =
+            new SyntheticChain.Params(60, 50, 200, 0.25, 2_000, new int[] {1, 5}, 3, 250);
 
     /*
      * Tiny chain: block 0 = 3 fresh + {a0, a1}; block 1 = 0 fresh + {a1, a2}; block 2 = 2 fresh + {a3}.
@@ -36,7 +37,8 @@ class Bip158ExperimentTest {
     @Test
     void consistentCandidatesAreAddressesAllOfWhoseBlocksWereDownloaded() {
         // Downloads {1, 2}: a1 also appears in block 0, which was not downloaded, so it is not consistent.
-        BlockSetAdversary.Guess g = BlockSetAdversary.guess(FRESH, IN_BLOCK, BLOCKS_OF, new boolean[] {false, true, true}, 2, 4);
+        BlockSetAdversary.Guess g =
+                BlockSetAdversary.guess(FRESH, IN_BLOCK, BLOCKS_OF, new boolean[] {false, true, true}, 2, 4);
         assertEquals(2 + 2, g.candidates()); // 2 fresh in block 2, a2, a3
         assertEquals(2, g.real());
         assertEquals(0.5, g.ph1());
@@ -47,14 +49,16 @@ class Bip158ExperimentTest {
 
     @Test
     void aDecoyBlockAddsItsAddressesAndCompletesReusedOnes() {
-        BlockSetAdversary.Guess g = BlockSetAdversary.guess(FRESH, IN_BLOCK, BLOCKS_OF, new boolean[] {true, true, true}, 2, 4);
+        BlockSetAdversary.Guess g =
+                BlockSetAdversary.guess(FRESH, IN_BLOCK, BLOCKS_OF, new boolean[] {true, true, true}, 2, 4);
         assertEquals(5 + 4, g.candidates());
         assertEquals(2, g.real());
     }
 
     @Test
     void anObserverThatMissesAWalletBlockLosesThatAddress() {
-        BlockSetAdversary.Guess g = BlockSetAdversary.guess(FRESH, IN_BLOCK, BLOCKS_OF, new boolean[] {false, true, false}, 2, 4);
+        BlockSetAdversary.Guess g =
+                BlockSetAdversary.guess(FRESH, IN_BLOCK, BLOCKS_OF, new boolean[] {false, true, false}, 2, 4);
         assertEquals(1, g.candidates()); // only a2; block 1 has no fresh scripts
         assertEquals(1, g.real());
         assertEquals(1.0, g.ph1());
@@ -72,7 +76,10 @@ class Bip158ExperimentTest {
             assertEquals(a.filter(i), b.filter(i));
             assertEquals(Bip158.BASIC_P, a.filter(i).p());
             assertEquals(a.elements[i], a.filter(i).size());
-            assertEquals(a.filter(i), GolombCodedSet.build(Bip158.BASIC_P, Bip158.BASIC_M, a.filter(i).key(), a.items(i)));
+            assertEquals(
+                    a.filter(i),
+                    GolombCodedSet.build(
+                            Bip158.BASIC_P, Bip158.BASIC_M, a.filter(i).key(), a.items(i)));
         }
         assertEquals(a.wallets(), b.wallets());
         assertNotEquals(a.filter(0), c.filter(0));
@@ -82,8 +89,10 @@ class Bip158ExperimentTest {
     void everyWalletDownloadsAllItsOwnBlocksAndTheSameBlocksOnReSync() {
         SyntheticChain chain = SyntheticChain.build(SMALL, 7, null);
         for (int i = 0; i < chain.wallets().size(); i++) {
-            Bip158Experiment.Sync first = Bip158Experiment.sync(chain, i, chain.wallets().get(i).birth()); // throws on a false negative
-            Bip158Experiment.Sync again = Bip158Experiment.sync(chain, i, chain.wallets().get(i).birth());
+            Bip158Experiment.Sync first =
+                    Bip158Experiment.sync(chain, i, chain.wallets().get(i).birth()); // throws on a false negative
+            Bip158Experiment.Sync again =
+                    Bip158Experiment.sync(chain, i, chain.wallets().get(i).birth());
             assertTrue(first.own().length > 0);
             assertArrayEquals(first.matched(), again.matched());
         }
@@ -135,7 +144,9 @@ class Bip158ExperimentTest {
             assertEquals(Files.readString(p), Files.readString(q), p.toString());
         }
         String resync = Files.readString(out.resolve("a/exp5-bip158/exp5_resync.csv"));
-        assertTrue(resync.lines().skip(1).allMatch(l -> l.split(",")[2].equals(l.split(",")[3])), "every re-sync matched the same blocks");
+        assertTrue(
+                resync.lines().skip(1).allMatch(l -> l.split(",")[2].equals(l.split(",")[3])),
+                "every re-sync matched the same blocks");
         assertTrue(Files.exists(out.resolve("a/exp5-bip158/exp5_privacy_vs_bandwidth_n10.png")));
     }
 

@@ -33,7 +33,8 @@ class FastBloomTest {
     @ParameterizedTest(name = "{0} bytes, {1} functions, {2} elements, tweak {3}")
     @CsvSource({"1,1,1,0", "3,5,3,2147483649", "35,19,10,7", "64,3,200,-1", "1000,11,600,123456", "36000,50,20000,99"})
     void agreesWithBitcoinjContainsOnEveryCandidateOfASample(int bytes, int funcs, int elements, long tweak) {
-        BloomFilter f = Bip37Filter.of(bytes, funcs, (int) tweak, UpdateFlag.UPDATE_NONE).toBitcoinj();
+        BloomFilter f = Bip37Filter.of(bytes, funcs, (int) tweak, UpdateFlag.UPDATE_NONE)
+                .toBitcoinj();
         AddressUniverse members = new AddressUniverse(1);
         byte[] e = new byte[AddressUniverse.HASH_BYTES];
         for (int i = 0; i < elements; i++) {

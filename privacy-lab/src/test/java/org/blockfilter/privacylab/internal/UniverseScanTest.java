@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class UniverseScanTest {
 
     private static BloomFilter filled(int bytes, int funcs, int tweak, int elements, long seed) {
-        BloomFilter f = Bip37Filter.of(bytes, funcs, tweak, UpdateFlag.UPDATE_NONE).toBitcoinj();
+        BloomFilter f =
+                Bip37Filter.of(bytes, funcs, tweak, UpdateFlag.UPDATE_NONE).toBitcoinj();
         AddressUniverse members = new AddressUniverse(seed);
         byte[] e = new byte[AddressUniverse.HASH_BYTES];
         for (int i = 0; i < elements; i++) {
@@ -33,7 +34,8 @@ class UniverseScanTest {
         new AddressUniverse(5).hash160(123, b);
         assertArrayEquals(a, b);
         new AddressUniverse(6).hash160(123, b);
-        assertNotEquals(java.util.HexFormat.of().formatHex(a), java.util.HexFormat.of().formatHex(b));
+        assertNotEquals(
+                java.util.HexFormat.of().formatHex(a), java.util.HexFormat.of().formatHex(b));
     }
 
     @Test
@@ -91,7 +93,8 @@ class UniverseScanTest {
             double exactRate = (double) hits / ((long) m * m);
             assertEquals(copy.bitDensity() * copy.bitDensity(), exactRate, 1e-12);
             sumExact += exactRate * universe;
-            UniverseScan.Histogram hist = UniverseScan.scan(new AddressUniverse(7_000 + t), universe, List.of(FastBloom.of(f)), false, 1, null);
+            UniverseScan.Histogram hist = UniverseScan.scan(
+                    new AddressUniverse(7_000 + t), universe, List.of(FastBloom.of(f)), false, 1, null);
             sumMeasured += hist.hashMatchesAll(0);
         }
         double meanExact = sumExact / filters;

@@ -27,7 +27,9 @@ class WalletsTest {
     void sameSeedGivesSameKeysAndFilter() {
         Wallets.Client a = Wallets.client(Wallets.Model.TODAY, 9);
         Wallets.Client b = Wallets.client(Wallets.Model.TODAY, 9);
-        assertEquals(java.util.HexFormat.of().formatHex(a.growTo(3).get(2)), java.util.HexFormat.of().formatHex(b.growTo(3).get(2)));
+        assertEquals(
+                java.util.HexFormat.of().formatHex(a.growTo(3).get(2)),
+                java.util.HexFormat.of().formatHex(b.growTo(3).get(2)));
         assertEquals(a.filter(1e-5, 4), b.filter(1e-5, 4));
     }
 

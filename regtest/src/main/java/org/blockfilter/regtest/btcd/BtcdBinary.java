@@ -1,7 +1,5 @@
 package org.blockfilter.regtest.btcd;
 
-import org.blockfilter.regtest.NodeException;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -14,6 +12,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.blockfilter.regtest.NodeException;
 
 /**
  * Finds the btcd binary, installing it with {@code go install} when it is missing. Lookup order:
@@ -25,11 +24,11 @@ import java.util.concurrent.TimeUnit;
 public final class BtcdBinary {
     /** The module we install; v0.26.0 serves BIP 157/158 and BIP 37 and has invalidateblock. */
     public static final String MODULE = "github.com/btcsuite/btcd@v0.26.0";
+
     private static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(10);
     private static final Duration GO_ENV_TIMEOUT = Duration.ofSeconds(60);
 
-    private BtcdBinary() {
-    }
+    private BtcdBinary() {}
 
     /** The binary if it is already there (no install). */
     public static Optional<Path> find(Map<String, String> env) {
@@ -60,9 +59,11 @@ public final class BtcdBinary {
         if (found.isPresent()) {
             return found.get();
         }
-        Path target = goPathBin(env).orElseThrow(() -> new NodeException(
-                "btcd is not installed (not on PATH, BTCD_BIN unset) and Go is not available to install it"
-                        + " (go install " + MODULE + ")", null));
+        Path target = goPathBin(env)
+                .orElseThrow(() -> new NodeException(
+                        "btcd is not installed (not on PATH, BTCD_BIN unset) and Go is not available to install it"
+                                + " (go install " + MODULE + ")",
+                        null));
         return install(target);
     }
 
@@ -83,22 +84,29 @@ public final class BtcdBinary {
                 if (isExecutable(target)) {
                     return target;
                 }
-                System.err.println("[regtest] installing btcd: go install " + MODULE + " (about a minute on a fresh machine)");
+                System.err.println(
+                        "[regtest] installing btcd: go install " + MODULE + " (about a minute on a fresh machine)");
                 Path out = Files.createTempFile("blockfilter-btcd-install", ".log");
                 try {
                     ProcessBuilder builder = new ProcessBuilder("go", "install", MODULE)
-                            .redirectErrorStream(true).redirectOutput(out.toFile());
+                            .redirectErrorStream(true)
+                            .redirectOutput(out.toFile());
                     // Install exactly where we will look for it.
                     builder.environment().put("GOBIN", target.getParent().toString());
                     Process go = builder.start();
                     if (!go.waitFor(INSTALL_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                         go.destroyForcibly();
-                        throw new NodeException("go install " + MODULE + " did not finish within " + INSTALL_TIMEOUT,
-                                Files.readString(out, StandardCharsets.UTF_8), null);
+                        throw new NodeException(
+                                "go install " + MODULE + " did not finish within " + INSTALL_TIMEOUT,
+                                Files.readString(out, StandardCharsets.UTF_8),
+                                null);
                     }
                     if (go.exitValue() != 0 || !isExecutable(target)) {
-                        throw new NodeException("go install " + MODULE + " failed with exit code " + go.exitValue()
-                                + " (expected the binary at " + target + ")", Files.readString(out, StandardCharsets.UTF_8), null);
+                        throw new NodeException(
+                                "go install " + MODULE + " failed with exit code " + go.exitValue()
+                                        + " (expected the binary at " + target + ")",
+                                Files.readString(out, StandardCharsets.UTF_8),
+                                null);
                     }
                     return target;
                 } finally {
@@ -135,7 +143,9 @@ public final class BtcdBinary {
             return Optional.of(Path.of(gobin, "btcd"));
         }
         try {
-            Process go = new ProcessBuilder("go", "env", "GOPATH").redirectErrorStream(true).start();
+            Process go = new ProcessBuilder("go", "env", "GOPATH")
+                    .redirectErrorStream(true)
+                    .start();
             String out;
             try (var in = go.getInputStream()) {
                 out = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();

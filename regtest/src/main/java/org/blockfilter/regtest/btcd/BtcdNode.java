@@ -1,15 +1,6 @@
 package org.blockfilter.regtest.btcd;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.regtest.NodeException;
-import org.blockfilter.regtest.internal.FreePorts;
-import org.blockfilter.regtest.internal.LogTail;
-import org.blockfilter.regtest.internal.RpcNode;
-import org.blockfilter.regtest.internal.TempDirs;
-import org.blockfilter.server.rpc.JsonRpcClient;
-import org.blockfilter.server.rpc.RpcException;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -24,6 +15,14 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.regtest.NodeException;
+import org.blockfilter.regtest.internal.FreePorts;
+import org.blockfilter.regtest.internal.LogTail;
+import org.blockfilter.regtest.internal.RpcNode;
+import org.blockfilter.regtest.internal.TempDirs;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.blockfilter.server.rpc.RpcException;
 
 /**
  * A btcd regtest node in a child process, on free 127.0.0.1 ports, with a temporary data
@@ -53,8 +52,16 @@ public final class BtcdNode extends RpcNode {
     private final Thread shutdownHook;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private BtcdNode(BtcdOptions options, JsonRpcClient client, Process process, Path dir, Path log, URI rpcUri,
-                     String user, String password, InetSocketAddress p2p) {
+    private BtcdNode(
+            BtcdOptions options,
+            JsonRpcClient client,
+            Process process,
+            Path dir,
+            Path log,
+            URI rpcUri,
+            String user,
+            String password,
+            InetSocketAddress p2p) {
         super(client, options.miningAddress());
         this.process = process;
         this.dir = dir;
@@ -81,7 +88,10 @@ public final class BtcdNode extends RpcNode {
         }
         try {
             for (int attempt = 1; ; attempt++) {
-                Optional<BtcdNode> node = tryStart(options, binary, dir.resolve("attempt-" + attempt),
+                Optional<BtcdNode> node = tryStart(
+                        options,
+                        binary,
+                        dir.resolve("attempt-" + attempt),
                         attempt == START_ATTEMPTS || !options.picksPorts());
                 if (node.isPresent()) {
                     return node.get();
@@ -100,21 +110,32 @@ public final class BtcdNode extends RpcNode {
         String user = "blockfilter";
         String password = UUID.randomUUID().toString();
         Path log = home.resolve("btcd.out");
-        List<String> cmd = new ArrayList<>(List.of(binary.toString(),
+        List<String> cmd = new ArrayList<>(List.of(
+                binary.toString(),
                 "--configfile=" + home.resolve("btcd.conf"),
-                "--regtest", "--notls",
-                "--datadir=" + home.resolve("data"), "--logdir=" + home.resolve("logs"),
-                "--rpcuser=" + user, "--rpcpass=" + password,
-                "--rpclisten=127.0.0.1:" + rpcPort, "--listen=127.0.0.1:" + p2pPort,
+                "--regtest",
+                "--notls",
+                "--datadir=" + home.resolve("data"),
+                "--logdir=" + home.resolve("logs"),
+                "--rpcuser=" + user,
+                "--rpcpass=" + password,
+                "--rpclisten=127.0.0.1:" + rpcPort,
+                "--listen=127.0.0.1:" + p2pPort,
                 "--miningaddr=" + options.miningAddress(),
-                "--trickleinterval=50ms", "--utxocachemaxsize=16", "--nostalldetect",
-                "--nobanning", "--debuglevel=info"));
+                "--trickleinterval=50ms",
+                "--utxocachemaxsize=16",
+                "--nostalldetect",
+                "--nobanning",
+                "--debuglevel=info"));
         cmd.addAll(options.extraArgs());
         Process process;
         try {
             Files.createDirectories(home);
             Files.createFile(home.resolve("btcd.conf"));
-            process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            process = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
         } catch (IOException e) {
             throw new NodeException("cannot start btcd (" + binary + "): " + e, LogTail.of(log, LOG_LINES), e);
         }
@@ -128,22 +149,37 @@ public final class BtcdNode extends RpcNode {
                     if (tail.contains("address already in use") && !last) {
                         return Optional.empty();
                     }
-                    String why = tail.contains("address already in use") ? " (port taken: rpc " + rpcPort + ", p2p " + p2pPort + ")" : "";
-                    throw new NodeException("btcd exited with code " + process.exitValue() + " while starting" + why, tail, null);
+                    String why = tail.contains("address already in use")
+                            ? " (port taken: rpc " + rpcPort + ", p2p " + p2pPort + ")"
+                            : "";
+                    throw new NodeException(
+                            "btcd exited with code " + process.exitValue() + " while starting" + why, tail, null);
                 }
                 if (Instant.now().isAfter(deadline)) {
-                    throw new NodeException("btcd did not answer RPC on " + uri + " within " + options.startTimeout(),
-                            LogTail.of(log, LOG_LINES), null);
+                    throw new NodeException(
+                            "btcd did not answer RPC on " + uri + " within " + options.startTimeout(),
+                            LogTail.of(log, LOG_LINES),
+                            null);
                 }
                 try {
                     probe.call("getblockcount");
-                    BtcdNode node = new BtcdNode(options, JsonRpcClient.create(uri, user, password, RPC_TIMEOUT), process,
-                            home.getParent(), log, uri, user, password, new InetSocketAddress("127.0.0.1", p2pPort));
+                    BtcdNode node = new BtcdNode(
+                            options,
+                            JsonRpcClient.create(uri, user, password, RPC_TIMEOUT),
+                            process,
+                            home.getParent(),
+                            log,
+                            uri,
+                            user,
+                            password,
+                            new InetSocketAddress("127.0.0.1", p2pPort));
                     return Optional.of(node);
                 } catch (RpcException e) {
                     if (!e.isTransportError()) {
-                        throw new NodeException("btcd answered RPC with an error while starting: " + e.getMessage(),
-                                LogTail.of(log, LOG_LINES), e);
+                        throw new NodeException(
+                                "btcd answered RPC with an error while starting: " + e.getMessage(),
+                                LogTail.of(log, LOG_LINES),
+                                e);
                     }
                 }
                 // Returns early if the process exits.
@@ -174,8 +210,9 @@ public final class BtcdNode extends RpcNode {
 
     /** btcd's {@code getcfilter hash 0}: the serialized basic filter of the block. */
     public byte[] cfilter(Sha256Hash blockHash) {
-        return HEX.parseHex(guarded("getcfilter " + blockHash,
-                () -> rpcClient().call("getcfilter", blockHash.toString(), 0)).asText());
+        return HEX.parseHex(guarded(
+                        "getcfilter " + blockHash, () -> rpcClient().call("getcfilter", blockHash.toString(), 0))
+                .asText());
     }
 
     /**
@@ -183,8 +220,10 @@ public final class BtcdNode extends RpcNode {
      * hash, so the result is in bitcoinj display order: {@code toString()} equals the RPC hex.
      */
     public Sha256Hash cfilterHeader(Sha256Hash blockHash) {
-        return Sha256Hash.wrap(guarded("getcfilterheader " + blockHash,
-                () -> rpcClient().call("getcfilterheader", blockHash.toString(), 0)).asText());
+        return Sha256Hash.wrap(guarded(
+                        "getcfilterheader " + blockHash,
+                        () -> rpcClient().call("getcfilterheader", blockHash.toString(), 0))
+                .asText());
     }
 
     /** Whether the btcd process is still running. */
@@ -237,7 +276,8 @@ public final class BtcdNode extends RpcNode {
         try {
             if (process.isAlive()) {
                 try {
-                    JsonRpcClient.create(rpcUri, user, password, Duration.ofSeconds(5)).call("stop");
+                    JsonRpcClient.create(rpcUri, user, password, Duration.ofSeconds(5))
+                            .call("stop");
                 } catch (RpcException e) {
                     // Already stopping or unreachable: destroy below.
                 }

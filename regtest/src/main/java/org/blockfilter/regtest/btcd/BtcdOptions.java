@@ -1,12 +1,11 @@
 package org.blockfilter.regtest.btcd;
 
-import org.bitcoinj.base.Address;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.bitcoinj.base.Address;
 
 /**
  * How to start btcd. Immutable; change a copy with the {@code withX} methods. No field is null:
@@ -19,8 +18,13 @@ import java.util.Optional;
  * @param rpcPort       fixed RPC port, or 0 to pick a free one (and retry on a bind race)
  * @param p2pPort       fixed P2P port, or 0 to pick a free one
  */
-public record BtcdOptions(Address miningAddress, Optional<Path> binary, Duration startTimeout, List<String> extraArgs,
-                          int rpcPort, int p2pPort) {
+public record BtcdOptions(
+        Address miningAddress,
+        Optional<Path> binary,
+        Duration startTimeout,
+        List<String> extraArgs,
+        int rpcPort,
+        int p2pPort) {
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
 
     public BtcdOptions {

@@ -1,15 +1,6 @@
 package org.blockfilter.regtest.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.bitcoinj.base.Address;
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.regtest.NodeException;
-import org.blockfilter.regtest.internal.RpcNode;
-import org.blockfilter.server.rpc.JsonRpcClient;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.utility.DockerImageName;
-
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
@@ -18,6 +9,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.bitcoinj.base.Address;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.regtest.NodeException;
+import org.blockfilter.regtest.internal.RpcNode;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.utility.DockerImageName;
 
 /**
  * Bitcoin Core in a Testcontainers container: {@code -regtest -blockfilterindex=1
@@ -28,6 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class BitcoinCoreNode extends RpcNode {
     /** The image we test against; override with {@link #start(Address, String)}. */
     public static final String DEFAULT_IMAGE = "bitcoin/bitcoin:28.1";
+
     private static final int RPC_PORT = 18443;
     private static final int P2P_PORT = 18444;
     private static final int LOG_LINES = 40;
@@ -38,7 +38,8 @@ public final class BitcoinCoreNode extends RpcNode {
     private final String password;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private BitcoinCoreNode(GenericContainer<?> container, URI rpcUri, String user, String password, Address miningAddress) {
+    private BitcoinCoreNode(
+            GenericContainer<?> container, URI rpcUri, String user, String password, Address miningAddress) {
         super(JsonRpcClient.create(rpcUri, user, password, Duration.ofSeconds(120)), miningAddress);
         this.container = container;
         this.rpcUri = rpcUri;
@@ -60,10 +61,21 @@ public final class BitcoinCoreNode extends RpcNode {
         String password = UUID.randomUUID().toString();
         GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(image))
                 .withExposedPorts(RPC_PORT, P2P_PORT)
-                .withCommand("-regtest", "-printtoconsole", "-server", "-rest",
-                        "-blockfilterindex=1", "-peerblockfilters=1", "-peerbloomfilters=1",
-                        "-rpcbind=0.0.0.0", "-rpcallowip=0.0.0.0/0", "-rpcport=" + RPC_PORT, "-port=" + P2P_PORT,
-                        "-rpcuser=" + user, "-rpcpassword=" + password, "-fallbackfee=0.0001",
+                .withCommand(
+                        "-regtest",
+                        "-printtoconsole",
+                        "-server",
+                        "-rest",
+                        "-blockfilterindex=1",
+                        "-peerblockfilters=1",
+                        "-peerbloomfilters=1",
+                        "-rpcbind=0.0.0.0",
+                        "-rpcallowip=0.0.0.0/0",
+                        "-rpcport=" + RPC_PORT,
+                        "-port=" + P2P_PORT,
+                        "-rpcuser=" + user,
+                        "-rpcpassword=" + password,
+                        "-fallbackfee=0.0001",
                         // Scenarios create bare multisig outputs; say so rather than rely on the default.
                         "-permitbaremultisig=1")
                 .waitingFor(Wait.forLogMessage(".*[Dd]one loading.*", 1).withStartupTimeout(Duration.ofSeconds(120)));
@@ -85,7 +97,8 @@ public final class BitcoinCoreNode extends RpcNode {
 
     @Override
     protected List<Sha256Hash> mineBatch(int count) {
-        JsonNode hashes = rpcClient().call("generatetoaddress", count, miningAddress().toString());
+        JsonNode hashes =
+                rpcClient().call("generatetoaddress", count, miningAddress().toString());
         List<Sha256Hash> out = new ArrayList<>(hashes.size());
         hashes.forEach(h -> out.add(Sha256Hash.wrap(h.asText())));
         return out;
@@ -95,7 +108,8 @@ public final class BitcoinCoreNode extends RpcNode {
     public String logTail() {
         String logs = safeLogs(container);
         String[] lines = logs.split("\r?\n");
-        return String.join("\n", java.util.Arrays.copyOfRange(lines, Math.max(0, lines.length - LOG_LINES), lines.length));
+        return String.join(
+                "\n", java.util.Arrays.copyOfRange(lines, Math.max(0, lines.length - LOG_LINES), lines.length));
     }
 
     private static String safeLogs(GenericContainer<?> container) {

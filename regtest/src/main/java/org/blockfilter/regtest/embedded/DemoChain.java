@@ -1,13 +1,12 @@
 package org.blockfilter.regtest.embedded;
 
-import org.blockfilter.regtest.scenario.GroundTruth;
-import org.blockfilter.regtest.scenario.ScenarioRunner;
-import org.blockfilter.regtest.scenario.ScenarioSpec;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
+import org.blockfilter.regtest.scenario.GroundTruth;
+import org.blockfilter.regtest.scenario.ScenarioRunner;
+import org.blockfilter.regtest.scenario.ScenarioSpec;
 
 /**
  * The embedded node's demo chain: a scenario from {@link ScenarioRunner} (wallets paying each
@@ -19,8 +18,7 @@ final class DemoChain {
     static final Instant START = Instant.parse("2025-01-01T00:00:00Z");
     static final Duration BLOCK_INTERVAL = Duration.ofMinutes(10);
 
-    private DemoChain() {
-    }
+    private DemoChain() {}
 
     /**
      * The demo scenario for {@code blocks} blocks: the standard scenario's mix with 2 to 8

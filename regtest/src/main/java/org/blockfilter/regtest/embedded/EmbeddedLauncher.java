@@ -1,9 +1,8 @@
 package org.blockfilter.regtest.embedded;
 
+import java.net.URI;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.server.node.EmbeddedNodeLauncher;
-
-import java.net.URI;
 
 /**
  * The server's {@code --embedded} mode, provided through {@link java.util.ServiceLoader}: starts an
@@ -14,8 +13,7 @@ import java.net.URI;
 public final class EmbeddedLauncher implements EmbeddedNodeLauncher {
 
     /** For {@link java.util.ServiceLoader}. */
-    public EmbeddedLauncher() {
-    }
+    public EmbeddedLauncher() {}
 
     @Override
     public Handle start(int demoBlocks, long seed) {
@@ -31,7 +29,7 @@ public final class EmbeddedLauncher implements EmbeddedNodeLauncher {
             ScenarioSpec spec = DemoChain.spec(demoBlocks, seed);
             node = DemoChain.startFor(spec, EmbeddedNode.Config.defaults(), clock);
             try {
-                DemoChain.build(node, clock, spec, line -> { });
+                DemoChain.build(node, clock, spec, line -> {});
             } catch (RuntimeException e) {
                 node.close();
                 throw e;

@@ -1,18 +1,5 @@
 package org.blockfilter.regtest.embedded;
 
-import org.bitcoinj.base.Address;
-import org.bitcoinj.base.BitcoinNetwork;
-import org.bitcoinj.base.ScriptType;
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Transaction;
-import org.bitcoinj.crypto.ECKey;
-import org.bitcoinj.script.ScriptBuilder;
-import org.blockfilter.regtest.RegtestNode;
-import org.blockfilter.regtest.embedded.internal.BlockEntry;
-import org.blockfilter.regtest.embedded.internal.Chain;
-import org.blockfilter.regtest.embedded.internal.RpcServer;
-import org.blockfilter.regtest.embedded.internal.Wire;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -25,6 +12,18 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import org.bitcoinj.base.Address;
+import org.bitcoinj.base.BitcoinNetwork;
+import org.bitcoinj.base.ScriptType;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.crypto.ECKey;
+import org.bitcoinj.script.ScriptBuilder;
+import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.regtest.embedded.internal.BlockEntry;
+import org.blockfilter.regtest.embedded.internal.Chain;
+import org.blockfilter.regtest.embedded.internal.RpcServer;
+import org.blockfilter.regtest.embedded.internal.Wire;
 
 /**
  * A regtest node in this JVM, written with bitcoinj: it mines valid blocks (proof of work, BIP 34
@@ -63,7 +62,8 @@ public final class EmbeddedNode implements RegtestNode {
         public static Config defaults() {
             byte[] pw = new byte[16];
             new SecureRandom().nextBytes(pw);
-            return new Config(Clock.systemUTC(), 0, "blockfilter", HexFormat.of().formatHex(pw), defaultMiningAddress());
+            return new Config(
+                    Clock.systemUTC(), 0, "blockfilter", HexFormat.of().formatHex(pw), defaultMiningAddress());
         }
 
         public Config withClock(Clock c) {
@@ -94,7 +94,8 @@ public final class EmbeddedNode implements RegtestNode {
         try {
             this.rpc = RpcServer.start(chain, config.rpcPort(), config.rpcUser(), config.rpcPassword(), this::close);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the embedded node's JSON-RPC server on 127.0.0.1:" + config.rpcPort(), e);
+            throw new UncheckedIOException(
+                    "cannot start the embedded node's JSON-RPC server on 127.0.0.1:" + config.rpcPort(), e);
         }
     }
 
@@ -182,10 +183,14 @@ public final class EmbeddedNode implements RegtestNode {
                 throw new IllegalArgumentException("reorg depth must be in 1.." + tip + ": " + depth);
             }
             if (newBlocks <= depth) {
-                throw new IllegalArgumentException("a reorg needs more new blocks (" + newBlocks + ") than it drops (" + depth + ")");
+                throw new IllegalArgumentException(
+                        "a reorg needs more new blocks (" + newBlocks + ") than it drops (" + depth + ")");
             }
             Sha256Hash fork = chain.atHeight(tip - depth).orElseThrow().hash();
-            return chain.mineOnto(fork, newBlocks, ScriptBuilder.createOutputScript(config.miningAddress()).program());
+            return chain.mineOnto(
+                    fork,
+                    newBlocks,
+                    ScriptBuilder.createOutputScript(config.miningAddress()).program());
         }
     }
 

@@ -1,11 +1,10 @@
 package org.blockfilter.regtest.embedded;
 
-import org.blockfilter.regtest.scenario.ScenarioSpec;
-
 import java.io.PrintStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.blockfilter.regtest.scenario.ScenarioSpec;
 
 /**
  * Runs the embedded node alone with its JSON-RPC port, so tools and our server can point at it:
@@ -15,8 +14,7 @@ import java.time.Duration;
  * credentials, and serves until a client calls {@code stop} or the process is interrupted.
  */
 public final class EmbeddedNodeMain {
-    private EmbeddedNodeMain() {
-    }
+    private EmbeddedNodeMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         int blocks = 200;
@@ -77,7 +75,9 @@ public final class EmbeddedNodeMain {
         int txs = 0;
         try {
             if (blocks > 0 || standard) {
-                txs = DemoChain.build(node, clock, spec, line -> { }).transactions().size();
+                txs = DemoChain.build(node, clock, spec, line -> {})
+                        .transactions()
+                        .size();
             }
             clock.followSystemTime();
         } catch (RuntimeException e) {
@@ -86,7 +86,8 @@ public final class EmbeddedNodeMain {
         }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         PrintStream out = System.out;
-        out.printf("embedded regtest node: %d blocks, %d scenario transactions (%s) built in %d ms%n",
+        out.printf(
+                "embedded regtest node: %d blocks, %d scenario transactions (%s) built in %d ms%n",
                 node.tipHeight(), txs, spec, took.toMillis());
         out.println("tip:      " + node.tipHash());
         out.println("rpc:      " + node.rpcUri());
@@ -111,9 +112,11 @@ public final class EmbeddedNodeMain {
     }
 
     private static void usage(PrintStream out) {
-        out.println("usage: EmbeddedNodeMain [--blocks N | --scenario standard] [--seed S] [--rpcport P] [--rpcuser U] [--rpcpassword W]");
+        out.println(
+                "usage: EmbeddedNodeMain [--blocks N | --scenario standard] [--seed S] [--rpcport P] [--rpcuser U] [--rpcpassword W]");
         out.println("  --blocks N   demo chain length (default 200)    --seed S  scenario seed (default 1)");
-        out.println("  --scenario standard  the 300-block standard scenario (8-16 txs a block) instead of the demo chain");
+        out.println(
+                "  --scenario standard  the 300-block standard scenario (8-16 txs a block) instead of the demo chain");
         out.println("  --rpcport P  127.0.0.1 port, 0 = any free one (default 0)");
     }
 }

@@ -1,15 +1,14 @@
 package org.blockfilter.regtest.embedded;
 
-import org.bitcoinj.base.Address;
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.regtest.RegtestNode;
-
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.bitcoinj.base.Address;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.regtest.RegtestNode;
 
 /**
  * An {@link EmbeddedNode} seen through {@link RegtestNode} with its {@link SettableClock} moved

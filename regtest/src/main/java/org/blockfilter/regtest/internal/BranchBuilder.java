@@ -1,15 +1,14 @@
 package org.blockfilter.regtest.internal;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.script.ScriptBuilder;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.List;
 
 /**
  * Builds valid regtest blocks that contain only a coinbase, for competing branches: a reorg that
@@ -22,11 +21,11 @@ public final class BranchBuilder {
     public static final long REGTEST_BITS = 0x207fffffL;
     /** Regtest halves the subsidy every 150 blocks. */
     public static final int REGTEST_HALVING_INTERVAL = 150;
+
     private static final long VERSION = 0x20000000L;
     private static final byte[] TAG = "blockfilter-branch".getBytes(StandardCharsets.US_ASCII);
 
-    private BranchBuilder() {
-    }
+    private BranchBuilder() {}
 
     /** The block subsidy at {@code height} on regtest. */
     public static Coin subsidy(int height) {
@@ -40,13 +39,19 @@ public final class BranchBuilder {
      * {@code salt} makes blocks of different branches at the same height differ.
      */
     public static Block coinbaseOnly(Sha256Hash parent, int height, Instant time, Address payTo, int salt) {
-        byte[] scriptSig = new ScriptBuilder().number(height).data(TAG).number(salt).build().program();
+        byte[] scriptSig = new ScriptBuilder()
+                .number(height)
+                .data(TAG)
+                .number(salt)
+                .build()
+                .program();
         Transaction coinbase = Transaction.coinbase(scriptSig);
         coinbase.addOutput(subsidy(height), payTo);
         // Regtest's target is about 2^255, so each nonce succeeds with probability ~1/2. Solved
         // here rather than with Block.solve(), which needs a bitcoinj Context.
         for (long nonce = 0; nonce <= 0xffffffffL; nonce++) {
-            Block block = new Block(VERSION, parent, merkleRootOfOne(coinbase), time, REGTEST_BITS, nonce, List.of(coinbase));
+            Block block =
+                    new Block(VERSION, parent, merkleRootOfOne(coinbase), time, REGTEST_BITS, nonce, List.of(coinbase));
             if (block.getHash().toBigInteger().compareTo(block.getDifficultyTargetAsInteger()) <= 0) {
                 return block;
             }

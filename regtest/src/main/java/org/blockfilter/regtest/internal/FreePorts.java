@@ -10,8 +10,7 @@ import java.net.ServerSocket;
  * port before the node binds it, so callers retry the start with new ports when bind fails.
  */
 public final class FreePorts {
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     public static int pick() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

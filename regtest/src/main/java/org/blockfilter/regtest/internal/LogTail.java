@@ -10,8 +10,7 @@ import java.nio.file.Path;
 public final class LogTail {
     private static final int MAX_BYTES = 64 * 1024;
 
-    private LogTail() {
-    }
+    private LogTail() {}
 
     /** The last {@code lines} lines of {@code file}; a note instead if it cannot be read. Never null. */
     public static String of(Path file, int lines) {

@@ -1,15 +1,6 @@
 package org.blockfilter.regtest.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.bitcoinj.base.Address;
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Block;
-import org.blockfilter.regtest.NodeException;
-import org.blockfilter.regtest.RegtestNode;
-import org.blockfilter.server.rpc.BitcoinRpc;
-import org.blockfilter.server.rpc.JsonRpcClient;
-import org.blockfilter.server.rpc.RpcException;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Instant;
@@ -20,6 +11,14 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.bitcoinj.base.Address;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Block;
+import org.blockfilter.regtest.NodeException;
+import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.blockfilter.server.rpc.RpcException;
 
 /**
  * A {@link RegtestNode} reached over Core-dialect JSON-RPC: everything btcd and Bitcoin Core have
@@ -118,23 +117,26 @@ public abstract class RpcNode implements RegtestNode {
             throw new IllegalArgumentException("reorg depth must be in 1.." + tip + ": " + depth);
         }
         if (newBlocks <= depth) {
-            throw new IllegalArgumentException("a reorg needs more new blocks than it drops: " + newBlocks + " <= " + depth);
+            throw new IllegalArgumentException(
+                    "a reorg needs more new blocks than it drops: " + newBlocks + " <= " + depth);
         }
         int forkHeight = tip - depth;
         Sha256Hash parent = blockHash(forkHeight).orElseThrow();
         long time = Math.max(Instant.now().getEpochSecond(), maxRecentTime(parent) + 1);
         List<Sha256Hash> branch = new ArrayList<>(newBlocks);
         for (int i = 1; i <= newBlocks; i++) {
-            Block block = BranchBuilder.coinbaseOnly(parent, forkHeight + i, Instant.ofEpochSecond(time + i),
-                    miningAddress, branches.incrementAndGet());
+            Block block = BranchBuilder.coinbaseOnly(
+                    parent, forkHeight + i, Instant.ofEpochSecond(time + i), miningAddress, branches.incrementAndGet());
             submitBlock(block.serialize());
             parent = block.getHash();
             branch.add(parent);
         }
         Sha256Hash newTip = tipHash();
         if (!newTip.equals(parent)) {
-            throw new NodeException(name() + " did not switch to the longer branch: tip " + newTip + ", branch ends at " + parent,
-                    logTail(), null);
+            throw new NodeException(
+                    name() + " did not switch to the longer branch: tip " + newTip + ", branch ends at " + parent,
+                    logTail(),
+                    null);
         }
         return branch;
     }
@@ -145,8 +147,9 @@ public abstract class RpcNode implements RegtestNode {
         Sha256Hash cursor = hash;
         for (int i = 0; i < MTP_SPAN && !cursor.equals(Sha256Hash.ZERO_HASH); i++) {
             Sha256Hash at = cursor;
-            byte[] header = HEX.parseHex(guarded("getblockheader " + at,
-                    () -> rpc.client().call("getblockheader", at.toString(), false)).asText());
+            byte[] header = HEX.parseHex(guarded(
+                            "getblockheader " + at, () -> rpc.client().call("getblockheader", at.toString(), false))
+                    .asText());
             ByteBuffer buf = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
             max = Math.max(max, Integer.toUnsignedLong(buf.getInt(68)));
             byte[] prev = new byte[32];

@@ -9,8 +9,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 
 /** Deletes temporary node directories. */
 public final class TempDirs {
-    private TempDirs() {
-    }
+    private TempDirs() {}
 
     /** Deletes {@code dir} recursively; best effort, never throws (used in close paths). */
     public static void deleteQuietly(Path dir) {

@@ -1,11 +1,10 @@
 package org.blockfilter.regtest.scenario;
 
-import org.bitcoinj.base.Coin;
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.bitcoinj.base.Coin;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * What a scenario built, read back from the node's final best chain: the wallets, every output
@@ -15,8 +14,13 @@ import java.util.TreeMap;
  *
  * @param blockHashes best-chain block hashes, index = height (0 is genesis)
  */
-public record GroundTruth(ScenarioSpec spec, List<ScenarioWallet> wallets, List<OwnedOutput> outputs, List<ScenarioTx> transactions,
-                          List<ReorgRecord> reorgs, List<Sha256Hash> blockHashes) {
+public record GroundTruth(
+        ScenarioSpec spec,
+        List<ScenarioWallet> wallets,
+        List<OwnedOutput> outputs,
+        List<ScenarioTx> transactions,
+        List<ReorgRecord> reorgs,
+        List<Sha256Hash> blockHashes) {
     public GroundTruth {
         wallets = List.copyOf(wallets);
         outputs = List.copyOf(outputs);
@@ -35,7 +39,10 @@ public record GroundTruth(ScenarioSpec spec, List<ScenarioWallet> wallets, List<
 
     /** The wallet's balance: its unspent outputs on the best chain, immature coinbases included. */
     public Coin balance(int wallet) {
-        return outputs.stream().filter(o -> o.wallet() == wallet && o.unspent()).map(OwnedOutput::value).reduce(Coin.ZERO, Coin::add);
+        return outputs.stream()
+                .filter(o -> o.wallet() == wallet && o.unspent())
+                .map(OwnedOutput::value)
+                .reduce(Coin.ZERO, Coin::add);
     }
 
     /** {@link #balance(int)} of every wallet, by wallet index. */

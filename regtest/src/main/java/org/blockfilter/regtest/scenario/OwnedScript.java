@@ -1,12 +1,11 @@
 package org.blockfilter.regtest.scenario;
 
-import org.bitcoinj.base.Address;
-import org.bitcoinj.crypto.ECKey;
-import org.bitcoinj.script.Script;
-
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.bitcoinj.base.Address;
+import org.bitcoinj.crypto.ECKey;
+import org.bitcoinj.script.Script;
 
 /**
  * A scriptPubKey a scenario wallet receives to, with what is needed to spend it. Immutable
@@ -19,8 +18,13 @@ import java.util.Optional;
  * @param keys         the keys in the script, in script order
  * @param redeemScript the P2SH redeem script or P2WSH witness script, where there is one
  */
-public record OwnedScript(int wallet, OutputKind kind, Script scriptPubKey, Optional<Address> address, List<ECKey> keys,
-                          Optional<Script> redeemScript) {
+public record OwnedScript(
+        int wallet,
+        OutputKind kind,
+        Script scriptPubKey,
+        Optional<Address> address,
+        List<ECKey> keys,
+        Optional<Script> redeemScript) {
     public OwnedScript {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(scriptPubKey, "scriptPubKey");

@@ -1,8 +1,7 @@
 package org.blockfilter.regtest.scenario;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.List;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * A reorg the scenario forced: the blocks above {@code forkHeight} that left the best chain and

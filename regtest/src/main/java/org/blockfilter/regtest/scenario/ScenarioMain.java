@@ -4,18 +4,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.bitcoinj.crypto.ECKey;
-import org.blockfilter.regtest.RegtestNode;
-import org.blockfilter.regtest.btcd.BtcdNode;
-import org.blockfilter.regtest.btcd.BtcdOptions;
-import org.blockfilter.regtest.embedded.EmbeddedNode;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import org.bitcoinj.crypto.ECKey;
+import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.regtest.btcd.BtcdNode;
+import org.blockfilter.regtest.btcd.BtcdOptions;
+import org.blockfilter.regtest.embedded.EmbeddedNode;
 
 /**
  * Builds a scenario chain on a fresh node and keeps the node running so the server, the wallet
@@ -25,8 +24,7 @@ import java.util.concurrent.CountDownLatch;
  * (addresses, scripts, regtest WIF keys) and their balances as JSON. Runs until interrupted.
  */
 public final class ScenarioMain {
-    private ScenarioMain() {
-    }
+    private ScenarioMain() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
         String backend = "btcd";
@@ -63,22 +61,27 @@ public final class ScenarioMain {
             System.exit(2);
             return;
         }
-        ScenarioSpec spec = ScenarioSpec.standard(seed).withBlocks(blocks)
+        ScenarioSpec spec = ScenarioSpec.standard(seed)
+                .withBlocks(blocks)
                 .withReorgs(blocks > 200 ? List.of(new ScenarioSpec.Reorg(200, 3)) : List.of());
         RegtestNode node = backend.equals("btcd")
                 ? BtcdNode.start(BtcdOptions.of(spec.miningAddress()))
                 : EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()));
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            node.close();
-            stopped.countDown();
-        }, "scenario-node-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            node.close();
+                            stopped.countDown();
+                        },
+                        "scenario-node-shutdown"));
         GroundTruth truth = ScenarioRunner.run(node, spec);
         PrintStream out = System.out;
-        out.println(node.name() + " regtest node: " + truth.tipHeight() + " blocks, " + truth.transactions().size()
-                + " scenario transactions (" + spec + ")");
+        out.println(node.name() + " regtest node: " + truth.tipHeight() + " blocks, "
+                + truth.transactions().size() + " scenario transactions (" + spec + ")");
         out.println("tip:  " + truth.tipHash());
-        out.println("url:  http://" + node.rpcUser() + ":" + node.rpcPassword() + "@" + node.rpcUri().getAuthority());
+        out.println("url:  http://" + node.rpcUser() + ":" + node.rpcPassword() + "@"
+                + node.rpcUri().getAuthority());
         node.p2pAddress().ifPresent(p2p -> out.println("p2p:  " + p2p.getHostString() + ":" + p2p.getPort()));
         if (truthFile != null) {
             writeTruth(truth, truthFile);

@@ -1,5 +1,18 @@
 package org.blockfilter.regtest.scenario;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
@@ -15,20 +28,6 @@ import org.blockfilter.regtest.scenario.internal.TxSigner.Out;
 import org.blockfilter.regtest.scenario.internal.Utxo;
 import org.blockfilter.regtest.scenario.internal.WalletBook;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Random;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.function.Consumer;
-
 /**
  * Builds a {@link ScenarioSpec}'s chain on any {@link RegtestNode} through its interface only:
  * mines to maturity, fans coinbases out to the wallets, then fills blocks with signed payments
@@ -43,8 +42,7 @@ public final class ScenarioRunner {
     private static final int FAN_OUT = 20;
     private static final int PROGRESS_EVERY = 50;
 
-    private ScenarioRunner() {
-    }
+    private ScenarioRunner() {}
 
     /** Runs {@code spec} on {@code node}, printing progress to stderr. */
     public static GroundTruth run(RegtestNode node, ScenarioSpec spec) {
@@ -72,7 +70,8 @@ public final class ScenarioRunner {
         }
         for (ScenarioSpec.Reorg r : spec.reorgs()) {
             if (r.atHeight() > spec.blocks()) {
-                throw new IllegalArgumentException("reorg at height " + r.atHeight() + " is above the scenario's " + spec.blocks() + " blocks");
+                throw new IllegalArgumentException(
+                        "reorg at height " + r.atHeight() + " is above the scenario's " + spec.blocks() + " blocks");
             }
         }
         return new Run(node, spec, progress).execute();
@@ -89,6 +88,7 @@ public final class ScenarioRunner {
 
         /** Best chain as we know it: hash and parsed block per height. */
         private final List<Sha256Hash> chain = new ArrayList<>();
+
         private final List<Block> blocks = new ArrayList<>();
         /** Confirmed, unspent, owned outputs. */
         private final Map<TransactionOutPoint, Utxo> pool = new HashMap<>();
@@ -96,12 +96,12 @@ public final class ScenarioRunner {
         private final Set<TransactionOutPoint> spent = new HashSet<>();
         /** Every scenario transaction by creation order, and those not yet in a best-chain block. */
         private final Map<Sha256Hash, Created> created = new LinkedHashMap<>();
+
         private final TreeMap<Long, Created> pending = new TreeMap<>();
         private final List<ReorgRecord> reorgs = new ArrayList<>();
         private long order;
 
-        private record Created(long order, Transaction tx, int fromWallet, boolean fanOut) {
-        }
+        private record Created(long order, Transaction tx, int fromWallet, boolean fanOut) {}
 
         Run(RegtestNode node, ScenarioSpec spec, Consumer<String> progress) {
             this.node = node;
@@ -128,19 +128,24 @@ public final class ScenarioRunner {
                 if (spendable(next).isEmpty()) {
                     // Nothing to spend yet: mine up to the next maturity in one call (with no coin
                     // in sight, the coinbase of the next block is the first to mature).
-                    int matures = pool.values().stream().mapToInt(Utxo::spendableAt).filter(h -> h > next).min()
+                    int matures = pool.values().stream()
+                            .mapToInt(Utxo::spendableAt)
+                            .filter(h -> h > next)
+                            .min()
                             .orElse(next + ScenarioSpec.COINBASE_MATURITY);
                     mineAndRead(Math.max(1, Math.min(limit, matures - 1) - tip()));
                     continue;
                 }
                 if (rng.nextDouble() >= spec.emptyBlockRate()) {
-                    createTransactions(next, spec.minTxsPerBlock() + rng.nextInt(spec.maxTxsPerBlock() - spec.minTxsPerBlock() + 1));
+                    createTransactions(
+                            next,
+                            spec.minTxsPerBlock() + rng.nextInt(spec.maxTxsPerBlock() - spec.minTxsPerBlock() + 1));
                 }
                 mineAndRead(1);
             }
             settlePending();
-            progress.accept("done: tip " + tip() + ", " + created.size() + " scenario transactions, "
-                    + reorgs.size() + " reorgs, " + elapsed());
+            progress.accept("done: tip " + tip() + ", " + created.size() + " scenario transactions, " + reorgs.size()
+                    + " reorgs, " + elapsed());
             return groundTruth();
         }
 
@@ -163,19 +168,29 @@ public final class ScenarioRunner {
             List<Utxo> available = new ArrayList<>(spendable(height));
             int made = 0;
             // The miner distributes its oldest mature coinbase first: that is where coins come from.
-            Utxo coinbase = available.stream().filter(u -> u.coinbase() && u.script().wallet() == 0).findFirst().orElse(null);
+            Utxo coinbase = available.stream()
+                    .filter(u -> u.coinbase() && u.script().wallet() == 0)
+                    .findFirst()
+                    .orElse(null);
             if (coinbase != null && count > 0) {
                 available.remove(coinbase);
                 fanOut(coinbase);
                 made++;
             }
             while (made < count) {
-                List<Integer> funded = available.stream().map(u -> u.script().wallet()).filter(w -> w != 0).distinct().sorted().toList();
+                List<Integer> funded = available.stream()
+                        .map(u -> u.script().wallet())
+                        .filter(w -> w != 0)
+                        .distinct()
+                        .sorted()
+                        .toList();
                 if (funded.isEmpty()) {
                     return;
                 }
                 int wallet = funded.get(rng.nextInt(funded.size()));
-                List<Utxo> mine = new ArrayList<>(available.stream().filter(u -> u.script().wallet() == wallet).toList());
+                List<Utxo> mine = new ArrayList<>(available.stream()
+                        .filter(u -> u.script().wallet() == wallet)
+                        .toList());
                 Collections.shuffle(mine, rng);
                 List<Utxo> inputs = List.copyOf(mine.subList(0, Math.min(mine.size(), 1 + rng.nextInt(3))));
                 available.removeAll(inputs);
@@ -206,7 +221,8 @@ public final class ScenarioRunner {
                 if (to == wallet && spec.wallets() > 1) {
                     to = 1 + (to % spec.wallets());
                 }
-                outs.add(new Out(book.receiveScript(to, rng, spec.addressReuseRate()).scriptPubKey(), MIN_OUTPUT));
+                outs.add(new Out(
+                        book.receiveScript(to, rng, spec.addressReuseRate()).scriptPubKey(), MIN_OUTPUT));
             }
             if (rng.nextInt(10) == 0) {
                 byte[] data = new byte[8 + rng.nextInt(33)];
@@ -254,8 +270,11 @@ public final class ScenarioRunner {
             try {
                 txid = node.submitTransaction(tx.serialize());
             } catch (NodeException e) {
-                throw new NodeException("scenario transaction " + tx.getTxId() + " from wallet " + wallet + " spending "
-                        + inputs.stream().map(u -> u.script().kind()).toList() + " was rejected: " + e.getMessage(), e);
+                throw new NodeException(
+                        "scenario transaction " + tx.getTxId() + " from wallet " + wallet + " spending "
+                                + inputs.stream().map(u -> u.script().kind()).toList() + " was rejected: "
+                                + e.getMessage(),
+                        e);
             }
             if (!txid.equals(tx.getTxId())) {
                 throw new IllegalStateException(node.name() + " returned txid " + txid + " for " + tx.getTxId());
@@ -274,13 +293,15 @@ public final class ScenarioRunner {
                 readBlock(hash);
             }
             if (tip() % PROGRESS_EVERY == 0 || tip() == spec.blocks()) {
-                progress.accept("height " + tip() + "/" + spec.blocks() + ", " + created.size() + " transactions, " + elapsed());
+                progress.accept("height " + tip() + "/" + spec.blocks() + ", " + created.size() + " transactions, "
+                        + elapsed());
             }
         }
 
         /** Appends a best-chain block to our view and applies it to the model. */
         private void readBlock(Sha256Hash hash) {
-            Block block = node.block(hash).orElseThrow(() -> new IllegalStateException(node.name() + " lost block " + hash));
+            Block block =
+                    node.block(hash).orElseThrow(() -> new IllegalStateException(node.name() + " lost block " + hash));
             if (!block.getPrevBlockHash().equals(chain.get(tip()))) {
                 throw new IllegalStateException(node.name() + " built block " + hash + " on " + block.getPrevBlockHash()
                         + ", not on our tip " + chain.get(tip()));
@@ -306,8 +327,16 @@ public final class ScenarioRunner {
                 if (spent.contains(op)) {
                     continue;
                 }
-                book.owner(out.getScriptBytes()).ifPresent(s ->
-                        pool.put(op, new Utxo(op, out.getValue(), s, txOrder * 1000 + out.getIndex(), spendableAt, coinbase)));
+                book.owner(out.getScriptBytes())
+                        .ifPresent(s -> pool.put(
+                                op,
+                                new Utxo(
+                                        op,
+                                        out.getValue(),
+                                        s,
+                                        txOrder * 1000 + out.getIndex(),
+                                        spendableAt,
+                                        coinbase)));
             }
         }
 
@@ -321,7 +350,9 @@ public final class ScenarioRunner {
                 for (Transaction tx : block.getTransactions()) {
                     for (TransactionOutput out : tx.getOutputs()) {
                         TransactionOutPoint op = new TransactionOutPoint(out.getIndex(), tx.getTxId());
-                        if (tx.isCoinBase() && book.owner(out.getScriptBytes()).isPresent() && pool.remove(op) == null) {
+                        if (tx.isCoinBase()
+                                && book.owner(out.getScriptBytes()).isPresent()
+                                && pool.remove(op) == null) {
                             throw new IllegalStateException("a dropped coinbase was spent: " + op);
                         }
                         pool.remove(op);
@@ -355,8 +386,9 @@ public final class ScenarioRunner {
             }
             mineAndRead(1);
             if (!pending.isEmpty()) {
-                throw new IllegalStateException(node.name() + " did not mine " + pending.size() + " scenario transactions, e.g. "
-                        + pending.firstEntry().getValue().tx().getTxId());
+                throw new IllegalStateException(
+                        node.name() + " did not mine " + pending.size() + " scenario transactions, e.g. "
+                                + pending.firstEntry().getValue().tx().getTxId());
             }
         }
 
@@ -365,7 +397,8 @@ public final class ScenarioRunner {
             for (int h = 0; h <= tip(); h++) {
                 Sha256Hash atNode = node.blockHash(h).orElse(null);
                 if (!chain.get(h).equals(atNode)) {
-                    throw new IllegalStateException(node.name() + " has " + atNode + " at height " + h + ", we built " + chain.get(h));
+                    throw new IllegalStateException(
+                            node.name() + " has " + atNode + " at height " + h + ", we built " + chain.get(h));
                 }
             }
             Map<TransactionOutPoint, OwnedOutput> outputs = new LinkedHashMap<>();
@@ -375,16 +408,32 @@ public final class ScenarioRunner {
                     confirmedAt.put(tx.getTxId(), h);
                     if (!tx.isCoinBase()) {
                         for (TransactionInput in : tx.getInputs()) {
-                            outputs.computeIfPresent(in.getOutpoint(), (op, o) -> new OwnedOutput(op, o.script(), o.value(),
-                                    o.height(), o.blockHash(), o.coinbase(), java.util.Optional.of(tx.getTxId())));
+                            outputs.computeIfPresent(
+                                    in.getOutpoint(),
+                                    (op, o) -> new OwnedOutput(
+                                            op,
+                                            o.script(),
+                                            o.value(),
+                                            o.height(),
+                                            o.blockHash(),
+                                            o.coinbase(),
+                                            java.util.Optional.of(tx.getTxId())));
                         }
                     }
                     for (TransactionOutput out : tx.getOutputs()) {
                         int height = h;
                         book.owner(out.getScriptBytes()).ifPresent(s -> {
                             TransactionOutPoint op = new TransactionOutPoint(out.getIndex(), tx.getTxId());
-                            outputs.put(op, new OwnedOutput(op, s, out.getValue(), height, chain.get(height), tx.isCoinBase(),
-                                    java.util.Optional.empty()));
+                            outputs.put(
+                                    op,
+                                    new OwnedOutput(
+                                            op,
+                                            s,
+                                            out.getValue(),
+                                            height,
+                                            chain.get(height),
+                                            tx.isCoinBase(),
+                                            java.util.Optional.empty()));
                         });
                     }
                 }
@@ -392,8 +441,8 @@ public final class ScenarioRunner {
             Set<TransactionOutPoint> unspentOnChain = new HashSet<>();
             outputs.values().stream().filter(OwnedOutput::unspent).forEach(o -> unspentOnChain.add(o.outpoint()));
             if (!unspentOnChain.equals(pool.keySet())) {
-                throw new IllegalStateException("the chain has " + unspentOnChain.size() + " unspent scenario outputs, the model "
-                        + pool.size());
+                throw new IllegalStateException("the chain has " + unspentOnChain.size()
+                        + " unspent scenario outputs, the model " + pool.size());
             }
             List<ScenarioTx> txs = new ArrayList<>();
             for (Map.Entry<Sha256Hash, Created> e : created.entrySet()) {

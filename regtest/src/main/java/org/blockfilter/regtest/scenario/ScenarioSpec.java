@@ -1,13 +1,12 @@
 package org.blockfilter.regtest.scenario;
 
+import java.util.Comparator;
+import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.ScriptType;
 import org.bitcoinj.crypto.ECKey;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.scenario.internal.Keys;
-
-import java.util.Comparator;
-import java.util.List;
 
 /**
  * What chain to build. Immutable; change a copy with the {@code withX} methods. Everything the
@@ -23,8 +22,15 @@ import java.util.List;
  * @param addressReuseRate probability that a payment goes to a script the wallet already used
  * @param reorgs          reorgs to force, in increasing height order
  */
-public record ScenarioSpec(long seed, int blocks, int wallets, int minTxsPerBlock, int maxTxsPerBlock,
-                           double emptyBlockRate, double addressReuseRate, List<Reorg> reorgs) {
+public record ScenarioSpec(
+        long seed,
+        int blocks,
+        int wallets,
+        int minTxsPerBlock,
+        int maxTxsPerBlock,
+        double emptyBlockRate,
+        double addressReuseRate,
+        List<Reorg> reorgs) {
 
     /** Coinbases need this many confirmations before they can be spent. */
     public static final int COINBASE_MATURITY = 100;
@@ -37,7 +43,8 @@ public record ScenarioSpec(long seed, int blocks, int wallets, int minTxsPerBloc
     public record Reorg(int atHeight, int depth) {
         public Reorg {
             if (depth < 1 || depth >= COINBASE_MATURITY) {
-                throw new IllegalArgumentException("reorg depth must be in 1.." + (COINBASE_MATURITY - 1) + ": " + depth);
+                throw new IllegalArgumentException(
+                        "reorg depth must be in 1.." + (COINBASE_MATURITY - 1) + ": " + depth);
             }
             if (atHeight <= depth) {
                 throw new IllegalArgumentException("reorg at height " + atHeight + " cannot drop " + depth + " blocks");
@@ -53,14 +60,17 @@ public record ScenarioSpec(long seed, int blocks, int wallets, int minTxsPerBloc
             throw new IllegalArgumentException("wallets must be >= 1: " + wallets);
         }
         if (minTxsPerBlock < 0 || maxTxsPerBlock < minTxsPerBlock) {
-            throw new IllegalArgumentException("need 0 <= minTxsPerBlock <= maxTxsPerBlock: " + minTxsPerBlock + ", " + maxTxsPerBlock);
+            throw new IllegalArgumentException(
+                    "need 0 <= minTxsPerBlock <= maxTxsPerBlock: " + minTxsPerBlock + ", " + maxTxsPerBlock);
         }
         checkProbability("emptyBlockRate", emptyBlockRate);
         checkProbability("addressReuseRate", addressReuseRate);
-        reorgs = reorgs.stream().sorted(Comparator.comparingInt(Reorg::atHeight)).toList();
+        reorgs =
+                reorgs.stream().sorted(Comparator.comparingInt(Reorg::atHeight)).toList();
         for (int i = 1; i < reorgs.size(); i++) {
             if (reorgs.get(i).atHeight() == reorgs.get(i - 1).atHeight()) {
-                throw new IllegalArgumentException("two reorgs at height " + reorgs.get(i).atHeight());
+                throw new IllegalArgumentException(
+                        "two reorgs at height " + reorgs.get(i).atHeight());
             }
         }
     }
@@ -76,11 +86,13 @@ public record ScenarioSpec(long seed, int blocks, int wallets, int minTxsPerBloc
     }
 
     public ScenarioSpec withBlocks(int n) {
-        return new ScenarioSpec(seed, n, wallets, minTxsPerBlock, maxTxsPerBlock, emptyBlockRate, addressReuseRate, reorgs);
+        return new ScenarioSpec(
+                seed, n, wallets, minTxsPerBlock, maxTxsPerBlock, emptyBlockRate, addressReuseRate, reorgs);
     }
 
     public ScenarioSpec withWallets(int n) {
-        return new ScenarioSpec(seed, blocks, n, minTxsPerBlock, maxTxsPerBlock, emptyBlockRate, addressReuseRate, reorgs);
+        return new ScenarioSpec(
+                seed, blocks, n, minTxsPerBlock, maxTxsPerBlock, emptyBlockRate, addressReuseRate, reorgs);
     }
 
     public ScenarioSpec withTxsPerBlock(int min, int max) {
@@ -96,7 +108,8 @@ public record ScenarioSpec(long seed, int blocks, int wallets, int minTxsPerBloc
     }
 
     public ScenarioSpec withReorgs(List<Reorg> list) {
-        return new ScenarioSpec(seed, blocks, wallets, minTxsPerBlock, maxTxsPerBlock, emptyBlockRate, addressReuseRate, list);
+        return new ScenarioSpec(
+                seed, blocks, wallets, minTxsPerBlock, maxTxsPerBlock, emptyBlockRate, addressReuseRate, list);
     }
 
     /** The miner's key (wallet 0, key 0), derived from the seed. */
@@ -117,7 +130,8 @@ public record ScenarioSpec(long seed, int blocks, int wallets, int minTxsPerBloc
 
     @Override
     public String toString() {
-        return "ScenarioSpec[seed=" + seed + ", blocks=" + blocks + ", wallets=" + wallets + ", txs/block=" + minTxsPerBlock
-                + ".." + maxTxsPerBlock + ", empty=" + emptyBlockRate + ", reuse=" + addressReuseRate + ", reorgs=" + reorgs + "]";
+        return "ScenarioSpec[seed=" + seed + ", blocks=" + blocks + ", wallets=" + wallets + ", txs/block="
+                + minTxsPerBlock + ".." + maxTxsPerBlock + ", empty=" + emptyBlockRate + ", reuse=" + addressReuseRate
+                + ", reorgs=" + reorgs + "]";
     }
 }

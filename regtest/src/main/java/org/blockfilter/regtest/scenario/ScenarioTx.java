@@ -1,9 +1,8 @@
 package org.blockfilter.regtest.scenario;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.Arrays;
 import java.util.Objects;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * A transaction the scenario created, where it ended up on the final best chain. Immutable: the
@@ -12,7 +11,8 @@ import java.util.Objects;
  * @param fromWallet the wallet that signed it
  * @param fanOut     true for the miner's distribution of a coinbase to many wallets
  */
-public record ScenarioTx(Sha256Hash txid, byte[] raw, int fromWallet, boolean fanOut, int height, Sha256Hash blockHash) {
+public record ScenarioTx(
+        Sha256Hash txid, byte[] raw, int fromWallet, boolean fanOut, int height, Sha256Hash blockHash) {
     public ScenarioTx {
         Objects.requireNonNull(txid, "txid");
         raw = raw.clone();
@@ -26,8 +26,13 @@ public record ScenarioTx(Sha256Hash txid, byte[] raw, int fromWallet, boolean fa
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ScenarioTx t && txid.equals(t.txid) && Arrays.equals(raw, t.raw) && fromWallet == t.fromWallet
-                && fanOut == t.fanOut && height == t.height && blockHash.equals(t.blockHash);
+        return o instanceof ScenarioTx t
+                && txid.equals(t.txid)
+                && Arrays.equals(raw, t.raw)
+                && fromWallet == t.fromWallet
+                && fanOut == t.fanOut
+                && height == t.height
+                && blockHash.equals(t.blockHash);
     }
 
     @Override

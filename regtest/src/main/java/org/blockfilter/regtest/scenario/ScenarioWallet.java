@@ -1,8 +1,7 @@
 package org.blockfilter.regtest.scenario;
 
-import org.bitcoinj.crypto.ECKey;
-
 import java.util.List;
+import org.bitcoinj.crypto.ECKey;
 
 /**
  * One wallet of the population: its keys (derived from the seed) and every script it received

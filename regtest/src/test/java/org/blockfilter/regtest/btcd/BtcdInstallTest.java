@@ -1,15 +1,14 @@
 package org.blockfilter.regtest.btcd;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Installs btcd from scratch into an empty GOBIN (about a minute of compiling, so only when
@@ -25,7 +24,8 @@ class BtcdInstallTest {
         assertTrue(BtcdBinary.find(env).isEmpty(), "nothing installed yet");
         long start = System.nanoTime();
         Path installed = BtcdBinary.locateOrInstall(env);
-        System.err.printf("[install] go install %s took %.1f s%n", BtcdBinary.MODULE, (System.nanoTime() - start) / 1e9);
+        System.err.printf(
+                "[install] go install %s took %.1f s%n", BtcdBinary.MODULE, (System.nanoTime() - start) / 1e9);
         assertEquals(gobin.resolve("btcd"), installed);
         assertTrue(Files.isExecutable(installed));
         assertEquals(installed, BtcdBinary.find(env).orElseThrow(), "the second lookup finds it without installing");

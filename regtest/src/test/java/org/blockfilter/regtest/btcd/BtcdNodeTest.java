@@ -1,5 +1,20 @@
 package org.blockfilter.regtest.btcd;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.ScriptType;
 import org.bitcoinj.base.Sha256Hash;
@@ -14,22 +29,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @ExtendWith(NodeLogOnFailure.class)
 class BtcdNodeTest {
@@ -59,9 +58,10 @@ class BtcdNodeTest {
         assertEquals(mined.get(0), node.blockHash(1).orElseThrow());
         assertTrue(node.blockHash(4).isEmpty(), "no block above the tip");
         Block block = node.block(mined.get(0)).orElseThrow();
-        assertArrayEquals(ScriptBuilder.createOutputScript(miningAddress).program(),
+        assertArrayEquals(
+                ScriptBuilder.createOutputScript(miningAddress).program(),
                 block.getTransactions().get(0).getOutput(0).getScriptPubKey().program());
-        assertTrue(node.rawBlock(Sha256Hash.of(new byte[]{1})).isEmpty(), "unknown block is empty, not an error");
+        assertTrue(node.rawBlock(Sha256Hash.of(new byte[] {1})).isEmpty(), "unknown block is empty, not an error");
         assertTrue(node.cfilter(mined.get(0)).length > 0);
         assertTrue(node.p2pAddress().orElseThrow().getAddress().isLoopbackAddress());
     }
@@ -73,7 +73,9 @@ class BtcdNodeTest {
         List<Sha256Hash> branch = node.reorg(2, 3);
         assertEquals(6, node.tipHeight());
         assertEquals(old.get(2), node.blockHash(3).orElseThrow(), "blocks below the fork stay");
-        assertEquals(branch, List.of(node.blockHash(4).orElseThrow(), node.blockHash(5).orElseThrow(), node.tipHash()));
+        assertEquals(
+                branch,
+                List.of(node.blockHash(4).orElseThrow(), node.blockHash(5).orElseThrow(), node.tipHash()));
         assertNotEquals(old.get(3), branch.get(0));
         // The node keeps mining on the new branch.
         node.mine(1);
@@ -102,22 +104,26 @@ class BtcdNodeTest {
     @Test
     void missingBinaryIsAClearError() {
         Path nowhere = Path.of("/nonexistent/btcd");
-        NodeException e = assertThrows(NodeException.class,
+        NodeException e = assertThrows(
+                NodeException.class,
                 () -> BtcdNode.start(BtcdOptions.of(miningAddress).withBinary(nowhere)));
         assertTrue(e.getMessage().contains("/nonexistent/btcd"), e.getMessage());
     }
 
     @Test
     void btcdBinPointingNowhereIsAnErrorNotAFallback() {
-        NodeException e = assertThrows(NodeException.class,
-                () -> BtcdBinary.locateOrInstall(Map.of("BTCD_BIN", "/nonexistent/btcd", "PATH", System.getenv("PATH"))));
+        NodeException e = assertThrows(
+                NodeException.class,
+                () -> BtcdBinary.locateOrInstall(
+                        Map.of("BTCD_BIN", "/nonexistent/btcd", "PATH", System.getenv("PATH"))));
         assertTrue(e.getMessage().contains("BTCD_BIN=/nonexistent/btcd"), e.getMessage());
     }
 
     @Test
     void takenPortFailsWithTheLog() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            BtcdOptions options = BtcdOptions.of(miningAddress).withBinary(binary).withPorts(taken.getLocalPort(), 0);
+            BtcdOptions options =
+                    BtcdOptions.of(miningAddress).withBinary(binary).withPorts(taken.getLocalPort(), 0);
             NodeException e = assertThrows(NodeException.class, () -> BtcdNode.start(options));
             assertTrue(e.getMessage().contains("port taken"), e.getMessage());
             assertTrue(e.logTail().contains("address already in use"), e.logTail());
@@ -136,7 +142,9 @@ class BtcdNodeTest {
     @Test
     void nodeThatExitsDuringStartFailsWithItsExitCodeAndLog(@TempDir Path tmp) throws Exception {
         Path failing = script(tmp, "echo cannot open database; exit 3");
-        NodeException e = assertThrows(NodeException.class, () -> BtcdNode.start(BtcdOptions.of(miningAddress).withBinary(failing)));
+        NodeException e = assertThrows(
+                NodeException.class,
+                () -> BtcdNode.start(BtcdOptions.of(miningAddress).withBinary(failing)));
         assertTrue(e.getMessage().contains("exited with code 3"), e.getMessage());
         assertTrue(e.logTail().contains("cannot open database"), e.logTail());
     }

@@ -1,10 +1,9 @@
 package org.blockfilter.regtest.btcd;
 
-import org.blockfilter.regtest.NodeException;
-import org.junit.jupiter.api.Assumptions;
-
 import java.nio.file.Path;
 import java.util.Map;
+import org.blockfilter.regtest.NodeException;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The skip-or-fail policy of tests that need btcd: find or install the binary; when that is
@@ -12,8 +11,7 @@ import java.util.Map;
  * {@code BLOCKFILTER_REQUIRE_BTCD=true}) and skip with the reason otherwise.
  */
 public final class BtcdTestSupport {
-    private BtcdTestSupport() {
-    }
+    private BtcdTestSupport() {}
 
     public static Path binaryOrSkip() {
         return binaryOrSkip(System.getenv());
@@ -24,8 +22,10 @@ public final class BtcdTestSupport {
             return BtcdBinary.locateOrInstall(env);
         } catch (NodeException e) {
             if (btcdRequired(env)) {
-                throw new AssertionError("btcd is required here (CI=true or BLOCKFILTER_REQUIRE_BTCD=true) but unavailable: "
-                        + e.getMessage(), e);
+                throw new AssertionError(
+                        "btcd is required here (CI=true or BLOCKFILTER_REQUIRE_BTCD=true) but unavailable: "
+                                + e.getMessage(),
+                        e);
             }
             Assumptions.abort("btcd unavailable, test skipped (set BLOCKFILTER_REQUIRE_BTCD=true to fail instead): "
                     + e.getMessage());

@@ -1,5 +1,12 @@
 package org.blockfilter.regtest.check;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
@@ -18,14 +25,6 @@ import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.util.HashMap;
-import java.util.HexFormat;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The cross-implementation check: on a scenario chain of at least 300 blocks and 2,000
@@ -52,7 +51,9 @@ class CrossImplementationCheckTest {
         node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
         GroundTruth truth = ScenarioRunner.run(node, spec);
         assertTrue(truth.tipHeight() >= 300, "tip " + truth.tipHeight());
-        assertTrue(truth.transactions().size() >= 2000, "scenario transactions: " + truth.transactions().size());
+        assertTrue(
+                truth.transactions().size() >= 2000,
+                "scenario transactions: " + truth.transactions().size());
         assertEquals(1, truth.reorgs().size(), "the scenario's own reorg happened");
 
         int checked = checkEveryHeight();
@@ -82,14 +83,15 @@ class CrossImplementationCheckTest {
             BasicFilter ours = BasicFilter.build(block, prevouts);
             byte[] theirs = node.cfilter(hash);
             if (!java.util.Arrays.equals(theirs, ours.bytes())) {
-                fail("height " + height + " block " + hash + ": our filter (N=" + ours.size() + ") " + HEX.formatHex(ours.bytes())
-                        + " differs from btcd's " + HEX.formatHex(theirs));
+                fail("height " + height + " block " + hash + ": our filter (N=" + ours.size() + ") "
+                        + HEX.formatHex(ours.bytes()) + " differs from btcd's " + HEX.formatHex(theirs));
             }
             Sha256Hash header = FilterHeaders.next(ours.filterHash(), prevHeader);
             assertEquals(header, ours.header(prevHeader));
             Sha256Hash theirHeader = node.cfilterHeader(hash);
             if (!header.equals(theirHeader)) {
-                fail("height " + height + " block " + hash + ": our filter header " + header + " differs from btcd's " + theirHeader);
+                fail("height " + height + " block " + hash + ": our filter header " + header + " differs from btcd's "
+                        + theirHeader);
             }
             prevHeader = header;
         }

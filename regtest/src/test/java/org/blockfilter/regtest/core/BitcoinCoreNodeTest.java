@@ -1,6 +1,12 @@
 package org.blockfilter.regtest.core;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
@@ -17,13 +23,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.junit.jupiter.Testcontainers;
-
-import java.util.HashMap;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Bitcoin Core through Testcontainers: the shared RPC backend, a small scenario with a reorg,
@@ -46,7 +45,7 @@ class BitcoinCoreNodeTest {
     void runsAScenarioWithAReorgAndServesTheSameFiltersAsOurs() {
         ScenarioSpec spec = ScenarioSpec.small(3, 20).withReorgs(List.of(new ScenarioSpec.Reorg(110, 2)));
         node = BitcoinCoreNode.start(spec.miningAddress());
-        GroundTruth truth = ScenarioRunner.run(node, spec, line -> { });
+        GroundTruth truth = ScenarioRunner.run(node, spec, line -> {});
         assertEquals(node.tipHash(), truth.tipHash());
 
         Map<TransactionOutPoint, byte[]> outputs = new HashMap<>();

@@ -1,5 +1,11 @@
 package org.blockfilter.regtest.embedded;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
@@ -13,13 +19,6 @@ import org.blockfilter.regtest.embedded.internal.Consensus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Blocks from elsewhere go through the same rules as the node's own: each case takes a valid
@@ -73,14 +72,24 @@ class EmbeddedNodeBlockValidationTest {
     @Test
     void rejectsAWrongMerkleRoot() {
         Block b = nextBlock();
-        expectRejected("bad-txnmrklroot", Fixtures.resolve(b, Sha256Hash.of(new byte[] {7}), b.getTimeSeconds(), b.getDifficultyTarget()));
+        expectRejected(
+                "bad-txnmrklroot",
+                Fixtures.resolve(b, Sha256Hash.of(new byte[] {7}), b.getTimeSeconds(), b.getDifficultyTarget()));
     }
 
     @Test
     void rejectsInsufficientProofOfWork() {
         Block b = nextBlock();
-        expectRejected("high-hash", Fixtures.solve(b.getVersion(), b.getPrevBlockHash(), b.getMerkleRoot(),
-                b.getTimeSeconds(), b.getDifficultyTarget(), b.getTransactions(), true));
+        expectRejected(
+                "high-hash",
+                Fixtures.solve(
+                        b.getVersion(),
+                        b.getPrevBlockHash(),
+                        b.getMerkleRoot(),
+                        b.getTimeSeconds(),
+                        b.getDifficultyTarget(),
+                        b.getTransactions(),
+                        true));
     }
 
     @Test
@@ -106,8 +115,16 @@ class EmbeddedNodeBlockValidationTest {
     @Test
     void rejectsAnOldBlockVersion() {
         Block b = nextBlock();
-        expectRejected("bad-version(0x00000001)", Fixtures.solve(1, b.getPrevBlockHash(), b.getMerkleRoot(),
-                b.getTimeSeconds(), b.getDifficultyTarget(), b.getTransactions(), false));
+        expectRejected(
+                "bad-version(0x00000001)",
+                Fixtures.solve(
+                        1,
+                        b.getPrevBlockHash(),
+                        b.getMerkleRoot(),
+                        b.getTimeSeconds(),
+                        b.getDifficultyTarget(),
+                        b.getTransactions(),
+                        false));
     }
 
     @Test
@@ -139,18 +156,35 @@ class EmbeddedNodeBlockValidationTest {
         Transaction cb = b.getTransactions().get(0);
         Transaction bent = new Transaction();
         bent.addInput(cb.getInput(0));
-        bent.addOutput(new TransactionOutput(bent, cb.getOutput(0).getValue(), cb.getOutput(0).getScriptBytes()));
+        bent.addOutput(new TransactionOutput(
+                bent, cb.getOutput(0).getValue(), cb.getOutput(0).getScriptBytes()));
         byte[] commitment = cb.getOutput(1).getScriptBytes().clone();
         commitment[20] ^= 1;
         bent.addOutput(new TransactionOutput(bent, Coin.ZERO, commitment));
         List<Transaction> txs = new ArrayList<>(b.getTransactions());
         txs.set(0, bent);
-        expectRejected("bad-witness-merkle-match", Fixtures.solve(b.getVersion(), b.getPrevBlockHash(), Fixtures.merkle(txs),
-                b.getTimeSeconds(), b.getDifficultyTarget(), txs, false));
+        expectRejected(
+                "bad-witness-merkle-match",
+                Fixtures.solve(
+                        b.getVersion(),
+                        b.getPrevBlockHash(),
+                        Fixtures.merkle(txs),
+                        b.getTimeSeconds(),
+                        b.getDifficultyTarget(),
+                        txs,
+                        false));
         // Without any commitment a block with witness data is rejected too.
         txs.set(0, coinbase(103, Consensus.subsidy(103).value + 1000));
-        expectRejected("unexpected-witness", Fixtures.solve(b.getVersion(), b.getPrevBlockHash(), Fixtures.merkle(txs),
-                b.getTimeSeconds(), b.getDifficultyTarget(), txs, false));
+        expectRejected(
+                "unexpected-witness",
+                Fixtures.solve(
+                        b.getVersion(),
+                        b.getPrevBlockHash(),
+                        Fixtures.merkle(txs),
+                        b.getTimeSeconds(),
+                        b.getDifficultyTarget(),
+                        txs,
+                        false));
     }
 
     @Test
@@ -159,11 +193,29 @@ class EmbeddedNodeBlockValidationTest {
         Transaction second = Fixtures.pay(Fixtures.coinbase(source, 1, miner), Fixtures.p2pkh(alice), 48 * COIN);
         Block b = nextBlock();
         List<Transaction> txs = new ArrayList<>(List.of(coinbase(102, Consensus.subsidy(102).value), first, second));
-        expectRejected("bad-txns-inputs-missingorspent", Fixtures.solve(b.getVersion(), b.getPrevBlockHash(),
-                Fixtures.merkle(txs), b.getTimeSeconds(), b.getDifficultyTarget(), txs, false));
-        assertEquals(Chain.BlockStatus.DUPLICATE_INVALID, node.chain().submitBlock(
-                Fixtures.solve(b.getVersion(), b.getPrevBlockHash(), Fixtures.merkle(txs), b.getTimeSeconds(),
-                        b.getDifficultyTarget(), txs, false), new byte[0]));
+        expectRejected(
+                "bad-txns-inputs-missingorspent",
+                Fixtures.solve(
+                        b.getVersion(),
+                        b.getPrevBlockHash(),
+                        Fixtures.merkle(txs),
+                        b.getTimeSeconds(),
+                        b.getDifficultyTarget(),
+                        txs,
+                        false));
+        assertEquals(
+                Chain.BlockStatus.DUPLICATE_INVALID,
+                node.chain()
+                        .submitBlock(
+                                Fixtures.solve(
+                                        b.getVersion(),
+                                        b.getPrevBlockHash(),
+                                        Fixtures.merkle(txs),
+                                        b.getTimeSeconds(),
+                                        b.getDifficultyTarget(),
+                                        txs,
+                                        false),
+                                new byte[0]));
     }
 
     @Test
@@ -174,8 +226,14 @@ class EmbeddedNodeBlockValidationTest {
         tx.replaceInput(0, tx.getInput(0).withScriptBytes(scriptSig));
         Block b = nextBlock();
         List<Transaction> txs = new ArrayList<>(List.of(coinbase(102, Consensus.subsidy(102).value), tx));
-        Block bad = Fixtures.solve(b.getVersion(), b.getPrevBlockHash(), Fixtures.merkle(txs), b.getTimeSeconds(),
-                b.getDifficultyTarget(), txs, false);
+        Block bad = Fixtures.solve(
+                b.getVersion(),
+                b.getPrevBlockHash(),
+                Fixtures.merkle(txs),
+                b.getTimeSeconds(),
+                b.getDifficultyTarget(),
+                txs,
+                false);
         RejectedException e = assertThrows(RejectedException.class, () -> node.submitBlock(bad.serialize()));
         assertEquals(true, e.reason().startsWith("mandatory-script-verify-flag-failed"), e.getMessage());
     }
@@ -183,18 +241,31 @@ class EmbeddedNodeBlockValidationTest {
     @Test
     void rejectsAnUnknownParentAndUndecodableBytes() {
         Block b = nextBlock();
-        Block orphan = Fixtures.solve(b.getVersion(), Sha256Hash.of(new byte[] {9}), b.getMerkleRoot(), b.getTimeSeconds(),
-                b.getDifficultyTarget(), b.getTransactions(), false);
+        Block orphan = Fixtures.solve(
+                b.getVersion(),
+                Sha256Hash.of(new byte[] {9}),
+                b.getMerkleRoot(),
+                b.getTimeSeconds(),
+                b.getDifficultyTarget(),
+                b.getTransactions(),
+                false);
         expectRejected("prev-blk-not-found", orphan);
         byte[] raw = b.serialize();
-        assertEquals(-22, assertThrows(RejectedException.class, () -> node.submitBlock(Arrays.copyOf(raw, raw.length + 1))).rpcCode());
-        assertEquals(-22, assertThrows(RejectedException.class, () -> node.submitBlock(Arrays.copyOf(raw, 50))).rpcCode());
+        assertEquals(
+                -22,
+                assertThrows(RejectedException.class, () -> node.submitBlock(Arrays.copyOf(raw, raw.length + 1)))
+                        .rpcCode());
+        assertEquals(
+                -22,
+                assertThrows(RejectedException.class, () -> node.submitBlock(Arrays.copyOf(raw, 50)))
+                        .rpcCode());
     }
 
     /** A coinbase for {@code height} without witness commitment, paying {@code value} to the miner. */
     private Transaction coinbase(int height, long value) {
         Transaction cb = new Transaction();
-        cb.addInput(TransactionInput.coinbaseInput(cb, new ScriptBuilder().number(height).number(77).build().program()));
+        cb.addInput(TransactionInput.coinbaseInput(
+                cb, new ScriptBuilder().number(height).number(77).build().program()));
         cb.addOutput(new TransactionOutput(cb, Coin.valueOf(value), Fixtures.script(Fixtures.p2pkh(miner))));
         return cb;
     }
@@ -202,7 +273,13 @@ class EmbeddedNodeBlockValidationTest {
     private Block blockWithCoinbase(Transaction cb) {
         Block b = nextBlock();
         List<Transaction> txs = List.of(cb);
-        return Fixtures.solve(b.getVersion(), b.getPrevBlockHash(), Fixtures.merkle(txs), b.getTimeSeconds(),
-                b.getDifficultyTarget(), txs, false);
+        return Fixtures.solve(
+                b.getVersion(),
+                b.getPrevBlockHash(),
+                Fixtures.merkle(txs),
+                b.getTimeSeconds(),
+                b.getDifficultyTarget(),
+                txs,
+                false);
     }
 }

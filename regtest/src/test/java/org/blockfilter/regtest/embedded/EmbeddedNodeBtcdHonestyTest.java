@@ -1,5 +1,10 @@
 package org.blockfilter.regtest.embedded;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.EnumSet;
+import java.util.List;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.regtest.NodeLogOnFailure;
@@ -13,12 +18,6 @@ import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.util.EnumSet;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The test that keeps the embedded node honest: btcd, a real full node, accepts every block the
@@ -46,7 +45,7 @@ class EmbeddedNodeBtcdHonestyTest {
         ScenarioSpec spec = ScenarioSpec.small(20_261_130L, 60).withReorgs(List.of(new ScenarioSpec.Reorg(150, 3)));
         SettableClock clock = SettableClock.at(DemoChain.START);
         node = DemoChain.startFor(spec, EmbeddedNode.Config.defaults(), clock);
-        GroundTruth truth = DemoChain.build(node, clock, spec, line -> { });
+        GroundTruth truth = DemoChain.build(node, clock, spec, line -> {});
         assertEquals(1, truth.reorgs().size(), "the scenario's reorg happened on the embedded node");
 
         List<BlockEntry> blocks = node.chain().allBlocks();
@@ -54,9 +53,11 @@ class EmbeddedNodeBtcdHonestyTest {
         for (BlockEntry e : blocks) {
             Block b = e.block();
             if (e.height() > 0) {
-                Block.verifyTransactions(RegtestNode.PARAMS, b, e.height(), EnumSet.of(Block.VerifyFlag.HEIGHT_IN_COINBASE));
+                Block.verifyTransactions(
+                        RegtestNode.PARAMS, b, e.height(), EnumSet.of(Block.VerifyFlag.HEIGHT_IN_COINBASE));
             }
-            for (Transaction tx : b.getTransactions().subList(1, b.getTransactions().size())) {
+            for (Transaction tx :
+                    b.getTransactions().subList(1, b.getTransactions().size())) {
                 witnessTxs += tx.hasWitnesses() ? 1 : 0;
             }
         }

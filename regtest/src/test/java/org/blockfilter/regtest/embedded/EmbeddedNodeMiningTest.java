@@ -1,5 +1,14 @@
 package org.blockfilter.regtest.embedded;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
@@ -11,16 +20,6 @@ import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.embedded.internal.Consensus;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.EnumSet;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EmbeddedNodeMiningTest {
     private final ECKey miner = Fixtures.key("miner");
@@ -35,7 +34,8 @@ class EmbeddedNodeMiningTest {
                 Block b = node.block(node.blockHash(h).orElseThrow()).orElseThrow();
                 Block.verifyTransactions(RegtestNode.PARAMS, b, h, EnumSet.of(Block.VerifyFlag.HEIGHT_IN_COINBASE));
                 assertEquals(0x207fffffL, b.getDifficultyTarget());
-                assertTrue(b.getHash().toBigInteger().compareTo(b.getDifficultyTargetAsInteger()) <= 0, "proof of work");
+                assertTrue(
+                        b.getHash().toBigInteger().compareTo(b.getDifficultyTargetAsInteger()) <= 0, "proof of work");
                 assertEquals(Fixtures.merkle(b.getTransactions()), b.getMerkleRoot());
                 assertTrue(b.getVersion() >= 4, "BIP 34/65/66 need version 4 or more");
                 assertEquals(node.blockHash(h - 1).orElseThrow(), b.getPrevBlockHash());
@@ -83,11 +83,15 @@ class EmbeddedNodeMiningTest {
             node.mine(30);
             List<Long> times = new ArrayList<>();
             for (int h = 0; h <= 30; h++) {
-                long t = node.block(node.blockHash(h).orElseThrow()).orElseThrow().getTimeSeconds();
+                long t = node.block(node.blockHash(h).orElseThrow())
+                        .orElseThrow()
+                        .getTimeSeconds();
                 if (h > 0) {
                     List<Long> last = new ArrayList<>(times.subList(Math.max(0, times.size() - 11), times.size()));
                     Collections.sort(last);
-                    assertTrue(t > last.get(last.size() / 2), "block " + h + " time " + t + " must exceed median time past");
+                    assertTrue(
+                            t > last.get(last.size() / 2),
+                            "block " + h + " time " + t + " must exceed median time past");
                 }
                 times.add(t);
             }
@@ -98,11 +102,12 @@ class EmbeddedNodeMiningTest {
     void sameClockAndCallsGiveTheSameChainByteForByte() {
         Address to = Fixtures.p2wpkh(miner);
         try (EmbeddedNode a = Fixtures.node(SettableClock.at(Fixtures.T0), to);
-             EmbeddedNode b = Fixtures.node(SettableClock.at(Fixtures.T0), to)) {
+                EmbeddedNode b = Fixtures.node(SettableClock.at(Fixtures.T0), to)) {
             a.mine(5);
             b.mine(5);
             for (int h = 0; h <= 5; h++) {
-                assertArrayEquals(a.rawBlock(a.blockHash(h).orElseThrow()).orElseThrow(),
+                assertArrayEquals(
+                        a.rawBlock(a.blockHash(h).orElseThrow()).orElseThrow(),
                         b.rawBlock(b.blockHash(h).orElseThrow()).orElseThrow());
             }
         }
@@ -117,7 +122,9 @@ class EmbeddedNodeMiningTest {
             ScenarioSpec spec = DemoChain.spec(112, seeds[i]);
             SettableClock clock = SettableClock.at(Fixtures.T0);
             try (EmbeddedNode node = DemoChain.startFor(spec, EmbeddedNode.Config.defaults(), clock)) {
-                txs[i] = DemoChain.build(node, clock, spec, line -> { }).transactions().size();
+                txs[i] = DemoChain.build(node, clock, spec, line -> {})
+                        .transactions()
+                        .size();
                 tips[i] = node.tipHash().toString();
                 assertEquals(112, node.tipHeight());
             }
@@ -128,6 +135,11 @@ class EmbeddedNodeMiningTest {
     }
 
     private static Coin coinbaseValue(EmbeddedNode node, int height) {
-        return node.block(node.blockHash(height).orElseThrow()).orElseThrow().getTransactions().get(0).getOutput(0).getValue();
+        return node.block(node.blockHash(height).orElseThrow())
+                .orElseThrow()
+                .getTransactions()
+                .get(0)
+                .getOutput(0)
+                .getValue();
     }
 }

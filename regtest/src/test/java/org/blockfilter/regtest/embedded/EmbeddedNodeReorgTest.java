@@ -1,5 +1,13 @@
 package org.blockfilter.regtest.embedded;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.crypto.ECKey;
@@ -8,15 +16,6 @@ import org.blockfilter.regtest.embedded.internal.Utxo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Reorgs: invalidation, longer branches from this node and from another, undo of the UTXO set. */
 class EmbeddedNodeReorgTest {
@@ -97,7 +96,8 @@ class EmbeddedNodeReorgTest {
             node.mine(1);
             other.mine(2);
             for (int h = 102; h <= 103; h++) {
-                node.submitBlock(other.rawBlock(other.blockHash(h).orElseThrow()).orElseThrow());
+                node.submitBlock(
+                        other.rawBlock(other.blockHash(h).orElseThrow()).orElseThrow());
             }
             assertEquals(other.tipHash(), node.tipHash());
             assertEquals(other.chain().utxoSnapshot(), node.chain().utxoSnapshot());

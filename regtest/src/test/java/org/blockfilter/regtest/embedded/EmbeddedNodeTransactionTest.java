@@ -1,5 +1,11 @@
 package org.blockfilter.regtest.embedded;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionWitness;
@@ -9,13 +15,6 @@ import org.blockfilter.regtest.embedded.internal.TxSigner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Mempool acceptance: what the node takes, what it refuses, and with which of Core's reasons. */
 class EmbeddedNodeTransactionTest {
@@ -49,10 +48,24 @@ class EmbeddedNodeTransactionTest {
         node.submitTransaction(toBob.serialize());
         Sha256Hash block = node.mine(1).get(0);
         assertEquals(2, node.block(block).orElseThrow().getTransactions().size());
-        assertFalse(node.chain().utxo(new OutPoint(toAlice.getTxId(), 0)).isPresent(), "spent output leaves the UTXO set");
-        assertEquals(48 * COIN, node.chain().utxo(new OutPoint(toBob.getTxId(), 0)).orElseThrow().value());
+        assertFalse(
+                node.chain().utxo(new OutPoint(toAlice.getTxId(), 0)).isPresent(), "spent output leaves the UTXO set");
+        assertEquals(
+                48 * COIN,
+                node.chain()
+                        .utxo(new OutPoint(toBob.getTxId(), 0))
+                        .orElseThrow()
+                        .value());
         // Fees go to the miner: 1 BTC per spend on top of the subsidy.
-        assertEquals(51 * COIN, node.block(block).orElseThrow().getTransactions().get(0).getOutput(0).getValue().value);
+        assertEquals(
+                51 * COIN,
+                node.block(block)
+                        .orElseThrow()
+                        .getTransactions()
+                        .get(0)
+                        .getOutput(0)
+                        .getValue()
+                        .value);
     }
 
     @Test
@@ -76,7 +89,8 @@ class EmbeddedNodeTransactionTest {
     @Test
     void rejectsADoubleSpendOfAMempoolInput() {
         TxSigner.Input coin = Fixtures.coinbase(node, 1, miner);
-        node.submitTransaction(Fixtures.pay(coin, Fixtures.p2wpkh(alice), 49 * COIN).serialize());
+        node.submitTransaction(
+                Fixtures.pay(coin, Fixtures.p2wpkh(alice), 49 * COIN).serialize());
         Transaction conflict = Fixtures.pay(coin, Fixtures.p2wpkh(bob), 49 * COIN);
         RejectedException e = assertThrows(RejectedException.class, () -> node.submitTransaction(conflict.serialize()));
         assertEquals("txn-mempool-conflict", e.reason());
@@ -86,7 +100,8 @@ class EmbeddedNodeTransactionTest {
     @Test
     void rejectsSpendingAnOutputAlreadySpentInABlock() {
         TxSigner.Input coin = Fixtures.coinbase(node, 1, miner);
-        node.submitTransaction(Fixtures.pay(coin, Fixtures.p2wpkh(alice), 49 * COIN).serialize());
+        node.submitTransaction(
+                Fixtures.pay(coin, Fixtures.p2wpkh(alice), 49 * COIN).serialize());
         node.mine(1);
         Transaction again = Fixtures.pay(coin, Fixtures.p2wpkh(bob), 40 * COIN);
         RejectedException e = assertThrows(RejectedException.class, () -> node.submitTransaction(again.serialize()));
@@ -96,8 +111,11 @@ class EmbeddedNodeTransactionTest {
 
     @Test
     void rejectsAMissingInput() {
-        TxSigner.Input ghost = new TxSigner.Input(new OutPoint(Sha256Hash.of(new byte[] {1}), 0), 10 * COIN,
-                Fixtures.script(Fixtures.p2pkh(miner)), miner);
+        TxSigner.Input ghost = new TxSigner.Input(
+                new OutPoint(Sha256Hash.of(new byte[] {1}), 0),
+                10 * COIN,
+                Fixtures.script(Fixtures.p2pkh(miner)),
+                miner);
         Transaction tx = Fixtures.pay(ghost, Fixtures.p2wpkh(alice), COIN);
         RejectedException e = assertThrows(RejectedException.class, () -> node.submitTransaction(tx.serialize()));
         assertEquals("bad-txns-inputs-missingorspent", e.reason());
@@ -115,9 +133,10 @@ class EmbeddedNodeTransactionTest {
         // Right key, but the signature is over other outputs (amount changed after signing).
         Transaction tampered = Fixtures.pay(coin, Fixtures.p2wpkh(alice), 49 * COIN);
         tampered.clearOutputs();
-        tampered.addOutput(new org.bitcoinj.core.TransactionOutput(tampered, org.bitcoinj.base.Coin.valueOf(48 * COIN),
-                Fixtures.script(Fixtures.p2wpkh(alice))));
-        RejectedException e2 = assertThrows(RejectedException.class, () -> node.submitTransaction(tampered.serialize()));
+        tampered.addOutput(new org.bitcoinj.core.TransactionOutput(
+                tampered, org.bitcoinj.base.Coin.valueOf(48 * COIN), Fixtures.script(Fixtures.p2wpkh(alice))));
+        RejectedException e2 =
+                assertThrows(RejectedException.class, () -> node.submitTransaction(tampered.serialize()));
         assertTrue(e2.reason().startsWith("mandatory-script-verify-flag-failed"), e2.getMessage());
     }
 
@@ -172,18 +191,31 @@ class EmbeddedNodeTransactionTest {
         Transaction tx = Fixtures.pay(Fixtures.coinbase(node, 1, miner), Fixtures.p2wpkh(alice), 49 * COIN);
         byte[] raw = tx.serialize();
         byte[] trailing = java.util.Arrays.copyOf(raw, raw.length + 1);
-        assertEquals(-22, assertThrows(RejectedException.class, () -> node.submitTransaction(trailing)).rpcCode());
-        assertEquals(-22, assertThrows(RejectedException.class, () -> node.submitTransaction(new byte[] {1, 2, 3})).rpcCode());
+        assertEquals(
+                -22,
+                assertThrows(RejectedException.class, () -> node.submitTransaction(trailing))
+                        .rpcCode());
+        assertEquals(
+                -22,
+                assertThrows(RejectedException.class, () -> node.submitTransaction(new byte[] {1, 2, 3}))
+                        .rpcCode());
         assertTrue(node.mempool().isEmpty());
     }
 
     @Test
     void rejectsACoinbaseAndAnAlreadyConfirmedTransaction() {
-        Transaction cb = node.block(node.tipHash()).orElseThrow().getTransactions().get(0);
-        assertEquals("coinbase", assertThrows(RejectedException.class, () -> node.submitTransaction(cb.serialize())).reason());
+        Transaction cb =
+                node.block(node.tipHash()).orElseThrow().getTransactions().get(0);
+        assertEquals(
+                "coinbase",
+                assertThrows(RejectedException.class, () -> node.submitTransaction(cb.serialize()))
+                        .reason());
         Transaction tx = Fixtures.pay(Fixtures.coinbase(node, 1, miner), Fixtures.p2wpkh(alice), 49 * COIN);
         node.submitTransaction(tx.serialize());
         node.mine(1);
-        assertEquals(-27, assertThrows(RejectedException.class, () -> node.submitTransaction(tx.serialize())).rpcCode());
+        assertEquals(
+                -27,
+                assertThrows(RejectedException.class, () -> node.submitTransaction(tx.serialize()))
+                        .rpcCode());
     }
 }

@@ -1,17 +1,13 @@
 package org.blockfilter.regtest.embedded;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Transaction;
-import org.bitcoinj.crypto.ECKey;
-import org.blockfilter.server.rpc.BitcoinRpc;
-import org.blockfilter.server.rpc.JsonRpcClient;
-import org.blockfilter.server.rpc.RpcException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,12 +18,15 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.crypto.ECKey;
+import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.blockfilter.server.rpc.RpcException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The JSON-RPC server through the server module's own {@link JsonRpcClient} and
@@ -68,8 +67,13 @@ class EmbeddedRpcServerTest {
         assertEquals(node.tipHash().toString(), info.get("bestblockhash").asText());
         assertEquals(node.blockHash(7), rpc.blockHash(7));
         assertEquals(Optional.empty(), rpc.blockHash(102), "above the tip: Core's -8 maps to empty");
-        assertArrayEquals(node.rawBlock(node.tipHash()).orElseThrow(), rpc.rawBlock(node.tipHash()).orElseThrow());
-        assertEquals(Optional.empty(), rpc.rawBlock(Sha256Hash.of(new byte[] {1})), "unknown block: Core's -5 maps to empty");
+        assertArrayEquals(
+                node.rawBlock(node.tipHash()).orElseThrow(),
+                rpc.rawBlock(node.tipHash()).orElseThrow());
+        assertEquals(
+                Optional.empty(),
+                rpc.rawBlock(Sha256Hash.of(new byte[] {1})),
+                "unknown block: Core's -5 maps to empty");
     }
 
     @Test
@@ -77,17 +81,44 @@ class EmbeddedRpcServerTest {
         RpcException range = assertThrows(RpcException.class, () -> client.call("getblockhash", 500));
         assertEquals(-8, range.code());
         assertTrue(range.getMessage().contains("Block height out of range"));
-        RpcException notFound = assertThrows(RpcException.class, () -> client.call("getblock", Sha256Hash.ZERO_HASH.toString()));
+        RpcException notFound =
+                assertThrows(RpcException.class, () -> client.call("getblock", Sha256Hash.ZERO_HASH.toString()));
         assertEquals(-5, notFound.code());
         assertTrue(notFound.getMessage().contains("Block not found"));
-        assertEquals(-8, assertThrows(RpcException.class, () -> client.call("getblock", "abc")).code());
-        assertEquals(-3, assertThrows(RpcException.class, () -> client.call("getblockhash", "one")).code());
-        assertEquals(-1, assertThrows(RpcException.class, () -> client.call("getblockcount", 1)).code());
-        assertEquals(-32601, assertThrows(RpcException.class, () -> client.call("getwalletinfo")).code());
-        assertEquals(-5, assertThrows(RpcException.class, () -> client.call("generatetoaddress", 1, "notanaddress")).code());
-        assertEquals(-22, assertThrows(RpcException.class, () -> client.call("sendrawtransaction", "zz")).code());
-        assertEquals(-22, assertThrows(RpcException.class, () -> client.call("submitblock", "00")).code());
-        assertEquals(-5, assertThrows(RpcException.class, () -> client.call("getrawtransaction", Sha256Hash.ZERO_HASH.toString())).code());
+        assertEquals(
+                -8,
+                assertThrows(RpcException.class, () -> client.call("getblock", "abc"))
+                        .code());
+        assertEquals(
+                -3,
+                assertThrows(RpcException.class, () -> client.call("getblockhash", "one"))
+                        .code());
+        assertEquals(
+                -1,
+                assertThrows(RpcException.class, () -> client.call("getblockcount", 1))
+                        .code());
+        assertEquals(
+                -32601,
+                assertThrows(RpcException.class, () -> client.call("getwalletinfo"))
+                        .code());
+        assertEquals(
+                -5,
+                assertThrows(RpcException.class, () -> client.call("generatetoaddress", 1, "notanaddress"))
+                        .code());
+        assertEquals(
+                -22,
+                assertThrows(RpcException.class, () -> client.call("sendrawtransaction", "zz"))
+                        .code());
+        assertEquals(
+                -22,
+                assertThrows(RpcException.class, () -> client.call("submitblock", "00"))
+                        .code());
+        assertEquals(
+                -5,
+                assertThrows(
+                                RpcException.class,
+                                () -> client.call("getrawtransaction", Sha256Hash.ZERO_HASH.toString()))
+                        .code());
     }
 
     @Test
@@ -98,22 +129,31 @@ class EmbeddedRpcServerTest {
         assertEquals(tx.getTxId().toString(), pool.get(0).asText());
         JsonNode verbose = client.call("getrawmempool", true).get(tx.getTxId().toString());
         assertEquals(1.0, verbose.get("fees").get("base").asDouble());
-        assertEquals(HEX.formatHex(tx.serialize()), client.call("getrawtransaction", tx.getTxId().toString()).asText());
+        assertEquals(
+                HEX.formatHex(tx.serialize()),
+                client.call("getrawtransaction", tx.getTxId().toString()).asText());
 
         Transaction conflict = Fixtures.pay(Fixtures.coinbase(node, 1, miner), Fixtures.p2pkh(alice), 48 * COIN);
         RpcException e = assertThrows(RpcException.class, () -> rpc.sendRawTransaction(conflict.serialize()));
         assertEquals(-26, e.code());
         assertTrue(e.getMessage().contains("txn-mempool-conflict"));
         Transaction tooMuch = Fixtures.pay(Fixtures.coinbase(node, 2, miner), Fixtures.p2pkh(alice), 51 * COIN);
-        assertEquals(-26, assertThrows(RpcException.class, () -> rpc.sendRawTransaction(tooMuch.serialize())).code());
+        assertEquals(
+                -26,
+                assertThrows(RpcException.class, () -> rpc.sendRawTransaction(tooMuch.serialize()))
+                        .code());
 
-        JsonNode mined = client.call("generatetoaddress", 1, Fixtures.p2wpkh(alice).toString());
+        JsonNode mined =
+                client.call("generatetoaddress", 1, Fixtures.p2wpkh(alice).toString());
         assertEquals(1, mined.size());
         JsonNode confirmed = client.call("getrawtransaction", tx.getTxId().toString(), true);
         assertEquals(mined.get(0).asText(), confirmed.get("blockhash").asText());
         assertEquals(1, confirmed.get("confirmations").asInt());
         assertEquals(0, client.call("getrawmempool").size());
-        assertEquals(-27, assertThrows(RpcException.class, () -> rpc.sendRawTransaction(tx.serialize())).code());
+        assertEquals(
+                -27,
+                assertThrows(RpcException.class, () -> rpc.sendRawTransaction(tx.serialize()))
+                        .code());
     }
 
     @Test
@@ -123,14 +163,22 @@ class EmbeddedRpcServerTest {
         assertEquals(101, block.get("height").asInt());
         assertEquals(1, block.get("confirmations").asInt());
         assertEquals("207fffff", block.get("bits").asText());
-        assertEquals(node.blockHash(100).orElseThrow().toString(), block.get("previousblockhash").asText());
+        assertEquals(
+                node.blockHash(100).orElseThrow().toString(),
+                block.get("previousblockhash").asText());
         assertFalse(block.has("nextblockhash"));
-        assertEquals(node.block(tip).orElseThrow().getTransactions().get(0).getTxId().toString(), block.get("tx").get(0).asText());
+        assertEquals(
+                node.block(tip).orElseThrow().getTransactions().get(0).getTxId().toString(),
+                block.get("tx").get(0).asText());
         assertEquals(node.rawBlock(tip).orElseThrow().length, block.get("size").asInt());
         String header = client.call("getblockheader", tip.toString(), false).asText();
         assertEquals(HEX.formatHex(node.rawBlock(tip).orElseThrow(), 0, 80), header);
-        assertEquals(tip.toString(), client.call("getblockheader", tip.toString()).get("hash").asText());
-        assertEquals(HEX.formatHex(node.rawBlock(tip).orElseThrow()), client.call("getblock", tip.toString(), false).asText());
+        assertEquals(
+                tip.toString(),
+                client.call("getblockheader", tip.toString()).get("hash").asText());
+        assertEquals(
+                HEX.formatHex(node.rawBlock(tip).orElseThrow()),
+                client.call("getblock", tip.toString(), false).asText());
         assertTrue(client.call("getblock", tip.toString(), 2).get("tx").get(0).has("vin"));
     }
 
@@ -148,7 +196,12 @@ class EmbeddedRpcServerTest {
             // A block on a branch with less work is stored but not connected.
             Sha256Hash stale = other.reorg(1, 2).get(0);
             node.mine(3);
-            assertEquals("inconclusive", client.call("submitblock", HEX.formatHex(other.rawBlock(stale).orElseThrow())).asText());
+            assertEquals(
+                    "inconclusive",
+                    client.call(
+                                    "submitblock",
+                                    HEX.formatHex(other.rawBlock(stale).orElseThrow()))
+                            .asText());
         }
     }
 
@@ -164,12 +217,17 @@ class EmbeddedRpcServerTest {
         assertEquals(java.util.Set.of("active", "invalid"), statuses);
         assertTrue(client.call("reconsiderblock", tip.toString()).isNull());
         assertEquals(tip, rpc.bestBlockHash());
-        assertEquals(-5, assertThrows(RpcException.class, () -> client.call("invalidateblock", Sha256Hash.ZERO_HASH.toString())).code());
+        assertEquals(
+                -5,
+                assertThrows(RpcException.class, () -> client.call("invalidateblock", Sha256Hash.ZERO_HASH.toString()))
+                        .code());
     }
 
     @Test
     void speaksJsonRpcTwoAndBatches() throws Exception {
-        HttpResponse<String> single = post(node.rpcUser(), node.rpcPassword(),
+        HttpResponse<String> single = post(
+                node.rpcUser(),
+                node.rpcPassword(),
                 "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"getblockhash\",\"params\":[999]}");
         assertEquals(200, single.statusCode());
         JsonNode body = JSON.readTree(single.body());
@@ -178,29 +236,38 @@ class EmbeddedRpcServerTest {
         assertEquals(-8, body.get("error").get("code").asInt());
         assertFalse(body.has("result"));
 
-        HttpResponse<String> batch = post(node.rpcUser(), node.rpcPassword(),
+        HttpResponse<String> batch = post(
+                node.rpcUser(),
+                node.rpcPassword(),
                 "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"getblockcount\"},{\"jsonrpc\":\"1.0\",\"id\":2,\"method\":\"getbestblockhash\",\"params\":[]}]");
         JsonNode replies = JSON.readTree(batch.body());
         assertEquals(101, replies.get(0).get("result").asInt());
         assertEquals(node.tipHash().toString(), replies.get(1).get("result").asText());
 
-        HttpResponse<String> notification = post(node.rpcUser(), node.rpcPassword(),
-                "{\"jsonrpc\":\"2.0\",\"method\":\"getblockcount\"}");
+        HttpResponse<String> notification =
+                post(node.rpcUser(), node.rpcPassword(), "{\"jsonrpc\":\"2.0\",\"method\":\"getblockcount\"}");
         assertEquals(204, notification.statusCode());
     }
 
     @Test
     void badCredentialsAndGarbageGetClearAnswersNotCrashes() throws Exception {
-        assertEquals(401, post(node.rpcUser(), "wrong", "{\"id\":1,\"method\":\"getblockcount\"}").statusCode());
-        RpcException e = assertThrows(RpcException.class, () -> JsonRpcClient.create(node.rpcUri(), "x", "y", Duration.ofSeconds(5))
-                .call("getblockcount"));
+        assertEquals(
+                401,
+                post(node.rpcUser(), "wrong", "{\"id\":1,\"method\":\"getblockcount\"}")
+                        .statusCode());
+        RpcException e = assertThrows(
+                RpcException.class,
+                () -> JsonRpcClient.create(node.rpcUri(), "x", "y", Duration.ofSeconds(5))
+                        .call("getblockcount"));
         assertTrue(e.isTransportError() && e.getMessage().contains("401"), e.getMessage());
         HttpResponse<String> garbage = post(node.rpcUser(), node.rpcPassword(), "{not json");
         assertEquals(500, garbage.statusCode());
-        assertEquals(-32700, JSON.readTree(garbage.body()).get("error").get("code").asInt());
+        assertEquals(
+                -32700, JSON.readTree(garbage.body()).get("error").get("code").asInt());
         HttpResponse<String> noMethod = post(node.rpcUser(), node.rpcPassword(), "{\"id\":1}");
         assertEquals(400, noMethod.statusCode());
-        assertEquals(-32600, JSON.readTree(noMethod.body()).get("error").get("code").asInt());
+        assertEquals(
+                -32600, JSON.readTree(noMethod.body()).get("error").get("code").asInt());
         assertEquals(101, rpc.blockCount(), "still serving");
     }
 
@@ -212,7 +279,8 @@ class EmbeddedRpcServerTest {
         assertTrue(e.isTransportError());
     }
 
-    private HttpResponse<String> post(String user, String password, String body) throws IOException, InterruptedException {
+    private HttpResponse<String> post(String user, String password, String body)
+            throws IOException, InterruptedException {
         String auth = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         HttpRequest request = HttpRequest.newBuilder(URI.create(node.rpcUri() + "/"))
                 .timeout(Duration.ofSeconds(30))

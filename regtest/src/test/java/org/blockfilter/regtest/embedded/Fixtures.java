@@ -1,5 +1,10 @@
 package org.blockfilter.regtest.embedded;
 
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
@@ -14,18 +19,11 @@ import org.blockfilter.regtest.embedded.internal.Consensus;
 import org.blockfilter.regtest.embedded.internal.OutPoint;
 import org.blockfilter.regtest.embedded.internal.TxSigner;
 
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.List;
-
 /** Keys, nodes and transactions for the embedded node's tests. Stateless. */
 final class Fixtures {
     static final Instant T0 = Instant.parse("2024-06-01T00:00:00Z");
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     static ECKey key(String name) {
         return ECKey.fromPrivate(Sha256Hash.hash(name.getBytes(StandardCharsets.UTF_8)));
@@ -45,7 +43,8 @@ final class Fixtures {
 
     /** A node with a clock standing still at {@link #T0}, mining to {@code miner}. */
     static EmbeddedNode node(SettableClock clock, Address miner) {
-        return EmbeddedNode.start(EmbeddedNode.Config.defaults().withClock(clock).withMiningAddress(miner));
+        return EmbeddedNode.start(
+                EmbeddedNode.Config.defaults().withClock(clock).withMiningAddress(miner));
     }
 
     /** The coinbase output of the best-chain block at {@code height}. */
@@ -79,7 +78,14 @@ final class Fixtures {
     }
 
     /** A copy of the header fields with a nonce that meets the regtest target (or, if {@code fail}, one that does not). */
-    static Block solve(long version, Sha256Hash prev, Sha256Hash merkle, long time, long bits, List<Transaction> txs, boolean fail) {
+    static Block solve(
+            long version,
+            Sha256Hash prev,
+            Sha256Hash merkle,
+            long time,
+            long bits,
+            List<Transaction> txs,
+            boolean fail) {
         BigInteger target = org.bitcoinj.base.internal.ByteUtils.decodeCompactBits(bits);
         for (long nonce = 0; ; nonce++) {
             Block b = new Block(version, prev, merkle, Instant.ofEpochSecond(time), bits, nonce, txs);
@@ -97,6 +103,7 @@ final class Fixtures {
 
     /** bitcoinj's own merkle root of {@code txs} (independent of the node's code). */
     static Sha256Hash merkle(List<Transaction> txs) {
-        return new Block(1, Sha256Hash.ZERO_HASH, null, Instant.EPOCH, Consensus.POW_LIMIT_BITS, 0, txs).getMerkleRoot();
+        return new Block(1, Sha256Hash.ZERO_HASH, null, Instant.EPOCH, Consensus.POW_LIMIT_BITS, 0, txs)
+                .getMerkleRoot();
     }
 }

@@ -1,5 +1,9 @@
 package org.blockfilter.regtest.scenario;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.regtest.NodeLogOnFailure;
 import org.blockfilter.regtest.btcd.BtcdNode;
@@ -9,11 +13,6 @@ import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The scenario runner drives the embedded node through the same interface as btcd, and btcd
@@ -39,18 +38,21 @@ class EmbeddedScenarioTest {
     void runsOnTheEmbeddedNodeWithAReorg() {
         ScenarioSpec spec = ScenarioSpec.small(11, 25).withReorgs(List.of(new ScenarioSpec.Reorg(115, 4)));
         embedded = EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()));
-        GroundTruth truth = ScenarioRunner.run(embedded, spec, line -> { });
+        GroundTruth truth = ScenarioRunner.run(embedded, spec, line -> {});
         assertEquals(embedded.tipHash(), truth.tipHash());
         assertEquals(1, truth.reorgs().size());
-        assertTrue(truth.transactions().size() > 20, "transactions: " + truth.transactions().size());
+        assertTrue(
+                truth.transactions().size() > 20,
+                "transactions: " + truth.transactions().size());
     }
 
     @Test
     void btcdAcceptsEveryBlockOfTheEmbeddedScenarioChain() {
         // 160 blocks keep the module's test time down; the 300-block build is timed in docs/benchmarks.md.
-        ScenarioSpec spec = ScenarioSpec.standard(5).withBlocks(160).withReorgs(List.of(new ScenarioSpec.Reorg(130, 3)));
+        ScenarioSpec spec =
+                ScenarioSpec.standard(5).withBlocks(160).withReorgs(List.of(new ScenarioSpec.Reorg(130, 3)));
         embedded = EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()));
-        GroundTruth truth = ScenarioRunner.run(embedded, spec, line -> { });
+        GroundTruth truth = ScenarioRunner.run(embedded, spec, line -> {});
         btcd = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
         for (int height = 1; height <= truth.tipHeight(); height++) {
             Sha256Hash hash = truth.blockHashes().get(height);

@@ -1,5 +1,7 @@
 package org.blockfilter.regtest.scenario;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.btcd.BtcdOptions;
@@ -7,8 +9,6 @@ import org.blockfilter.regtest.btcd.BtcdTestSupport;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Times the 300-block standard scenario on btcd and on the embedded node for
@@ -20,23 +20,26 @@ class ScenarioBuildTimeTest {
 
     @Test
     void timeOnBtcd() {
-        try (BtcdNode node = BtcdNode.start(BtcdOptions.of(SPEC.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()))) {
+        try (BtcdNode node =
+                BtcdNode.start(BtcdOptions.of(SPEC.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()))) {
             time(node);
         }
     }
 
     @Test
     void timeOnEmbedded() {
-        try (EmbeddedNode node = EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(SPEC.miningAddress()))) {
+        try (EmbeddedNode node =
+                EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(SPEC.miningAddress()))) {
             time(node);
         }
     }
 
     private static void time(RegtestNode node) {
         long start = System.nanoTime();
-        GroundTruth truth = ScenarioRunner.run(node, SPEC, line -> { });
-        System.err.printf("[time] %s: %d blocks, %d scenario transactions in %.1f s%n", node.name(), truth.tipHeight(),
-                truth.transactions().size(), (System.nanoTime() - start) / 1e9);
+        GroundTruth truth = ScenarioRunner.run(node, SPEC, line -> {});
+        System.err.printf(
+                "[time] %s: %d blocks, %d scenario transactions in %.1f s%n",
+                node.name(), truth.tipHeight(), truth.transactions().size(), (System.nanoTime() - start) / 1e9);
         assertTrue(truth.tipHeight() >= SPEC.blocks());
     }
 }

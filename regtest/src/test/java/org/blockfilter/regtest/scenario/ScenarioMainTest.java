@@ -1,14 +1,13 @@
 package org.blockfilter.regtest.scenario;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class ScenarioMainTest {
 
@@ -16,8 +15,9 @@ class ScenarioMainTest {
     void truthFileListsWalletsWithTheirBalancesScriptsAndKeys(@TempDir Path dir) throws Exception {
         ScenarioSpec spec = ScenarioSpec.small(9, 5);
         GroundTruth truth;
-        try (EmbeddedNode node = EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()))) {
-            truth = ScenarioRunner.run(node, spec, line -> { });
+        try (EmbeddedNode node =
+                EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()))) {
+            truth = ScenarioRunner.run(node, spec, line -> {});
         }
         Path file = dir.resolve("truth.json");
         ScenarioMain.writeTruth(truth, file);

@@ -1,7 +1,5 @@
 package org.blockfilter.regtest.server;
 
-import org.blockfilter.regtest.RegtestNode;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -15,6 +13,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.blockfilter.regtest.RegtestNode;
 
 /**
  * The server's {@code ServerMain} in a child JVM on the test class path, indexing a node into a
@@ -25,6 +24,7 @@ import java.util.function.Predicate;
 final class ChildServer implements AutoCloseable {
     /** A line the indexer logs after each block's batch is committed. */
     static final String BLOCK_EVENT = "event=block height=";
+
     private static final String EOF = "\u0000EOF";
 
     private final Process process;
@@ -34,23 +34,27 @@ final class ChildServer implements AutoCloseable {
 
     private ChildServer(Process process) {
         this.process = process;
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                lines.add("reader failed: " + e);
-            } finally {
-                lines.add(EOF);
-            }
-        }, "child-output");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader in = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line; (line = in.readLine()) != null; ) {
+                            lines.add(line);
+                        }
+                    } catch (IOException e) {
+                        lines.add("reader failed: " + e);
+                    } finally {
+                        lines.add(EOF);
+                    }
+                },
+                "child-output");
         reader.setDaemon(true);
         reader.start();
     }
 
     static ChildServer start(RegtestNode node, Path dataDir) throws IOException {
-        String url = "http://" + enc(node.rpcUser()) + ":" + enc(node.rpcPassword()) + "@127.0.0.1:" + node.rpcUri().getPort();
+        String url = "http://" + enc(node.rpcUser()) + ":" + enc(node.rpcPassword()) + "@127.0.0.1:"
+                + node.rpcUri().getPort();
         return startMain("--node", url, "--data-dir", dataDir.toString(), "--exit-when-synced");
     }
 
@@ -58,10 +62,14 @@ final class ChildServer implements AutoCloseable {
     static ChildServer startMain(String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto",
                 // The server's own logback.xml (a class path resource), not the test class path's logback-test.xml.
-                "-Dlogback.configurationFile=logback.xml", "-Dblockfilter.log.level=DEBUG",
-                "-cp", System.getProperty("java.class.path"),
+                "-Dlogback.configurationFile=logback.xml",
+                "-Dblockfilter.log.level=DEBUG",
+                "-cp",
+                System.getProperty("java.class.path"),
                 "org.blockfilter.server.ServerMain"));
         cmd.addAll(List.of(args));
         return new ChildServer(new ProcessBuilder(cmd).redirectErrorStream(true).start());

@@ -1,5 +1,12 @@
 package org.blockfilter.regtest.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.regtest.NodeLogOnFailure;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
@@ -12,14 +19,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Crash safety: the real server ({@code ServerMain}) indexes a 300-block scenario chain from
@@ -64,7 +63,8 @@ class IndexerKillNineTest {
         try (IndexStore store = IndexStore.open(reference)) {
             assertEquals(finalHeight, store.tip().orElseThrow().height());
             expected = store.contentDigest();
-            referenceChain = store.activeRange(0, store.tip().orElseThrow().hash()).orElseThrow();
+            referenceChain =
+                    store.activeRange(0, store.tip().orElseThrow().hash()).orElseThrow();
         }
 
         Path crashed = tmp.resolve("crashed");
@@ -88,18 +88,23 @@ class IndexerKillNineTest {
                 int committed = child.lastBlockLogged();
                 try (IndexStore store = IndexStore.open(crashed)) {
                     int tip = store.tip().map(IndexStore.ChainTip::height).orElse(-1);
-                    assertTrue(tip >= committed, "kill " + kill + ": block " + committed
-                            + " was reported committed but the store's tip is " + tip);
+                    assertTrue(
+                            tip >= committed,
+                            "kill " + kill + ": block " + committed + " was reported committed but the store's tip is "
+                                    + tip);
                     assertTrue(tip >= lastTip, "kill " + kill + ": tip went back from " + lastTip + " to " + tip);
                     if (tip >= 0) {
-                        assertEquals(referenceChain.subList(0, tip + 1),
-                                store.activeRange(0, store.tip().orElseThrow().hash()).orElseThrow(),
+                        assertEquals(
+                                referenceChain.subList(0, tip + 1),
+                                store.activeRange(0, store.tip().orElseThrow().hash())
+                                        .orElseThrow(),
                                 "kill " + kill + ": the store is a prefix of the reference chain");
                     }
                     if (tip > lastTip && tip < finalHeight) {
                         midIndexKills++;
                     }
-                    System.out.printf("[kill-9] kill %2d: child had reported block %3d committed; store tip after recovery %3d%n",
+                    System.out.printf(
+                            "[kill-9] kill %2d: child had reported block %3d committed; store tip after recovery %3d%n",
                             kill, committed, tip);
                     lastTip = tip;
                 }

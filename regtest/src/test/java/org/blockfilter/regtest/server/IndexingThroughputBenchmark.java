@@ -1,5 +1,12 @@
 package org.blockfilter.regtest.server;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdBinary;
 import org.blockfilter.regtest.btcd.BtcdNode;
@@ -13,14 +20,6 @@ import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.store.IndexStore;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Comparator;
-import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Indexing throughput over JSON-RPC: the standard 300-block scenario chain is built on the
@@ -36,18 +35,25 @@ public final class IndexingThroughputBenchmark {
         ScenarioSpec spec = ScenarioSpec.standard(20_261_130L);
         for (String name : nodes) {
             try (RegtestNode node = start(name, spec)) {
-                GroundTruth truth = ScenarioRunner.run(node, spec, line -> { });
+                GroundTruth truth = ScenarioRunner.run(node, spec, line -> {});
                 int txs = truth.chainTransactionCount();
                 for (int run = 1; run <= runs; run++) {
                     Path dir = Files.createTempDirectory("indexing-throughput");
                     try (IndexStore store = IndexStore.open(dir);
-                         FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(new BitcoinRpc(JsonRpcClient.create(
-                                 node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(30)))), Duration.ofMillis(100))) {
+                            FilterIndexer indexer = new FilterIndexer(
+                                    store,
+                                    new RpcBlockSource(new BitcoinRpc(JsonRpcClient.create(
+                                            node.rpcUri(),
+                                            node.rpcUser(),
+                                            node.rpcPassword(),
+                                            Duration.ofSeconds(30)))),
+                                    Duration.ofMillis(100))) {
                         long start = System.nanoTime();
                         int blocks = indexer.syncOnce().connected();
                         double seconds = (System.nanoTime() - start) / 1e9;
-                        System.out.printf("%-8s run %d: %d blocks, %d txs in %.2f s = %.1f blocks/s, %.0f tx/s%n", name, run,
-                                blocks, txs, seconds, blocks / seconds, txs / seconds);
+                        System.out.printf(
+                                "%-8s run %d: %d blocks, %d txs in %.2f s = %.1f blocks/s, %.0f tx/s%n",
+                                name, run, blocks, txs, seconds, blocks / seconds, txs / seconds);
                     } finally {
                         deleteTree(dir);
                     }
@@ -58,8 +64,11 @@ public final class IndexingThroughputBenchmark {
 
     private static RegtestNode start(String name, ScenarioSpec spec) {
         return switch (name) {
-            case "embedded" -> EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()));
-            case "btcd" -> BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdBinary.locateOrInstall(System.getenv())));
+            case "embedded" ->
+                EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()));
+            case "btcd" ->
+                BtcdNode.start(
+                        BtcdOptions.of(spec.miningAddress()).withBinary(BtcdBinary.locateOrInstall(System.getenv())));
             default -> throw new IllegalArgumentException("unknown node " + name);
         };
     }
@@ -72,6 +81,5 @@ public final class IndexingThroughputBenchmark {
         }
     }
 
-    private IndexingThroughputBenchmark() {
-    }
+    private IndexingThroughputBenchmark() {}
 }

@@ -1,12 +1,11 @@
 package org.blockfilter.regtest.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.bitcoinj.core.Block;
-import org.blockfilter.filters.BasicFilter;
-import org.blockfilter.regtest.RegtestNode;
-import org.junit.jupiter.api.Test;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,10 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.bitcoinj.core.Block;
+import org.blockfilter.filters.BasicFilter;
+import org.blockfilter.regtest.RegtestNode;
+import org.junit.jupiter.api.Test;
 
 /**
  * The README's main command in miniature: the real {@code ServerMain} in its own JVM with the
@@ -33,13 +32,20 @@ class ServerHttpEndToEndTest {
     @Test
     void embeddedServerIndexesTheDemoChainAndServesItOverHttp() throws Exception {
         try (ChildServer child = ChildServer.startMain("--embedded", "--demo-blocks", "110", "--port", "0")) {
-            assertTrue(child.awaitLine(l -> l.contains("/api/v1/status"), TIMEOUT), "printed its URLs:\n" + child.tail());
-            String statusLine = child.lines().stream().filter(l -> l.contains("/api/v1/status")).findFirst().orElseThrow();
-            URI status = URI.create(statusLine.substring(statusLine.indexOf("http://")).trim());
+            assertTrue(
+                    child.awaitLine(l -> l.contains("/api/v1/status"), TIMEOUT), "printed its URLs:\n" + child.tail());
+            String statusLine = child.lines().stream()
+                    .filter(l -> l.contains("/api/v1/status"))
+                    .findFirst()
+                    .orElseThrow();
+            URI status = URI.create(
+                    statusLine.substring(statusLine.indexOf("http://")).trim());
             String base = status.toString().substring(0, status.toString().indexOf("/api/v1/status"));
             assertTrue(status.getHost().equals("127.0.0.1"), "binds loopback by default: " + status);
             if (child.lines().stream().noneMatch(l -> l.contains("event=caught_up"))) {
-                assertTrue(child.awaitLine(l -> l.contains("event=caught_up"), TIMEOUT), "indexed the demo chain:\n" + child.tail());
+                assertTrue(
+                        child.awaitLine(l -> l.contains("event=caught_up"), TIMEOUT),
+                        "indexed the demo chain:\n" + child.tail());
             }
 
             HttpClient http = HttpClient.newHttpClient();
@@ -50,19 +56,25 @@ class ServerHttpEndToEndTest {
 
             Block genesis = RegtestNode.PARAMS.getGenesisBlock();
             byte[] filter = BasicFilter.build(genesis, op -> {
-                throw new AssertionError("genesis spends nothing");
-            }).bytes();
+                        throw new AssertionError("genesis spends nothing");
+                    })
+                    .bytes();
             // Core's BlockFilter serialization: block hash (wire order), filter type, CompactSize length, filter.
             String expected = HexFormat.of().formatHex(genesis.getHash().serialize()) + "00"
                     + String.format("%02x", filter.length) + HexFormat.of().formatHex(filter);
-            HttpResponse<String> core = get(http, URI.create(base + "/rest/blockfilter/basic/" + genesis.getHashAsString() + ".hex"));
+            HttpResponse<String> core =
+                    get(http, URI.create(base + "/rest/blockfilter/basic/" + genesis.getHashAsString() + ".hex"));
             assertEquals(200, core.statusCode());
             assertEquals(expected + "\n", core.body());
-            JsonNode filter1 = JSON.readTree(get(http, URI.create(base + "/api/v1/filters/1")).body());
+            JsonNode filter1 = JSON.readTree(
+                    get(http, URI.create(base + "/api/v1/filters/1")).body());
             assertEquals(1, filter1.path("height").asInt(), filter1.toString());
             assertTrue(filter1.path("active").asBoolean(), filter1.toString());
 
-            String startLine = child.lines().stream().filter(l -> l.contains("event=start ")).findFirst().orElseThrow();
+            String startLine = child.lines().stream()
+                    .filter(l -> l.contains("event=start "))
+                    .findFirst()
+                    .orElseThrow();
             Path dataDir = Path.of(startLine.replaceAll(".* data_dir=(\\S+).*", "$1"));
             assertTrue(Files.isDirectory(dataDir), dataDir.toString());
 
@@ -74,6 +86,8 @@ class ServerHttpEndToEndTest {
     }
 
     private static HttpResponse<String> get(HttpClient http, URI uri) throws Exception {
-        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

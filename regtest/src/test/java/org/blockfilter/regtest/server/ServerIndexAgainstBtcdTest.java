@@ -1,5 +1,20 @@
 package org.blockfilter.regtest.server;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.regtest.NodeLogOnFailure;
 import org.blockfilter.regtest.btcd.BtcdNode;
@@ -20,22 +35,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The server's indexer against a real btcd: it indexes a scenario chain over JSON-RPC, and its
@@ -61,8 +60,8 @@ class ServerIndexAgainstBtcdTest {
     }
 
     private RpcBlockSource source() {
-        return new RpcBlockSource(new BitcoinRpc(JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(),
-                Duration.ofSeconds(30))));
+        return new RpcBlockSource(new BitcoinRpc(
+                JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(30))));
     }
 
     @Test
@@ -72,7 +71,7 @@ class ServerIndexAgainstBtcdTest {
         GroundTruth truth = ScenarioRunner.run(node, spec);
 
         try (IndexStore store = IndexStore.open(tmp.resolve("index"));
-             FilterIndexer indexer = new FilterIndexer(store, source(), Duration.ofMillis(100))) {
+                FilterIndexer indexer = new FilterIndexer(store, source(), Duration.ofMillis(100))) {
             assertEquals(truth.tipHeight() + 1, indexer.syncOnce().connected());
             assertEqualsBtcdAtEveryHeight(store);
 
@@ -93,7 +92,7 @@ class ServerIndexAgainstBtcdTest {
                 assertArrayEquals(e.getValue(), stale.filter(), "stale filter kept as btcd served it");
             }
             try (IndexStore fresh = IndexStore.open(tmp.resolve("fresh"));
-                 FilterIndexer freshIndexer = new FilterIndexer(fresh, source(), Duration.ofMillis(100))) {
+                    FilterIndexer freshIndexer = new FilterIndexer(fresh, source(), Duration.ofMillis(100))) {
                 freshIndexer.syncOnce();
                 assertEquals(fresh.contentDigest(CHAIN_STATE), store.contentDigest(CHAIN_STATE));
             }
@@ -117,14 +116,18 @@ class ServerIndexAgainstBtcdTest {
         int tip = node.tipHeight();
         assertEquals(tip, store.tip().orElseThrow().height());
         List<IndexedFilter> ours = new ArrayList<>(new StoreFilterIndexReader(store)
-                .range(0, node.blockHash(tip).orElseThrow()).orElseThrow());
+                .range(0, node.blockHash(tip).orElseThrow())
+                .orElseThrow());
         assertEquals(tip + 1, ours.size());
         for (IndexedFilter f : ours) {
             Sha256Hash hash = node.blockHash(f.height()).orElseThrow();
             assertEquals(hash, f.blockHash(), "height " + f.height());
             byte[] theirs = node.cfilter(hash);
-            assertArrayEquals(theirs, f.filter(), () -> "height " + f.height() + ": ours " + HexFormat.of().formatHex(f.filter())
-                    + " btcd " + HexFormat.of().formatHex(theirs));
+            assertArrayEquals(
+                    theirs,
+                    f.filter(),
+                    () -> "height " + f.height() + ": ours " + HexFormat.of().formatHex(f.filter()) + " btcd "
+                            + HexFormat.of().formatHex(theirs));
             assertEquals(node.cfilterHeader(hash), f.header(), "filter header at height " + f.height());
         }
     }

@@ -1,5 +1,10 @@
 package org.blockfilter.regtest.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.server.ServerMain;
@@ -7,12 +12,6 @@ import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The server's default mode end to end, as the packaged application runs it: {@code ServerMain
@@ -25,8 +24,9 @@ class ServerMainEmbeddedTest {
 
     @Test
     void embeddedModeIndexesTheDemoChainAndResumesIdempotently() {
-        String[] args = {"--embedded", "--demo-blocks", "110", "--demo-seed", "7", "--exit-when-synced",
-                "--data-dir", dir.toString()};
+        String[] args = {
+            "--embedded", "--demo-blocks", "110", "--demo-seed", "7", "--exit-when-synced", "--data-dir", dir.toString()
+        };
         assertEquals(0, ServerMain.run(args));
         Sha256Hash digest;
         try (IndexStore store = IndexStore.open(dir)) {

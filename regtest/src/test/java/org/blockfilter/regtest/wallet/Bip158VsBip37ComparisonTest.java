@@ -1,5 +1,22 @@
 package org.blockfilter.regtest.wallet;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.BloomFilter;
@@ -30,24 +47,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * The BIP 158 vs BIP 37 comparison harness: on one btcd scenario chain, each of the first few
  * scenario wallets is synced (a) by BIP 157/158 over P2P from btcd and over REST from our server
@@ -69,6 +68,7 @@ class Bip158VsBip37ComparisonTest {
      * wallets 0-2, Bloom false-positive rates 1e-5 and 1e-3); the default is a CI-sized run.
      */
     private static final boolean FULL = "full".equals(System.getProperty("wallet.comparison"));
+
     private BtcdNode node;
 
     @AfterEach
@@ -79,20 +79,55 @@ class Bip158VsBip37ComparisonTest {
     }
 
     /** One sync's measurements. "Irrelevant txs" are the other transactions of downloaded blocks (BIP 158) or matched transactions not the wallet's (BIP 37). */
-    record Row(String mode, int wallet, int walletScripts, int blocks, long bytesDown, long bytesUp, int blocksFetched,
-               int falsePositiveBlocks, int irrelevantTxs, int missedTxs, int relevantTxs, double seconds) {
+    record Row(
+            String mode,
+            int wallet,
+            int walletScripts,
+            int blocks,
+            long bytesDown,
+            long bytesUp,
+            int blocksFetched,
+            int falsePositiveBlocks,
+            int irrelevantTxs,
+            int missedTxs,
+            int relevantTxs,
+            double seconds) {
         static final String CSV_HEADER = "mode,wallet,wallet_scripts,chain_blocks,bytes_down,bytes_up,blocks_fetched,"
                 + "false_positive_blocks,irrelevant_txs,missed_relevant_txs,relevant_txs,seconds";
 
         String csv() {
-            return String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f", mode, wallet, walletScripts, blocks,
-                    bytesDown, bytesUp, blocksFetched, falsePositiveBlocks, irrelevantTxs, missedTxs, relevantTxs, seconds);
+            return String.format(
+                    Locale.ROOT,
+                    "%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.3f",
+                    mode,
+                    wallet,
+                    walletScripts,
+                    blocks,
+                    bytesDown,
+                    bytesUp,
+                    blocksFetched,
+                    falsePositiveBlocks,
+                    irrelevantTxs,
+                    missedTxs,
+                    relevantTxs,
+                    seconds);
         }
 
         String table() {
-            return String.format(Locale.ROOT, "%-22s %6d %7d %11d %9d %9.1f %8d %8d %10d %7d %8.2f", mode, wallet, blocks,
-                    bytesDown, bytesUp, bytesDown / (double) blocks, blocksFetched, falsePositiveBlocks, irrelevantTxs,
-                    missedTxs, seconds);
+            return String.format(
+                    Locale.ROOT,
+                    "%-22s %6d %7d %11d %9d %9.1f %8d %8d %10d %7d %8.2f",
+                    mode,
+                    wallet,
+                    blocks,
+                    bytesDown,
+                    bytesUp,
+                    bytesDown / (double) blocks,
+                    blocksFetched,
+                    falsePositiveBlocks,
+                    irrelevantTxs,
+                    missedTxs,
+                    seconds);
         }
     }
 
@@ -104,22 +139,41 @@ class Bip158VsBip37ComparisonTest {
         GroundTruth truth = ScenarioRunner.run(node, spec);
         List<Row> rows = new ArrayList<>();
         try (ServerOnNode server = new ServerOnNode(node);
-             CountingProxy proxy = new CountingProxy(node.p2pAddress().orElseThrow());
-             CountingProxy httpProxy = new CountingProxy(new InetSocketAddress("127.0.0.1", server.baseUri().getPort()))) {
+                CountingProxy proxy = new CountingProxy(node.p2pAddress().orElseThrow());
+                CountingProxy httpProxy = new CountingProxy(
+                        new InetSocketAddress("127.0.0.1", server.baseUri().getPort()))) {
             for (int w : wallets) {
                 ScenarioWallet wallet = truth.wallets().get(w);
                 Set<Sha256Hash> relevant = relevantTxids(truth, w);
                 proxy.reset();
-                rows.add(bip158("bip158-p2p", () -> P2pSource.connect(proxy.address(), RegtestNode.PARAMS, P2pSource.Options.DEFAULT),
-                        proxy, truth, wallet, relevant));
+                rows.add(bip158(
+                        "bip158-p2p",
+                        () -> P2pSource.connect(proxy.address(), RegtestNode.PARAMS, P2pSource.Options.DEFAULT),
+                        proxy,
+                        truth,
+                        wallet,
+                        relevant));
                 httpProxy.reset();
                 URI rest = URI.create("http://127.0.0.1:" + httpProxy.address().getPort());
-                rows.add(bip158("bip158-rest", () -> RestSource.create(rest, TIMEOUT), httpProxy, truth, wallet, relevant));
+                rows.add(bip158(
+                        "bip158-rest", () -> RestSource.create(rest, TIMEOUT), httpProxy, truth, wallet, relevant));
                 httpProxy.reset();
-                rows.add(bip37Server(httpProxy, rest, truth, wallet, relevant, PeerGroup.DEFAULT_BLOOM_FILTER_FP_RATE,
+                rows.add(bip37Server(
+                        httpProxy,
+                        rest,
+                        truth,
+                        wallet,
+                        relevant,
+                        PeerGroup.DEFAULT_BLOOM_FILTER_FP_RATE,
                         "bip37-server-fp1e-5"));
                 proxy.reset();
-                rows.add(bip37(proxy, truth, wallet, relevant, PeerGroup.DEFAULT_BLOOM_FILTER_FP_RATE, "bip37-bitcoinj-fp1e-5"));
+                rows.add(bip37(
+                        proxy,
+                        truth,
+                        wallet,
+                        relevant,
+                        PeerGroup.DEFAULT_BLOOM_FILTER_FP_RATE,
+                        "bip37-bitcoinj-fp1e-5"));
                 if (FULL) {
                     proxy.reset();
                     rows.add(bip37(proxy, truth, wallet, relevant, 0.001, "bip37-bitcoinj-fp1e-3"));
@@ -147,12 +201,20 @@ class Bip158VsBip37ComparisonTest {
     }
 
     private static List<byte[]> scripts(ScenarioWallet wallet) {
-        return wallet.scripts().stream().filter(s -> s.kind() != OutputKind.OP_RETURN).map(OwnedScript::program).toList();
+        return wallet.scripts().stream()
+                .filter(s -> s.kind() != OutputKind.OP_RETURN)
+                .map(OwnedScript::program)
+                .toList();
     }
 
     /** BIP 157/158 over P2P or REST: the downloads a light client needs, then matched blocks. */
-    private Row bip158(String mode, java.util.function.Supplier<ChainSource> connect, CountingProxy proxy, GroundTruth truth,
-                       ScenarioWallet wallet, Set<Sha256Hash> relevant) {
+    private Row bip158(
+            String mode,
+            java.util.function.Supplier<ChainSource> connect,
+            CountingProxy proxy,
+            GroundTruth truth,
+            ScenarioWallet wallet,
+            Set<Sha256Hash> relevant) {
         List<byte[]> scripts = scripts(wallet);
         long t0 = System.nanoTime();
         int fetched = 0;
@@ -172,7 +234,8 @@ class Bip158VsBip37ComparisonTest {
                 source.filterHeaders(start, hashes.get(Math.min(tip, start + FilterHeaders.MAX_CFHEADERS - 1)));
             }
             for (int start = 0; start <= tip; start += FilterHeaders.MAX_CFILTERS) {
-                for (ChainSource.BlockFilterBytes f : source.filters(start, hashes.get(Math.min(tip, start + FilterHeaders.MAX_CFILTERS - 1)))) {
+                for (ChainSource.BlockFilterBytes f :
+                        source.filters(start, hashes.get(Math.min(tip, start + FilterHeaders.MAX_CFILTERS - 1)))) {
                     if (!BasicFilter.fromBytes(f.blockHash(), f.filter()).matchAny(scripts)) {
                         continue;
                     }
@@ -194,8 +257,19 @@ class Bip158VsBip37ComparisonTest {
             }
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        return new Row(mode, wallet.index(), scripts.size(), truth.tipHeight() + 1, proxy.bytesDown(), proxy.bytesUp(),
-                fetched, fpBlocks, irrelevant, missed(relevant, found), relevant.size(), seconds);
+        return new Row(
+                mode,
+                wallet.index(),
+                scripts.size(),
+                truth.tipHeight() + 1,
+                proxy.bytesDown(),
+                proxy.bytesUp(),
+                fetched,
+                fpBlocks,
+                irrelevant,
+                missed(relevant, found),
+                relevant.size(),
+                seconds);
     }
 
     /** Keys bitcoinj matches itself (P2PKH, P2WPKH) and the other scripts it watches, as bitcoinj's wallet would hold them. */
@@ -206,7 +280,7 @@ class Bip158VsBip37ComparisonTest {
             for (OwnedScript s : wallet.scripts()) {
                 switch (s.kind()) {
                     case P2PKH, P2WPKH -> keys.addAll(s.keys());
-                    case OP_RETURN -> { }
+                    case OP_RETURN -> {}
                     default -> watched.add(s.scriptPubKey());
                 }
             }
@@ -215,15 +289,22 @@ class Bip158VsBip37ComparisonTest {
     }
 
     /** BIP 37 against our server's scan endpoint, with the Bloom filter bitcoinj's wallet would load. */
-    private Row bip37Server(CountingProxy proxy, URI rest, GroundTruth truth, ScenarioWallet wallet, Set<Sha256Hash> relevant,
-                            double fpRate, String mode) {
+    private Row bip37Server(
+            CountingProxy proxy,
+            URI rest,
+            GroundTruth truth,
+            ScenarioWallet wallet,
+            Set<Sha256Hash> relevant,
+            double fpRate,
+            String mode) {
         BitcoinjWallet w = BitcoinjWallet.of(wallet);
         BloomFilter filter = LegacyBip37Sync.bloomFilter(RegtestNode.PARAMS, w.keys(), w.watched(), fpRate);
         ServerBip37Scan client = ServerBip37Scan.create(rest, TIMEOUT, 1L << 30);
         long t0 = System.nanoTime();
         Map<Sha256Hash, List<Sha256Hash>> matched = new java.util.LinkedHashMap<>();
         for (int start = 0; start <= truth.tipHeight(); start += 1000) {
-            for (ServerBip37Scan.ScannedBlock b : client.scan(filter, start, Math.min(truth.tipHeight(), start + 999)).blocks()) {
+            for (ServerBip37Scan.ScannedBlock b : client.scan(filter, start, Math.min(truth.tipHeight(), start + 999))
+                    .blocks()) {
                 if (!b.matchedTxids().isEmpty()) {
                     matched.put(b.hash(), b.matchedTxids());
                 }
@@ -234,15 +315,37 @@ class Bip158VsBip37ComparisonTest {
     }
 
     /** BIP 37 the bitcoinj way, with the same keys and scripts. */
-    private Row bip37(CountingProxy proxy, GroundTruth truth, ScenarioWallet wallet, Set<Sha256Hash> relevant, double fpRate, String mode) {
+    private Row bip37(
+            CountingProxy proxy,
+            GroundTruth truth,
+            ScenarioWallet wallet,
+            Set<Sha256Hash> relevant,
+            double fpRate,
+            String mode) {
         BitcoinjWallet w = BitcoinjWallet.of(wallet);
-        LegacyBip37Sync.Result r = LegacyBip37Sync.sync(RegtestNode.PARAMS, proxy.address(), w.keys(), w.watched(), fpRate, TIMEOUT);
+        LegacyBip37Sync.Result r =
+                LegacyBip37Sync.sync(RegtestNode.PARAMS, proxy.address(), w.keys(), w.watched(), fpRate, TIMEOUT);
         assertEquals(truth.tipHeight(), r.tipHeight(), "bitcoinj reached the tip");
-        return matchedRow(mode, proxy, truth, wallet, w, relevant, r.matchedByBlock(), r.elapsed().toNanos() / 1e9);
+        return matchedRow(
+                mode,
+                proxy,
+                truth,
+                wallet,
+                w,
+                relevant,
+                r.matchedByBlock(),
+                r.elapsed().toNanos() / 1e9);
     }
 
-    private static Row matchedRow(String mode, CountingProxy proxy, GroundTruth truth, ScenarioWallet wallet, BitcoinjWallet w,
-                                  Set<Sha256Hash> relevant, Map<Sha256Hash, List<Sha256Hash>> matchedByBlock, double seconds) {
+    private static Row matchedRow(
+            String mode,
+            CountingProxy proxy,
+            GroundTruth truth,
+            ScenarioWallet wallet,
+            BitcoinjWallet w,
+            Set<Sha256Hash> relevant,
+            Map<Sha256Hash, List<Sha256Hash>> matchedByBlock,
+            double seconds) {
         int fpBlocks = 0;
         int irrelevant = 0;
         Set<Sha256Hash> found = new HashSet<>();
@@ -260,8 +363,19 @@ class Bip158VsBip37ComparisonTest {
                 fpBlocks++;
             }
         }
-        return new Row(mode, wallet.index(), w.keys().size() + w.watched().size(), truth.tipHeight() + 1, proxy.bytesDown(),
-                proxy.bytesUp(), matchedByBlock.size(), fpBlocks, irrelevant, missed(relevant, found), relevant.size(), seconds);
+        return new Row(
+                mode,
+                wallet.index(),
+                w.keys().size() + w.watched().size(),
+                truth.tipHeight() + 1,
+                proxy.bytesDown(),
+                proxy.bytesUp(),
+                matchedByBlock.size(),
+                fpBlocks,
+                irrelevant,
+                missed(relevant, found),
+                relevant.size(),
+                seconds);
     }
 
     private static int missed(Set<Sha256Hash> relevant, Set<Sha256Hash> found) {
@@ -272,10 +386,27 @@ class Bip158VsBip37ComparisonTest {
 
     private static void report(ScenarioSpec spec, GroundTruth truth, List<Row> rows) throws IOException {
         StringBuilder table = new StringBuilder();
-        table.append("BIP 158 vs BIP 37 on ").append(spec).append(": ").append(truth.tipHeight() + 1).append(" blocks, ")
-                .append(truth.chainTransactionCount()).append(" transactions\n");
-        table.append(String.format(Locale.ROOT, "%-22s %6s %7s %11s %9s %9s %8s %8s %10s %7s %8s%n", "mode", "wallet", "blocks",
-                "bytes_down", "bytes_up", "down/blk", "fetched", "fp_blks", "irrel_txs", "missed", "seconds"));
+        table.append("BIP 158 vs BIP 37 on ")
+                .append(spec)
+                .append(": ")
+                .append(truth.tipHeight() + 1)
+                .append(" blocks, ")
+                .append(truth.chainTransactionCount())
+                .append(" transactions\n");
+        table.append(String.format(
+                Locale.ROOT,
+                "%-22s %6s %7s %11s %9s %9s %8s %8s %10s %7s %8s%n",
+                "mode",
+                "wallet",
+                "blocks",
+                "bytes_down",
+                "bytes_up",
+                "down/blk",
+                "fetched",
+                "fp_blks",
+                "irrel_txs",
+                "missed",
+                "seconds"));
         rows.forEach(r -> table.append(r.table()).append('\n'));
         System.out.print(table);
         StringBuilder csv = new StringBuilder(Row.CSV_HEADER).append('\n');

@@ -74,7 +74,8 @@ final class CountingProxy implements AutoCloseable {
 
     private Void pump(Socket from, Socket to, AtomicLong counter) {
         byte[] buf = new byte[64 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buf)) >= 0) {
                 counter.addAndGet(n);

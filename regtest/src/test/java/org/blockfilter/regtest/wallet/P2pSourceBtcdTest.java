@@ -1,5 +1,15 @@
 package org.blockfilter.regtest.wallet;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
@@ -26,17 +36,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * P2pSource against a real btcd: what it fetches over BIP 157 P2P (headers, cfheaders,
  * cfcheckpt, cfilters, blocks) equals what our filters module computes from the chain itself,
@@ -61,8 +60,7 @@ class P2pSourceBtcdTest {
     }
 
     /** Our BIP 158 filters and BIP 157 headers for the node's best chain, computed from its blocks. */
-    private record Expected(List<Sha256Hash> blockHashes, List<BasicFilter> filters, List<Sha256Hash> headers) {
-    }
+    private record Expected(List<Sha256Hash> blockHashes, List<BasicFilter> filters, List<Sha256Hash> headers) {}
 
     private Expected compute() {
         Map<TransactionOutPoint, byte[]> outputs = new HashMap<>();
@@ -106,19 +104,29 @@ class P2pSourceBtcdTest {
         }
         for (int start = 0; start <= tip; start += 2000) {
             int stop = Math.min(tip, start + 1999);
-            ChainSource.FilterHeaders fh = source.filterHeaders(start, expected.blockHashes().get(stop));
-            assertEquals(start == 0 ? FilterHeaders.GENESIS_PREV : expected.headers().get(start - 1), fh.previousHeader());
+            ChainSource.FilterHeaders fh =
+                    source.filterHeaders(start, expected.blockHashes().get(stop));
+            assertEquals(
+                    start == 0 ? FilterHeaders.GENESIS_PREV : expected.headers().get(start - 1), fh.previousHeader());
             for (int i = 0; i < fh.filterHashes().size(); i++) {
-                assertEquals(expected.filters().get(start + i).filterHash(), fh.filterHashes().get(i), "filter hash at " + (start + i));
+                assertEquals(
+                        expected.filters().get(start + i).filterHash(),
+                        fh.filterHashes().get(i),
+                        "filter hash at " + (start + i));
             }
         }
         for (int start = 0; start <= tip; start += 1000) {
             int stop = Math.min(tip, start + 999);
-            List<ChainSource.BlockFilterBytes> filters = source.filters(start, expected.blockHashes().get(stop));
+            List<ChainSource.BlockFilterBytes> filters =
+                    source.filters(start, expected.blockHashes().get(stop));
             assertEquals(stop - start + 1, filters.size());
             for (int i = 0; i < filters.size(); i++) {
-                assertEquals(expected.blockHashes().get(start + i), filters.get(i).blockHash());
-                assertArrayEquals(expected.filters().get(start + i).bytes(), filters.get(i).filter(), "filter at " + (start + i));
+                assertEquals(
+                        expected.blockHashes().get(start + i), filters.get(i).blockHash());
+                assertArrayEquals(
+                        expected.filters().get(start + i).bytes(),
+                        filters.get(i).filter(),
+                        "filter at " + (start + i));
             }
         }
         assertEquals(FilterHeaders.checkpoints(expected.headers()), source.filterCheckpoints(tipHash));
@@ -138,7 +146,9 @@ class P2pSourceBtcdTest {
 
             node.reorg(3, 5);
             Expected after = compute();
-            assertTrue(!after.blockHashes().get(after.blockHashes().size() - 4).equals(before.blockHashes().get(before.blockHashes().size() - 3)));
+            assertTrue(!after.blockHashes()
+                    .get(after.blockHashes().size() - 4)
+                    .equals(before.blockHashes().get(before.blockHashes().size() - 3)));
             assertSourceMatches(source, after);
         }
     }
@@ -149,15 +159,28 @@ class P2pSourceBtcdTest {
         node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
         GroundTruth truth = ScenarioRunner.run(node, spec);
         OwnedOutput coin = truth.outputs().stream()
-                .filter(o -> o.unspent() && !o.coinbase() && o.script().kind() == OutputKind.P2WPKH
+                .filter(o -> o.unspent()
+                        && !o.coinbase()
+                        && o.script().kind() == OutputKind.P2WPKH
                         && o.value().isGreaterThan(Coin.valueOf(100_000)))
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
         Transaction spend = new Transaction();
-        spend.addOutput(coin.value().subtract(Coin.valueOf(10_000)), coin.script().scriptPubKey());
-        spend.addSignedInput(coin.outpoint(), coin.script().scriptPubKey(), coin.value(), coin.script().keys().get(0));
+        spend.addOutput(
+                coin.value().subtract(Coin.valueOf(10_000)), coin.script().scriptPubKey());
+        spend.addSignedInput(
+                coin.outpoint(),
+                coin.script().scriptPubKey(),
+                coin.value(),
+                coin.script().keys().get(0));
         Transaction doubleSpend = new Transaction();
-        doubleSpend.addOutput(coin.value().subtract(Coin.valueOf(20_000)), coin.script().scriptPubKey());
-        doubleSpend.addSignedInput(coin.outpoint(), coin.script().scriptPubKey(), coin.value(), coin.script().keys().get(0));
+        doubleSpend.addOutput(
+                coin.value().subtract(Coin.valueOf(20_000)), coin.script().scriptPubKey());
+        doubleSpend.addSignedInput(
+                coin.outpoint(),
+                coin.script().scriptPubKey(),
+                coin.value(),
+                coin.script().keys().get(0));
 
         try (P2pSource source = connect()) {
             assertEquals(spend.getTxId(), source.broadcast(spend.serialize()));
@@ -167,6 +190,8 @@ class P2pSourceBtcdTest {
         }
         List<Sha256Hash> mined = node.mine(1);
         Block block = node.block(mined.get(0)).orElseThrow();
-        assertTrue(block.getTransactions().stream().anyMatch(t -> t.getTxId().equals(spend.getTxId())), "relayed tx was mined");
+        assertTrue(
+                block.getTransactions().stream().anyMatch(t -> t.getTxId().equals(spend.getTxId())),
+                "relayed tx was mined");
     }
 }

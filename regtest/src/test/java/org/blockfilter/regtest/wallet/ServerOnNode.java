@@ -1,5 +1,12 @@
 package org.blockfilter.regtest.wallet;
 
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
@@ -10,14 +17,6 @@ import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.store.IndexStore;
-
-import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * Our server (RocksDB index + REST) on a regtest node, for wallet tests: indexes the node's chain
@@ -32,7 +31,8 @@ final class ServerOnNode implements AutoCloseable {
 
     ServerOnNode(RegtestNode node) throws IOException {
         dir = Files.createTempDirectory("blockfilter-wallet-it-");
-        BitcoinRpc rpc = new BitcoinRpc(JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
+        BitcoinRpc rpc = new BitcoinRpc(
+                JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
         store = IndexStore.open(dir.resolve("index"));
         indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofSeconds(1));
         indexer.syncOnce();

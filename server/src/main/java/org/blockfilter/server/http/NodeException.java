@@ -4,7 +4,10 @@ import java.util.Objects;
 
 /** The node refused a request ({@link Kind#REJECTED}) or could not be reached ({@link Kind#UNAVAILABLE}). */
 public final class NodeException extends RuntimeException {
-    public enum Kind { REJECTED, UNAVAILABLE }
+    public enum Kind {
+        REJECTED,
+        UNAVAILABLE
+    }
 
     private final Kind kind;
 

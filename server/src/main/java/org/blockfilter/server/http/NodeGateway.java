@@ -1,8 +1,7 @@
 package org.blockfilter.server.http;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.Optional;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * What the REST layer needs from the node besides the filter index: the node's height (to tell

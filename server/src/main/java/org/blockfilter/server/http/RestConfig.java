@@ -17,9 +17,18 @@ import java.util.Objects;
  * @param blockCacheBytes   size of the raw-block cache used by the BIP 37 path
  * @param gzipMinBytes      responses smaller than this are not compressed
  */
-public record RestConfig(String host, int port, String network, int buriedDepth, int tipMaxAgeSeconds,
-                         int retryAfterSeconds, int bip37MaxBlocks, long bip37WorkBudget,
-                         long bip37CpuBudgetNanos, long blockCacheBytes, int gzipMinBytes) {
+public record RestConfig(
+        String host,
+        int port,
+        String network,
+        int buriedDepth,
+        int tipMaxAgeSeconds,
+        int retryAfterSeconds,
+        int bip37MaxBlocks,
+        long bip37WorkBudget,
+        long bip37CpuBudgetNanos,
+        long blockCacheBytes,
+        int gzipMinBytes) {
 
     public RestConfig {
         Objects.requireNonNull(host, "host");
@@ -27,27 +36,185 @@ public record RestConfig(String host, int port, String network, int buriedDepth,
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
-        if (buriedDepth < 0 || tipMaxAgeSeconds < 0 || retryAfterSeconds < 1 || bip37MaxBlocks < 1
-                || bip37WorkBudget < 1 || bip37CpuBudgetNanos < 1 || blockCacheBytes < 0 || gzipMinBytes < 0) {
+        if (buriedDepth < 0
+                || tipMaxAgeSeconds < 0
+                || retryAfterSeconds < 1
+                || bip37MaxBlocks < 1
+                || bip37WorkBudget < 1
+                || bip37CpuBudgetNanos < 1
+                || blockCacheBytes < 0
+                || gzipMinBytes < 0) {
             throw new IllegalArgumentException("invalid REST configuration: " + this);
         }
     }
 
     /** Loopback, free port, regtest, buried after 6 blocks, 5 s tip max-age, BIP 37 limits of 1000 blocks. */
     public static RestConfig defaults() {
-        return new RestConfig("127.0.0.1", 0, "regtest", 6, 5, 5, 1000, 10_000_000L,
-                2_000_000_000L, 64L << 20, 1024);
+        return new RestConfig("127.0.0.1", 0, "regtest", 6, 5, 5, 1000, 10_000_000L, 2_000_000_000L, 64L << 20, 1024);
     }
 
-    public RestConfig withHost(String v) { return new RestConfig(v, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
-    public RestConfig withPort(int v) { return new RestConfig(host, v, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
-    public RestConfig withNetwork(String v) { return new RestConfig(host, port, v, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
-    public RestConfig withBuriedDepth(int v) { return new RestConfig(host, port, network, v, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
-    public RestConfig withTipMaxAgeSeconds(int v) { return new RestConfig(host, port, network, buriedDepth, v, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
-    public RestConfig withRetryAfterSeconds(int v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, v, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
-    public RestConfig withBip37MaxBlocks(int v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, v, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
-    public RestConfig withBip37WorkBudget(long v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, v, bip37CpuBudgetNanos, blockCacheBytes, gzipMinBytes); }
-    public RestConfig withBip37CpuBudgetNanos(long v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, v, blockCacheBytes, gzipMinBytes); }
-    public RestConfig withBlockCacheBytes(long v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, v, gzipMinBytes); }
-    public RestConfig withGzipMinBytes(int v) { return new RestConfig(host, port, network, buriedDepth, tipMaxAgeSeconds, retryAfterSeconds, bip37MaxBlocks, bip37WorkBudget, bip37CpuBudgetNanos, blockCacheBytes, v); }
+    public RestConfig withHost(String v) {
+        return new RestConfig(
+                v,
+                port,
+                network,
+                buriedDepth,
+                tipMaxAgeSeconds,
+                retryAfterSeconds,
+                bip37MaxBlocks,
+                bip37WorkBudget,
+                bip37CpuBudgetNanos,
+                blockCacheBytes,
+                gzipMinBytes);
+    }
+
+    public RestConfig withPort(int v) {
+        return new RestConfig(
+                host,
+                v,
+                network,
+                buriedDepth,
+                tipMaxAgeSeconds,
+                retryAfterSeconds,
+                bip37MaxBlocks,
+                bip37WorkBudget,
+                bip37CpuBudgetNanos,
+                blockCacheBytes,
+                gzipMinBytes);
+    }
+
+    public RestConfig withNetwork(String v) {
+        return new RestConfig(
+                host,
+                port,
+                v,
+                buriedDepth,
+                tipMaxAgeSeconds,
+                retryAfterSeconds,
+                bip37MaxBlocks,
+                bip37WorkBudget,
+                bip37CpuBudgetNanos,
+                blockCacheBytes,
+                gzipMinBytes);
+    }
+
+    public RestConfig withBuriedDepth(int v) {
+        return new RestConfig(
+                host,
+                port,
+                network,
+                v,
+                tipMaxAgeSeconds,
+                retryAfterSeconds,
+                bip37MaxBlocks,
+                bip37WorkBudget,
+                bip37CpuBudgetNanos,
+                blockCacheBytes,
+                gzipMinBytes);
+    }
+
+    public RestConfig withTipMaxAgeSeconds(int v) {
+        return new RestConfig(
+                host,
+                port,
+                network,
+                buriedDepth,
+                v,
+                retryAfterSeconds,
+                bip37MaxBlocks,
+                bip37WorkBudget,
+                bip37CpuBudgetNanos,
+                blockCacheBytes,
+                gzipMinBytes);
+    }
+
+    public RestConfig withRetryAfterSeconds(int v) {
+        return new RestConfig(
+                host,
+                port,
+                network,
+                buriedDepth,
+                tipMaxAgeSeconds,
+                v,
+                bip37MaxBlocks,
+                bip37WorkBudget,
+                bip37CpuBudgetNanos,
+                blockCacheBytes,
+                gzipMinBytes);
+    }
+
+    public RestConfig withBip37MaxBlocks(int v) {
+        return new RestConfig(
+                host,
+                port,
+                network,
+                buriedDepth,
+                tipMaxAgeSeconds,
+                retryAfterSeconds,
+                v,
+                bip37WorkBudget,
+                bip37CpuBudgetNanos,
+                blockCacheBytes,
+                gzipMinBytes);
+    }
+
+    public RestConfig withBip37WorkBudget(long v) {
+        return new RestConfig(
+                host,
+                port,
+                network,
+                buriedDepth,
+                tipMaxAgeSeconds,
+                retryAfterSeconds,
+                bip37MaxBlocks,
+                v,
+                bip37CpuBudgetNanos,
+                blockCacheBytes,
+                gzipMinBytes);
+    }
+
+    public RestConfig withBip37CpuBudgetNanos(long v) {
+        return new RestConfig(
+                host,
+                port,
+                network,
+                buriedDepth,
+                tipMaxAgeSeconds,
+                retryAfterSeconds,
+                bip37MaxBlocks,
+                bip37WorkBudget,
+                v,
+                blockCacheBytes,
+                gzipMinBytes);
+    }
+
+    public RestConfig withBlockCacheBytes(long v) {
+        return new RestConfig(
+                host,
+                port,
+                network,
+                buriedDepth,
+                tipMaxAgeSeconds,
+                retryAfterSeconds,
+                bip37MaxBlocks,
+                bip37WorkBudget,
+                bip37CpuBudgetNanos,
+                v,
+                gzipMinBytes);
+    }
+
+    public RestConfig withGzipMinBytes(int v) {
+        return new RestConfig(
+                host,
+                port,
+                network,
+                buriedDepth,
+                tipMaxAgeSeconds,
+                retryAfterSeconds,
+                bip37MaxBlocks,
+                bip37WorkBudget,
+                bip37CpuBudgetNanos,
+                blockCacheBytes,
+                v);
+    }
 }

@@ -9,6 +9,13 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import org.blockfilter.server.http.internal.ApiController;
 import org.blockfilter.server.http.internal.BadRequestException;
 import org.blockfilter.server.http.internal.Bip37Controller;
@@ -27,14 +34,6 @@ import org.blockfilter.server.http.internal.UnavailableException;
 import org.blockfilter.server.index.FilterIndexReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * The block-filter server's HTTP front: all routes are declared in {@link #routes}, every error
@@ -57,8 +56,16 @@ public final class RestServer implements AutoCloseable {
         this.metrics = new RestMetrics(index, service::nodeHeightOrNull);
         CachePolicy cache = new CachePolicy(index, config.buriedDepth(), config.tipMaxAgeSeconds());
         ApiController api = new ApiController(service, cache);
-        Bip37Controller bip37 = new Bip37Controller(new Bip37Scanner(index, service, node, config.bip37MaxBlocks(),
-                config.bip37WorkBudget(), config.bip37CpuBudgetNanos(), config.blockCacheBytes()), metrics);
+        Bip37Controller bip37 = new Bip37Controller(
+                new Bip37Scanner(
+                        index,
+                        service,
+                        node,
+                        config.bip37MaxBlocks(),
+                        config.bip37WorkBudget(),
+                        config.bip37CpuBudgetNanos(),
+                        config.blockCacheBytes()),
+                metrics);
         CoreRestController core = new CoreRestController(new CoreRest(service), cache);
         DocsController docs = new DocsController(metrics);
         this.app = Javalin.create(cfg -> {
@@ -71,16 +78,18 @@ public final class RestServer implements AutoCloseable {
 
     /** Starts a server bound to {@code config.host():config.port()} (0 = a free port). */
     public static RestServer start(RestConfig config, FilterIndexReader index, NodeGateway node) {
-        RestServer server = new RestServer(Objects.requireNonNull(config, "config"),
-                Objects.requireNonNull(index, "index"), Objects.requireNonNull(node, "node"));
+        RestServer server = new RestServer(
+                Objects.requireNonNull(config, "config"),
+                Objects.requireNonNull(index, "index"),
+                Objects.requireNonNull(node, "node"));
         server.app.start();
         LOG.info("REST server listening on {}", server.baseUri());
         return server;
     }
 
     /** Every route of the server, in one place. */
-    private static void routes(RoutesConfig r, ApiController api, Bip37Controller bip37, CoreRestController core,
-                               DocsController docs) {
+    private static void routes(
+            RoutesConfig r, ApiController api, Bip37Controller bip37, CoreRestController core, DocsController docs) {
         r.get("/api/v1/status", api::status);
         r.get("/api/v1/filters/{hashOrHeight}", api::filter);
         r.get("/api/v1/filters", api::filters);
@@ -113,28 +122,44 @@ public final class RestServer implements AutoCloseable {
                 error(ctx, 503, "node_unavailable", e.getMessage());
             }
         });
-        r.exception(CoreRestException.class, (e, ctx) -> Http.send(ctx, e.status(), "text/plain",
-                (e.getMessage() + "\r\n").getBytes(StandardCharsets.UTF_8), CachePolicy.NO_STORE));
-        r.exception(HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), switch (e.getStatus()) {
-            case 404 -> "no_such_route";
-            case 405 -> "method_not_allowed";
-            case 413 -> "body_too_large";
-            default -> "http_" + e.getStatus();
-        }, e.getStatus() == 405 ? "method " + ctx.method() + " is not allowed on " + ctx.path() : e.getMessage()));
+        r.exception(
+                CoreRestException.class,
+                (e, ctx) -> Http.send(
+                        ctx,
+                        e.status(),
+                        "text/plain",
+                        (e.getMessage() + "\r\n").getBytes(StandardCharsets.UTF_8),
+                        CachePolicy.NO_STORE));
+        r.exception(
+                HttpResponseException.class,
+                (e, ctx) -> error(
+                        ctx,
+                        e.getStatus(),
+                        switch (e.getStatus()) {
+                            case 404 -> "no_such_route";
+                            case 405 -> "method_not_allowed";
+                            case 413 -> "body_too_large";
+                            default -> "http_" + e.getStatus();
+                        },
+                        e.getStatus() == 405
+                                ? "method " + ctx.method() + " is not allowed on " + ctx.path()
+                                : e.getMessage()));
         r.exception(Exception.class, (e, ctx) -> {
             LOG.error("unexpected error serving {} {}", ctx.method(), ctx.path(), e);
             error(ctx, 500, "internal", "internal server error");
         });
     }
 
-    private record ErrorBody(ErrorDetail error) {
-    }
+    private record ErrorBody(ErrorDetail error) {}
 
-    private record ErrorDetail(int status, String code, String message) {
-    }
+    private record ErrorDetail(int status, String code, String message) {}
 
     private static void error(Context ctx, int status, String code, String message) {
-        Http.send(ctx, status, Http.JSON, Representations.json(new ErrorBody(new ErrorDetail(status, code, message))),
+        Http.send(
+                ctx,
+                status,
+                Http.JSON,
+                Representations.json(new ErrorBody(new ErrorDetail(status, code, message))),
                 CachePolicy.NO_STORE);
     }
 
@@ -153,8 +178,13 @@ public final class RestServer implements AutoCloseable {
             Endpoint matched = ctx.endpoints().matchedHttpEndpoint();
             String route = matched == null ? "unmatched" : matched.path;
             Long bytes = ctx.attribute(Http.SENT_BYTES);
-            metrics.request(ctx.method().name(), route, ctx.status().getCode(), System.nanoTime() - t0,
-                    bytes == null ? 0 : bytes, THREADS.getCurrentThreadCpuTime() - cpu0);
+            metrics.request(
+                    ctx.method().name(),
+                    route,
+                    ctx.status().getCode(),
+                    System.nanoTime() - t0,
+                    bytes == null ? 0 : bytes,
+                    THREADS.getCurrentThreadCpuTime() - cpu0);
         });
     }
 

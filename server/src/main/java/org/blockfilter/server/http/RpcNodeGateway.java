@@ -1,13 +1,12 @@
 package org.blockfilter.server.http;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.rpc.BitcoinRpc;
-import org.blockfilter.server.rpc.RpcException;
-
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.RpcException;
 
 /**
  * {@link NodeGateway} over the node's JSON-RPC ({@link BitcoinRpc}). The node height is cached for
@@ -19,8 +18,7 @@ public final class RpcNodeGateway implements NodeGateway {
     private final long heightTtlNanos;
     private final AtomicReference<CachedHeight> height = new AtomicReference<>();
 
-    private record CachedHeight(int height, long atNanos) {
-    }
+    private record CachedHeight(int height, long atNanos) {}
 
     public RpcNodeGateway(BitcoinRpc rpc, Duration heightCacheTtl) {
         this.rpc = Objects.requireNonNull(rpc, "rpc");

@@ -1,8 +1,7 @@
 package org.blockfilter.server.index;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.Optional;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * Where the indexer reads the chain from: the node's best chain by height and raw blocks by

@@ -1,10 +1,9 @@
 package org.blockfilter.server.index;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * Read side of the filter index, all the REST layer needs. Heights refer to the best chain as
@@ -37,6 +36,5 @@ public interface FilterIndexReader {
     /** The block's 80-byte header, for any indexed block. */
     Optional<byte[]> blockHeader(Sha256Hash blockHash);
 
-    record Tip(int height, Sha256Hash hash) {
-    }
+    record Tip(int height, Sha256Hash hash) {}
 }

@@ -1,5 +1,24 @@
 package org.blockfilter.server.index;
 
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.ProtocolException;
@@ -17,26 +36,6 @@ import org.blockfilter.server.store.StoredBlock;
 import org.blockfilter.server.store.UnspentOutput;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
-import java.util.function.Consumer;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Indexes the node's best chain from genesis into an {@link IndexStore} and follows its tip.
@@ -57,6 +56,7 @@ public final class FilterIndexer implements AutoCloseable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
     /** Core's MAX_SCRIPT_SIZE: longer output scripts, like OP_RETURN ones, can never be spent. */
     private static final int MAX_SCRIPT_SIZE = 10_000;
+
     private static final int OP_RETURN = 0x6a;
 
     private final IndexStore store;
@@ -86,13 +86,17 @@ public final class FilterIndexer implements AutoCloseable {
     }
 
     /** What one pass did. */
-    public record SyncResult(int connected, int disconnected) {
-    }
+    public record SyncResult(int connected, int disconnected) {}
 
     /** A snapshot of the indexer's state, for status pages and metrics. */
-    public record Status(int indexedHeight, int nodeHeight, long blocksConnected, long blocksDisconnected,
-                         long reorgs, boolean running, Optional<String> failure) {
-    }
+    public record Status(
+            int indexedHeight,
+            int nodeHeight,
+            long blocksConnected,
+            long blocksDisconnected,
+            long reorgs,
+            boolean running,
+            Optional<String> failure) {}
 
     public FilterIndexer(IndexStore store, BlockSource source, Duration pollInterval) {
         this.store = Objects.requireNonNull(store, "store");
@@ -151,8 +155,9 @@ public final class FilterIndexer implements AutoCloseable {
                 best = now;
                 continue;
             }
-            byte[] raw = source.rawBlock(nextHash.get()).orElseThrow(() -> new IndexingException(
-                    "node lists block " + nextHash.get() + " at height " + next + " but does not return it"));
+            byte[] raw = source.rawBlock(nextHash.get())
+                    .orElseThrow(() -> new IndexingException(
+                            "node lists block " + nextHash.get() + " at height " + next + " but does not return it"));
             Block block = parse(raw, nextHash.get(), next);
             if (tip.isPresent() && !block.getPrevBlockHash().equals(tip.get().hash())) {
                 disconnected += rollBackToNodeChain();
@@ -213,8 +218,12 @@ public final class FilterIndexer implements AutoCloseable {
             reorgs.incrementAndGet();
             blocksDisconnected.addAndGet(count);
             cachedTipHash = null;
-            LOG.warn("event=reorg depth={} old_tip={} fork_height={} fork_block={}", count, oldTip,
-                    tip.map(ChainTip::height).orElse(-1), tip.map(ChainTip::hash).orElse(null));
+            LOG.warn(
+                    "event=reorg depth={} old_tip={} fork_height={} fork_block={}",
+                    count,
+                    oldTip,
+                    tip.map(ChainTip::height).orElse(-1),
+                    tip.map(ChainTip::hash).orElse(null));
         }
         return count;
     }
@@ -247,9 +256,10 @@ public final class FilterIndexer implements AutoCloseable {
                         if (!spentKeys.add(key)) {
                             throw new IndexingException("block " + block.getHash() + " spends " + key + " twice");
                         }
-                        script = store.unspentScript(op).orElseThrow(() -> new IndexingException("block "
-                                + block.getHash() + " at height " + height + " spends " + key
-                                + ", which is not in the unspent-output map"));
+                        script = store.unspentScript(op)
+                                .orElseThrow(() -> new IndexingException("block "
+                                        + block.getHash() + " at height " + height + " spends " + key
+                                        + ", which is not in the unspent-output map"));
                         spent.add(new UnspentOutput(key.txId(), key.index(), script));
                     }
                     prevScripts.put(key, script);
@@ -268,13 +278,25 @@ public final class FilterIndexer implements AutoCloseable {
         Sha256Hash prevHeader = tipFilterHeader(block.getPrevBlockHash(), height);
         Sha256Hash filterHash = filter.filterHash();
         Sha256Hash header = FilterHeaders.next(filterHash, prevHeader);
-        StoredBlock record = new StoredBlock(block.getHash(), height, Arrays.copyOf(raw, StoredBlock.HEADER_SIZE),
-                filterHash, header, prevHeader, filter.bytes());
+        StoredBlock record = new StoredBlock(
+                block.getHash(),
+                height,
+                Arrays.copyOf(raw, StoredBlock.HEADER_SIZE),
+                filterHash,
+                header,
+                prevHeader,
+                filter.bytes());
         List<UnspentOutput> createdList = new ArrayList<>(created.size());
         created.forEach((k, s) -> createdList.add(new UnspentOutput(k.txId(), k.index(), s)));
         store.connect(record, spent, createdList, sync);
-        LOG.debug("event=block height={} block={} txs={} filter_bytes={} spent={} created={}", height, block.getHash(),
-                block.getTransactions().size(), record.filter().length, spent.size(), createdList.size());
+        LOG.debug(
+                "event=block height={} block={} txs={} filter_bytes={} spent={} created={}",
+                height,
+                block.getHash(),
+                block.getTransactions().size(),
+                record.filter().length,
+                spent.size(),
+                createdList.size());
         cachedTipHash = block.getHash();
         cachedTipHeader = header;
         blocksConnected.incrementAndGet();
@@ -287,8 +309,10 @@ public final class FilterIndexer implements AutoCloseable {
         if (prevBlock.equals(cachedTipHash)) {
             return cachedTipHeader;
         }
-        return store.block(prevBlock).map(StoredBlock::filterHeader).orElseThrow(
-                () -> new IndexingException("store has no record of the parent " + prevBlock + " of height " + height));
+        return store.block(prevBlock)
+                .map(StoredBlock::filterHeader)
+                .orElseThrow(() -> new IndexingException(
+                        "store has no record of the parent " + prevBlock + " of height " + height));
     }
 
     private static boolean spendable(byte[] script) {
@@ -323,8 +347,11 @@ public final class FilterIndexer implements AutoCloseable {
                 }
                 failure = e;
                 running = false;
-                LOG.error("event=indexer_stopped height={} error=\"{}\"", store.tip().map(ChainTip::height).orElse(-1),
-                        e.getMessage(), e);
+                LOG.error(
+                        "event=indexer_stopped height={} error=\"{}\"",
+                        store.tip().map(ChainTip::height).orElse(-1),
+                        e.getMessage(),
+                        e);
             }
         }
     }
@@ -346,8 +373,14 @@ public final class FilterIndexer implements AutoCloseable {
     /** The state of the index and of the follower. */
     public Status status() {
         Throwable f = failure;
-        return new Status(store.tip().map(ChainTip::height).orElse(-1), nodeHeight, blocksConnected.get(),
-                blocksDisconnected.get(), reorgs.get(), running, Optional.ofNullable(f).map(Throwable::getMessage));
+        return new Status(
+                store.tip().map(ChainTip::height).orElse(-1),
+                nodeHeight,
+                blocksConnected.get(),
+                blocksDisconnected.get(),
+                reorgs.get(),
+                running,
+                Optional.ofNullable(f).map(Throwable::getMessage));
     }
 
     /** Stops the background thread, if started, and waits for the pass in progress to end. */
@@ -406,8 +439,12 @@ public final class FilterIndexer implements AutoCloseable {
                 int blocks = height - startHeight + 1;
                 double rate = blocks / seconds;
                 int remaining = Math.max(0, Math.max(target, indexer.nodeHeight) - height);
-                LOG.info("event=progress height={} target={} blocks_per_s={} tx_per_s={} eta_s={}", height,
-                        Math.max(target, height), String.format("%.1f", rate), String.format("%.1f", txs / seconds),
+                LOG.info(
+                        "event=progress height={} target={} blocks_per_s={} tx_per_s={} eta_s={}",
+                        height,
+                        Math.max(target, height),
+                        String.format("%.1f", rate),
+                        String.format("%.1f", txs / seconds),
                         rate > 0 ? Math.round(remaining / rate) : -1);
             }
         }
@@ -419,10 +456,17 @@ public final class FilterIndexer implements AutoCloseable {
             }
             double seconds = Math.max(1e-9, (System.nanoTime() - startNanos) / 1e9);
             if (blocks == 1) {
-                LOG.info("event=tip height={} block={}", height, indexer.store.tip().map(ChainTip::hash).orElse(null));
+                LOG.info(
+                        "event=tip height={} block={}",
+                        height,
+                        indexer.store.tip().map(ChainTip::hash).orElse(null));
             } else {
-                LOG.info("event=caught_up height={} blocks={} seconds={} blocks_per_s={} tx_per_s={}", height, blocks,
-                        String.format("%.1f", seconds), String.format("%.1f", blocks / seconds),
+                LOG.info(
+                        "event=caught_up height={} blocks={} seconds={} blocks_per_s={} tx_per_s={}",
+                        height,
+                        blocks,
+                        String.format("%.1f", seconds),
+                        String.format("%.1f", blocks / seconds),
                         String.format("%.1f", txs / seconds));
             }
         }

@@ -1,9 +1,8 @@
 package org.blockfilter.server.index;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.Arrays;
 import java.util.Objects;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * One block's stored BIP 158 basic filter with its BIP 157 header. Immutable: the filter bytes
@@ -19,8 +18,14 @@ public final class IndexedFilter {
     private final Sha256Hash prevHeader;
     private final boolean active;
 
-    public IndexedFilter(Sha256Hash blockHash, int height, byte[] filter, Sha256Hash filterHash,
-                         Sha256Hash header, Sha256Hash prevHeader, boolean active) {
+    public IndexedFilter(
+            Sha256Hash blockHash,
+            int height,
+            byte[] filter,
+            Sha256Hash filterHash,
+            Sha256Hash header,
+            Sha256Hash prevHeader,
+            boolean active) {
         this.blockHash = Objects.requireNonNull(blockHash, "blockHash");
         if (height < 0) {
             throw new IllegalArgumentException("height must be >= 0: " + height);
@@ -33,21 +38,48 @@ public final class IndexedFilter {
         this.active = active;
     }
 
-    public Sha256Hash blockHash() { return blockHash; }
-    public int height() { return height; }
+    public Sha256Hash blockHash() {
+        return blockHash;
+    }
+
+    public int height() {
+        return height;
+    }
     /** The serialized filter (CompactSize N + Golomb-Rice stream); a copy. */
-    public byte[] filter() { return filter.clone(); }
-    public int filterLength() { return filter.length; }
-    public Sha256Hash filterHash() { return filterHash; }
-    public Sha256Hash header() { return header; }
-    public Sha256Hash prevHeader() { return prevHeader; }
-    public boolean active() { return active; }
+    public byte[] filter() {
+        return filter.clone();
+    }
+
+    public int filterLength() {
+        return filter.length;
+    }
+
+    public Sha256Hash filterHash() {
+        return filterHash;
+    }
+
+    public Sha256Hash header() {
+        return header;
+    }
+
+    public Sha256Hash prevHeader() {
+        return prevHeader;
+    }
+
+    public boolean active() {
+        return active;
+    }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof IndexedFilter f && height == f.height && active == f.active
-                && blockHash.equals(f.blockHash) && Arrays.equals(filter, f.filter)
-                && filterHash.equals(f.filterHash) && header.equals(f.header) && prevHeader.equals(f.prevHeader);
+        return o instanceof IndexedFilter f
+                && height == f.height
+                && active == f.active
+                && blockHash.equals(f.blockHash)
+                && Arrays.equals(filter, f.filter)
+                && filterHash.equals(f.filterHash)
+                && header.equals(f.header)
+                && prevHeader.equals(f.prevHeader);
     }
 
     @Override

@@ -1,10 +1,9 @@
 package org.blockfilter.server.index;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.rpc.BitcoinRpc;
-
 import java.util.Objects;
 import java.util.Optional;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.rpc.BitcoinRpc;
 
 /**
  * A {@link BlockSource} over a node's JSON-RPC ({@code getbestblockhash}, {@code getblockcount},

@@ -1,13 +1,12 @@
 package org.blockfilter.server.index;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.store.IndexStore;
-import org.blockfilter.server.store.StoredBlock;
-
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.store.IndexStore;
+import org.blockfilter.server.store.StoredBlock;
 
 /**
  * {@link FilterIndexReader} over an {@link IndexStore}: what the REST layer reads while the
@@ -34,7 +33,9 @@ public final class StoreFilterIndexReader implements FilterIndexReader {
     @Override
     public OptionalInt heightOf(Sha256Hash blockHash) {
         Optional<StoredBlock> block = store.block(blockHash);
-        return block.isPresent() && store.isActive(block.get()) ? OptionalInt.of(block.get().height()) : OptionalInt.empty();
+        return block.isPresent() && store.isActive(block.get())
+                ? OptionalInt.of(block.get().height())
+                : OptionalInt.empty();
     }
 
     @Override
@@ -44,7 +45,8 @@ public final class StoreFilterIndexReader implements FilterIndexReader {
 
     @Override
     public Optional<List<IndexedFilter>> range(int startHeight, Sha256Hash stopHash) {
-        return store.activeRange(startHeight, stopHash).map(blocks -> blocks.stream().map(b -> toFilter(b, true)).toList());
+        return store.activeRange(startHeight, stopHash)
+                .map(blocks -> blocks.stream().map(b -> toFilter(b, true)).toList());
     }
 
     @Override
@@ -53,7 +55,7 @@ public final class StoreFilterIndexReader implements FilterIndexReader {
     }
 
     private static IndexedFilter toFilter(StoredBlock b, boolean active) {
-        return new IndexedFilter(b.blockHash(), b.height(), b.filter(), b.filterHash(), b.filterHeader(),
-                b.prevFilterHeader(), active);
+        return new IndexedFilter(
+                b.blockHash(), b.height(), b.filter(), b.filterHash(), b.filterHeader(), b.prevFilterHeader(), active);
     }
 }

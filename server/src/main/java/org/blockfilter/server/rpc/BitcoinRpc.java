@@ -1,11 +1,10 @@
 package org.blockfilter.server.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * The typed subset of Bitcoin Core's RPC that the server needs from a node: chain tip, block
@@ -47,7 +46,8 @@ public final class BitcoinRpc {
      */
     public Optional<Sha256Hash> blockHash(int height) {
         try {
-            return Optional.of(Sha256Hash.wrap(client.call("getblockhash", height).asText()));
+            return Optional.of(
+                    Sha256Hash.wrap(client.call("getblockhash", height).asText()));
         } catch (RpcException e) {
             if (e.code() == RpcException.INVALID_PARAMETER || e.code() == -1) {
                 return Optional.empty();
@@ -62,7 +62,8 @@ public final class BitcoinRpc {
      */
     public Optional<byte[]> rawBlock(Sha256Hash hash) {
         try {
-            return Optional.of(HEX.parseHex(client.call("getblock", hash.toString(), 0).asText()));
+            return Optional.of(
+                    HEX.parseHex(client.call("getblock", hash.toString(), 0).asText()));
         } catch (RpcException e) {
             if (e.code() == RpcException.INVALID_ADDRESS_OR_KEY) {
                 return Optional.empty();
@@ -73,6 +74,7 @@ public final class BitcoinRpc {
 
     /** {@code sendrawtransaction hex}: relays a transaction and returns its txid. */
     public Sha256Hash sendRawTransaction(byte[] rawTx) {
-        return Sha256Hash.wrap(client.call("sendrawtransaction", HEX.formatHex(rawTx)).asText());
+        return Sha256Hash.wrap(
+                client.call("sendrawtransaction", HEX.formatHex(rawTx)).asText());
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -37,8 +36,8 @@ public final class JsonRpcClient {
 
     private JsonRpcClient(URI endpoint, String user, String password, Duration timeout) {
         this.endpoint = endpoint;
-        this.authorization = "Basic " + Base64.getEncoder()
-                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        this.authorization =
+                "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
@@ -61,7 +60,8 @@ public final class JsonRpcClient {
     public static JsonRpcClient fromUrl(URI url, Duration timeout) {
         String info = url.getRawUserInfo();
         if (info == null || !info.contains(":")) {
-            throw new IllegalArgumentException("node URL needs credentials, as http://user:pass@host:port: " + redact(url));
+            throw new IllegalArgumentException(
+                    "node URL needs credentials, as http://user:pass@host:port: " + redact(url));
         }
         int colon = info.indexOf(':');
         return create(url, decode(info.substring(0, colon)), decode(info.substring(colon + 1)), timeout);
@@ -132,8 +132,12 @@ public final class JsonRpcClient {
                 return body.get("result");
             }
         }
-        throw new RpcException(method, RpcException.TRANSPORT,
-                "HTTP " + response.statusCode() + " from " + endpoint + (response.statusCode() == 401 ? " (bad credentials)" : ""), null);
+        throw new RpcException(
+                method,
+                RpcException.TRANSPORT,
+                "HTTP " + response.statusCode() + " from " + endpoint
+                        + (response.statusCode() == 401 ? " (bad credentials)" : ""),
+                null);
     }
 
     private static URI stripUserInfo(URI uri) {

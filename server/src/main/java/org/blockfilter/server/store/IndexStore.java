@@ -1,5 +1,19 @@
 package org.blockfilter.server.store;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.TransactionOutPoint;
 import org.rocksdb.BlockBasedTableConfig;
@@ -17,21 +31,6 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
-
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The filter index on disk: one RocksDB database in the data directory.
@@ -106,21 +105,27 @@ public final class IndexStore implements AutoCloseable {
     private IndexStore(Path dir, int undoDepth) throws RocksDBException {
         this.undoDepth = undoDepth;
         RocksDB.loadLibrary();
-        DBOptions options = track(new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+        DBOptions options = track(new DBOptions()
+                .setCreateIfMissing(true)
+                .setCreateMissingColumnFamilies(true)
                 .setKeepLogFileNum(5));
         LRUCache cache = track(new LRUCache(64L << 20));
         BloomFilter bloom = track(new BloomFilter(10));
-        BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(bloom);
-        ColumnFamilyOptions plain = track(new ColumnFamilyOptions().setTableFormatConfig(table)
+        BlockBasedTableConfig table =
+                new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(bloom);
+        ColumnFamilyOptions plain = track(new ColumnFamilyOptions()
+                .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION));
         // Filters are already entropy-coded: no compression, and out of the LSM tree into blob files.
-        ColumnFamilyOptions blobs = track(new ColumnFamilyOptions().setTableFormatConfig(table)
+        ColumnFamilyOptions blobs = track(new ColumnFamilyOptions()
+                .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.NO_COMPRESSION)
-                .setEnableBlobFiles(true).setMinBlobSize(512));
+                .setEnableBlobFiles(true)
+                .setMinBlobSize(512));
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         for (String name : FAMILIES) {
-            descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.US_ASCII),
-                    name.equals("block") ? blobs : plain));
+            descriptors.add(new ColumnFamilyDescriptor(
+                    name.getBytes(StandardCharsets.US_ASCII), name.equals("block") ? blobs : plain));
         }
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         this.db = RocksDB.open(options, dir.toString(), descriptors, handles);
@@ -190,7 +195,8 @@ public final class IndexStore implements AutoCloseable {
         if (height < 0) {
             return Optional.empty();
         }
-        return read(() -> Optional.ofNullable(db.get(heights, heightKey(height))).map(Sha256Hash::wrapReversed));
+        return read(
+                () -> Optional.ofNullable(db.get(heights, heightKey(height))).map(Sha256Hash::wrapReversed));
     }
 
     /** True if {@code block} is on the indexed best chain. */
@@ -249,9 +255,11 @@ public final class IndexStore implements AutoCloseable {
             Optional<ChainTip> current = tip;
             int expectedHeight = current.map(t -> t.height() + 1).orElse(0);
             if (block.height() != expectedHeight
-                    || (current.isPresent() && !block.prevBlockHash().equals(current.get().hash()))) {
-                throw new IllegalStateException("block " + block.blockHash() + " at height " + block.height()
-                        + " does not extend the tip " + current.map(ChainTip::toString).orElse("(empty)"));
+                    || (current.isPresent()
+                            && !block.prevBlockHash().equals(current.get().hash()))) {
+                throw new IllegalStateException(
+                        "block " + block.blockHash() + " at height " + block.height() + " does not extend the tip "
+                                + current.map(ChainTip::toString).orElse("(empty)"));
             }
             byte[] hashKey = block.blockHash().serialize();
             try (WriteBatch batch = new WriteBatch()) {
@@ -293,7 +301,8 @@ public final class IndexStore implements AutoCloseable {
      */
     public StoredBlock disconnectTip(boolean sync) {
         return write(() -> {
-            ChainTip current = tip.orElseThrow(() -> new IllegalStateException("nothing to disconnect: store is empty"));
+            ChainTip current =
+                    tip.orElseThrow(() -> new IllegalStateException("nothing to disconnect: store is empty"));
             byte[] hashKey = current.hash().serialize();
             byte[] undoValue = db.get(undo, hashKey);
             if (undoValue == null) {
@@ -329,13 +338,17 @@ public final class IndexStore implements AutoCloseable {
                 if (current.height() == 0) {
                     batch.delete(meta, KEY_TIP);
                 } else {
-                    batch.put(meta, KEY_TIP, tipValue(current.height() - 1, block.prevBlockHash().serialize()));
+                    batch.put(
+                            meta,
+                            KEY_TIP,
+                            tipValue(current.height() - 1, block.prevBlockHash().serialize()));
                 }
                 db.write(sync ? syncWrite : asyncWrite, batch);
             } catch (java.nio.BufferUnderflowException e) {
                 throw new StoreException("store corrupt: truncated undo data for " + current.hash(), e);
             }
-            tip = current.height() == 0 ? Optional.empty()
+            tip = current.height() == 0
+                    ? Optional.empty()
                     : Optional.of(new ChainTip(current.height() - 1, block.prevBlockHash()));
             return block;
         });
@@ -347,7 +360,13 @@ public final class IndexStore implements AutoCloseable {
     }
 
     /** The column families, for {@link #contentDigest(Set)}. */
-    public enum Family { META, BLOCK, HEIGHT, UTXO, UNDO }
+    public enum Family {
+        META,
+        BLOCK,
+        HEIGHT,
+        UTXO,
+        UNDO
+    }
 
     /**
      * SHA-256 over every key and value of every column family, in order: two stores with the
@@ -370,7 +389,10 @@ public final class IndexStore implements AutoCloseable {
                         for (it.seekToFirst(); it.isValid(); it.next()) {
                             byte[] k = it.key();
                             byte[] v = it.value();
-                            digest.update(ByteBuffer.allocate(8).putInt(k.length).putInt(v.length).array());
+                            digest.update(ByteBuffer.allocate(8)
+                                    .putInt(k.length)
+                                    .putInt(v.length)
+                                    .array());
                             digest.update(k);
                             digest.update(v);
                         }
@@ -518,7 +540,10 @@ public final class IndexStore implements AutoCloseable {
     private void checkVersion() throws RocksDBException {
         byte[] version = db.get(meta, KEY_VERSION);
         if (version == null) {
-            db.put(meta, KEY_VERSION, ByteBuffer.allocate(4).putInt(LAYOUT_VERSION).array());
+            db.put(
+                    meta,
+                    KEY_VERSION,
+                    ByteBuffer.allocate(4).putInt(LAYOUT_VERSION).array());
         } else if (version.length != 4 || ByteBuffer.wrap(version).getInt() != LAYOUT_VERSION) {
             throw new StoreException("index store has layout version " + Arrays.toString(version)
                     + ", this server reads version " + LAYOUT_VERSION + ": use a new --data-dir");

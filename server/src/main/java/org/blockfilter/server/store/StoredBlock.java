@@ -1,9 +1,8 @@
 package org.blockfilter.server.store;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.Arrays;
 import java.util.Objects;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * What the store keeps per indexed block, on the best chain or not: its height, 80-byte
@@ -22,8 +21,14 @@ public final class StoredBlock {
     private final Sha256Hash prevFilterHeader;
     private final byte[] filter;
 
-    public StoredBlock(Sha256Hash blockHash, int height, byte[] header, Sha256Hash filterHash,
-                       Sha256Hash filterHeader, Sha256Hash prevFilterHeader, byte[] filter) {
+    public StoredBlock(
+            Sha256Hash blockHash,
+            int height,
+            byte[] header,
+            Sha256Hash filterHash,
+            Sha256Hash filterHeader,
+            Sha256Hash prevFilterHeader,
+            byte[] filter) {
         this.blockHash = Objects.requireNonNull(blockHash, "blockHash");
         if (height < 0) {
             throw new IllegalArgumentException("height must be >= 0: " + height);
@@ -39,29 +44,56 @@ public final class StoredBlock {
         this.filter = Objects.requireNonNull(filter, "filter").clone();
     }
 
-    public Sha256Hash blockHash() { return blockHash; }
-    public int height() { return height; }
+    public Sha256Hash blockHash() {
+        return blockHash;
+    }
+
+    public int height() {
+        return height;
+    }
     /** The 80-byte block header; a copy. */
-    public byte[] header() { return header.clone(); }
-    public Sha256Hash filterHash() { return filterHash; }
-    public Sha256Hash filterHeader() { return filterHeader; }
-    public Sha256Hash prevFilterHeader() { return prevFilterHeader; }
+    public byte[] header() {
+        return header.clone();
+    }
+
+    public Sha256Hash filterHash() {
+        return filterHash;
+    }
+
+    public Sha256Hash filterHeader() {
+        return filterHeader;
+    }
+
+    public Sha256Hash prevFilterHeader() {
+        return prevFilterHeader;
+    }
     /** The serialized basic filter; a copy. */
-    public byte[] filter() { return filter.clone(); }
+    public byte[] filter() {
+        return filter.clone();
+    }
 
     /** The previous block's hash, read from the header. */
     public Sha256Hash prevBlockHash() {
         return Sha256Hash.wrapReversed(Arrays.copyOfRange(header, 4, 36));
     }
 
-    byte[] headerUnsafe() { return header; }
-    byte[] filterUnsafe() { return filter; }
+    byte[] headerUnsafe() {
+        return header;
+    }
+
+    byte[] filterUnsafe() {
+        return filter;
+    }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof StoredBlock b && height == b.height && blockHash.equals(b.blockHash)
-                && Arrays.equals(header, b.header) && filterHash.equals(b.filterHash)
-                && filterHeader.equals(b.filterHeader) && prevFilterHeader.equals(b.prevFilterHeader)
+        return o instanceof StoredBlock b
+                && height == b.height
+                && blockHash.equals(b.blockHash)
+                && Arrays.equals(header, b.header)
+                && filterHash.equals(b.filterHash)
+                && filterHeader.equals(b.filterHeader)
+                && prevFilterHeader.equals(b.prevFilterHeader)
                 && Arrays.equals(filter, b.filter);
     }
 

@@ -1,10 +1,9 @@
 package org.blockfilter.server.store;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.TransactionOutPoint;
-
 import java.util.Arrays;
 import java.util.Objects;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.TransactionOutPoint;
 
 /**
  * An outpoint with the output script it locks, as the unspent-script map and the undo data
@@ -28,19 +27,32 @@ public final class UnspentOutput {
         return new UnspentOutput(outpoint.hash(), outpoint.index(), script);
     }
 
-    public Sha256Hash txId() { return txId; }
-    public long index() { return index; }
-    public byte[] script() { return script.clone(); }
+    public Sha256Hash txId() {
+        return txId;
+    }
+
+    public long index() {
+        return index;
+    }
+
+    public byte[] script() {
+        return script.clone();
+    }
 
     public TransactionOutPoint outpoint() {
         return new TransactionOutPoint(index, txId);
     }
 
-    byte[] scriptUnsafe() { return script; }
+    byte[] scriptUnsafe() {
+        return script;
+    }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof UnspentOutput u && index == u.index && txId.equals(u.txId) && Arrays.equals(script, u.script);
+        return o instanceof UnspentOutput u
+                && index == u.index
+                && txId.equals(u.txId)
+                && Arrays.equals(script, u.script);
     }
 
     @Override

@@ -1,14 +1,13 @@
 package org.blockfilter.server.http;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.index.IndexedFilter;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -16,12 +15,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.index.IndexedFilter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /** Our /api/v1 endpoints end to end over HTTP, against an in-memory index of real filters. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -58,7 +57,8 @@ class ApiEndpointsTest {
         assertEquals(chain.tip().blockHash().toString(), s.get("indexedHash").asText());
         assertEquals(2104, s.get("nodeHeight").asInt());
         assertFalse(s.get("synced").asBoolean());
-        assertEquals("public, max-age=5", r.headers().firstValue("Cache-Control").orElseThrow());
+        assertEquals(
+                "public, max-age=5", r.headers().firstValue("Cache-Control").orElseThrow());
     }
 
     @Test
@@ -69,16 +69,24 @@ class ApiEndpointsTest {
         assertEquals(byHash, byHeight);
         assertEquals(f.blockHash().toString(), byHash.get("blockHash").asText());
         assertEquals(6, byHash.get("height").asInt());
-        assertEquals(chain.bip158Rows.get(6).get(5).asText(), byHash.get("filter").asText());
-        assertEquals(chain.bip158Rows.get(6).get(6).asText(), byHash.get("header").asText());
-        assertEquals(chain.bip158Rows.get(6).get(4).asText(), byHash.get("prevHeader").asText());
+        assertEquals(
+                chain.bip158Rows.get(6).get(5).asText(), byHash.get("filter").asText());
+        assertEquals(
+                chain.bip158Rows.get(6).get(6).asText(), byHash.get("header").asText());
+        assertEquals(
+                chain.bip158Rows.get(6).get(4).asText(),
+                byHash.get("prevHeader").asText());
         assertEquals(f.filterHash().toString(), byHash.get("filterHash").asText());
         assertTrue(byHash.get("active").asBoolean());
     }
 
     @Test
     void filterInUppercaseHexIsFound() {
-        assertEquals(200, client.get("/api/v1/filters/" + chain.at(3).blockHash().toString().toUpperCase()).statusCode());
+        assertEquals(
+                200,
+                client.get("/api/v1/filters/"
+                                + chain.at(3).blockHash().toString().toUpperCase())
+                        .statusCode());
     }
 
     @Test
@@ -88,8 +96,12 @@ class ApiEndpointsTest {
         assertEquals(200, r.statusCode());
         assertArrayEquals(f.filter(), r.body());
         assertEquals(BINARY, r.headers().firstValue("Content-Type").orElseThrow());
-        assertEquals('"' + f.filterHash().toString() + '"', r.headers().firstValue("ETag").orElseThrow());
-        assertEquals("public, max-age=31536000, immutable", r.headers().firstValue("Cache-Control").orElseThrow());
+        assertEquals(
+                '"' + f.filterHash().toString() + '"',
+                r.headers().firstValue("ETag").orElseThrow());
+        assertEquals(
+                "public, max-age=31536000, immutable",
+                r.headers().firstValue("Cache-Control").orElseThrow());
     }
 
     @Test
@@ -107,16 +119,21 @@ class ApiEndpointsTest {
         assertEquals(304, r.statusCode());
         assertEquals(0, r.body().length);
         assertEquals(etag, r.headers().firstValue("ETag").orElseThrow());
-        HttpResponse<byte[]> other = client.get("/api/v1/filters/" + f.blockHash(), "If-None-Match", "\"" + "0".repeat(64) + "\"");
+        HttpResponse<byte[]> other =
+                client.get("/api/v1/filters/" + f.blockHash(), "If-None-Match", "\"" + "0".repeat(64) + "\"");
         assertEquals(200, other.statusCode());
     }
 
     @Test
     void filterNearTheTipGetsAShortMaxAge() {
         HttpResponse<byte[]> r = client.get("/api/v1/filters/" + (chain.tip().height() - 2));
-        assertEquals("public, max-age=5", r.headers().firstValue("Cache-Control").orElseThrow());
-        HttpResponse<byte[]> buried = client.get("/api/v1/filters/" + (chain.tip().height() - 6));
-        assertEquals("public, max-age=31536000, immutable", buried.headers().firstValue("Cache-Control").orElseThrow());
+        assertEquals(
+                "public, max-age=5", r.headers().firstValue("Cache-Control").orElseThrow());
+        HttpResponse<byte[]> buried =
+                client.get("/api/v1/filters/" + (chain.tip().height() - 6));
+        assertEquals(
+                "public, max-age=31536000, immutable",
+                buried.headers().firstValue("Cache-Control").orElseThrow());
     }
 
     @Test
@@ -141,9 +158,12 @@ class ApiEndpointsTest {
         IndexedFilter stop = chain.at(1000 + 999);
         JsonNode r = json(client.get("/api/v1/filters?start_height=1000&stop_hash=" + stop.blockHash()));
         assertEquals(1000, r.get("filters").size());
-        assertEquals(chain.at(1000).blockHash().toString(), r.get("filters").get(0).get("blockHash").asText());
+        assertEquals(
+                chain.at(1000).blockHash().toString(),
+                r.get("filters").get(0).get("blockHash").asText());
         assertEquals(1999, r.get("filters").get(999).get("height").asInt());
-        byte[] bin = client.get("/api/v1/filters?start_height=1000&stop_hash=" + stop.blockHash(), "Accept", BINARY).body();
+        byte[] bin = client.get("/api/v1/filters?start_height=1000&stop_hash=" + stop.blockHash(), "Accept", BINARY)
+                .body();
         ByteBuffer in = ByteBuffer.wrap(bin);
         for (int h = 1000; h <= 1999; h++) {
             byte[] hash = new byte[32];
@@ -160,7 +180,8 @@ class ApiEndpointsTest {
     @Test
     void filterRangeJsonIsGzippedWhenAccepted() throws IOException {
         IndexedFilter stop = chain.at(500);
-        HttpResponse<byte[]> r = client.get("/api/v1/filters?start_height=100&stop_hash=" + stop.blockHash(), "Accept-Encoding", "gzip");
+        HttpResponse<byte[]> r =
+                client.get("/api/v1/filters?start_height=100&stop_hash=" + stop.blockHash(), "Accept-Encoding", "gzip");
         assertEquals("gzip", r.headers().firstValue("Content-Encoding").orElseThrow());
         byte[] plain = new GZIPInputStream(new ByteArrayInputStream(r.body())).readAllBytes();
         assertEquals(401, JSON.readTree(plain).get("filters").size());
@@ -174,8 +195,12 @@ class ApiEndpointsTest {
         assertEquals(2000, r.get("filterHashes").size());
         assertEquals(2000, r.get("headers").size());
         assertEquals(stop.header().toString(), r.get("headers").get(1999).asText());
-        assertEquals(chain.at(11).filterHash().toString(), r.get("filterHashes").get(0).asText());
-        byte[] bin = client.get("/api/v1/filter-headers?start_height=11&stop_hash=" + stop.blockHash(), "Accept", BINARY).body();
+        assertEquals(
+                chain.at(11).filterHash().toString(),
+                r.get("filterHashes").get(0).asText());
+        byte[] bin = client.get(
+                        "/api/v1/filter-headers?start_height=11&stop_hash=" + stop.blockHash(), "Accept", BINARY)
+                .body();
         assertEquals(32 + 3 + 2000 * 32, bin.length);
         assertEquals(chain.at(10).header(), Sha256Hash.wrapReversed(Arrays.copyOfRange(bin, 0, 32)));
         assertArrayEquals(new byte[] {(byte) 0xfd, (byte) 0xd0, 0x07}, Arrays.copyOfRange(bin, 32, 35));
@@ -185,10 +210,15 @@ class ApiEndpointsTest {
     @Test
     void vectorHeadersChainWhereTheVectorsAreConsecutive() throws IOException {
         // Vector rows 1 and 2 are testnet blocks 2 and 3: row 2's prev header is row 1's header.
-        JsonNode r = json(client.get("/api/v1/filter-headers?start_height=2&stop_hash=" + chain.at(2).blockHash()));
-        assertEquals(chain.bip158Rows.get(1).get(6).asText(), r.get("prevHeader").asText());
-        assertEquals(chain.bip158Rows.get(2).get(6).asText(), r.get("headers").get(0).asText());
-        assertEquals(TestChain.header(chain.at(2).filterHash(), chain.at(1).header()), chain.at(2).header());
+        JsonNode r = json(client.get(
+                "/api/v1/filter-headers?start_height=2&stop_hash=" + chain.at(2).blockHash()));
+        assertEquals(
+                chain.bip158Rows.get(1).get(6).asText(), r.get("prevHeader").asText());
+        assertEquals(
+                chain.bip158Rows.get(2).get(6).asText(), r.get("headers").get(0).asText());
+        assertEquals(
+                TestChain.header(chain.at(2).filterHash(), chain.at(1).header()),
+                chain.at(2).header());
     }
 
     @Test
@@ -196,9 +226,14 @@ class ApiEndpointsTest {
         JsonNode tip = json(client.get("/api/v1/checkpoints"));
         assertEquals(chain.tip().blockHash().toString(), tip.get("stopHash").asText());
         assertEquals(2, tip.get("checkpoints").size());
-        assertEquals(chain.at(1000).header().toString(), tip.get("checkpoints").get(0).asText());
-        assertEquals(chain.at(2000).header().toString(), tip.get("checkpoints").get(1).asText());
-        JsonNode upTo1500 = json(client.get("/api/v1/checkpoints?stop_hash=" + chain.at(1500).blockHash()));
+        assertEquals(
+                chain.at(1000).header().toString(),
+                tip.get("checkpoints").get(0).asText());
+        assertEquals(
+                chain.at(2000).header().toString(),
+                tip.get("checkpoints").get(1).asText());
+        JsonNode upTo1500 = json(
+                client.get("/api/v1/checkpoints?stop_hash=" + chain.at(1500).blockHash()));
         assertEquals(1, upTo1500.get("checkpoints").size());
         byte[] bin = client.get("/api/v1/checkpoints", "Accept", BINARY).body();
         assertEquals(1 + 64, bin.length);
@@ -208,11 +243,14 @@ class ApiEndpointsTest {
 
     @Test
     void headersAreThe80ByteBlockHeadersAndStopAtTheTip() throws IOException {
-        byte[] bin = client.get("/api/v1/headers?start_height=2095&count=10", "Accept", BINARY).body();
+        byte[] bin = client.get("/api/v1/headers?start_height=2095&count=10", "Accept", BINARY)
+                .body();
         assertEquals(5 * 80, bin.length);
         assertEquals(chain.at(2095).blockHash(), TestChain.hashOfHeader(Arrays.copyOf(bin, 80)));
         JsonNode j = json(client.get("/api/v1/headers?start_height=0&count=2"));
-        assertEquals(chain.bip158Rows.get(0).get(2).asText().substring(0, 160), j.get("headers").get(0).asText());
+        assertEquals(
+                chain.bip158Rows.get(0).get(2).asText().substring(0, 160),
+                j.get("headers").get(0).asText());
     }
 
     @Test
@@ -229,13 +267,16 @@ class ApiEndpointsTest {
 
     @Test
     void transactionIsRelayedFromBinaryOrJson() throws IOException {
-        byte[] tx = TestChain.HEX.parseHex(chain.bloomVectors.get("bloom_match").get("tx_hex").asText());
+        byte[] tx = TestChain.HEX.parseHex(
+                chain.bloomVectors.get("bloom_match").get("tx_hex").asText());
         String txid = chain.bloomVectors.get("bloom_match").get("txid").asText();
         HttpResponse<byte[]> bin = client.post("/api/v1/transactions", tx, BINARY);
         assertEquals(200, bin.statusCode(), Client.text(bin));
         assertEquals(txid, json(bin).get("txid").asText());
-        HttpResponse<byte[]> js = client.post("/api/v1/transactions",
-                ("{\"hex\":\"" + TestChain.HEX.formatHex(tx) + "\"}").getBytes(StandardCharsets.US_ASCII), "application/json");
+        HttpResponse<byte[]> js = client.post(
+                "/api/v1/transactions",
+                ("{\"hex\":\"" + TestChain.HEX.formatHex(tx) + "\"}").getBytes(StandardCharsets.US_ASCII),
+                "application/json");
         assertEquals(txid, json(js).get("txid").asText());
     }
 
@@ -243,30 +284,43 @@ class ApiEndpointsTest {
     void corsAllowsBrowsersAndExposesETag() {
         HttpResponse<byte[]> r = client.get("/api/v1/filters/1", "Origin", "https://wallet.example");
         assertEquals("*", r.headers().firstValue("Access-Control-Allow-Origin").orElseThrow());
-        assertTrue(r.headers().firstValue("Access-Control-Expose-Headers").orElseThrow().contains("ETag"));
+        assertTrue(r.headers()
+                .firstValue("Access-Control-Expose-Headers")
+                .orElseThrow()
+                .contains("ETag"));
     }
 
     @Test
     void corsPreflightForAJsonPostIsAllowed() {
-        HttpResponse<byte[]> r = client.send(java.net.http.HttpRequest.newBuilder(server.baseUri().resolve("/api/v1/bip37/scan"))
+        HttpResponse<byte[]> r = client.send(
+                java.net.http.HttpRequest.newBuilder(server.baseUri().resolve("/api/v1/bip37/scan"))
                         .method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody()),
-                "Origin", "https://wallet.example", "Access-Control-Request-Method", "POST",
-                "Access-Control-Request-Headers", "content-type");
+                "Origin",
+                "https://wallet.example",
+                "Access-Control-Request-Method",
+                "POST",
+                "Access-Control-Request-Headers",
+                "content-type");
         assertTrue(r.statusCode() == 200 || r.statusCode() == 204, () -> r.statusCode() + " " + Client.text(r));
         assertEquals("*", r.headers().firstValue("Access-Control-Allow-Origin").orElseThrow());
-        assertTrue(r.headers().firstValue("Access-Control-Allow-Methods").orElseThrow().contains("POST"));
+        assertTrue(r.headers()
+                .firstValue("Access-Control-Allow-Methods")
+                .orElseThrow()
+                .contains("POST"));
     }
 
     @Test
     void unreachableNodeLeavesStatusUpWithNullNodeHeight() throws IOException {
-        try (RestServer down = RestServer.start(RestConfig.defaults(), new InMemoryIndex(chain), new FakeNode(chain, 0, false))) {
+        try (RestServer down =
+                RestServer.start(RestConfig.defaults(), new InMemoryIndex(chain), new FakeNode(chain, 0, false))) {
             Client c = new Client(down.baseUri());
             JsonNode s = json(c.get("/api/v1/status"));
             assertTrue(s.get("nodeHeight").isNull());
             assertFalse(s.get("synced").asBoolean());
             HttpResponse<byte[]> block = c.get("/api/v1/blocks/" + chain.at(1).blockHash());
             assertEquals(503, block.statusCode());
-            assertEquals("node_unavailable", json(block).get("error").get("code").asText());
+            assertEquals(
+                    "node_unavailable", json(block).get("error").get("code").asText());
             assertNull(json(c.get("/api/v1/filters/3")).get("error"));
         }
     }

@@ -1,7 +1,16 @@
 package org.blockfilter.server.http;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
@@ -12,16 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import java.io.IOException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The table of bad inputs in docs/api.md: each answers with its status and the one JSON error
@@ -38,7 +37,9 @@ class BadInputTest {
     @BeforeAll
     void start() {
         chain = TestChain.build(2100);
-        server = RestServer.start(RestConfig.defaults().withBip37WorkBudget(100_000), new InMemoryIndex(chain),
+        server = RestServer.start(
+                RestConfig.defaults().withBip37WorkBudget(100_000),
+                new InMemoryIndex(chain),
                 new FakeNode(chain, 5, true));
         client = new Client(server.baseUri());
     }
@@ -50,12 +51,15 @@ class BadInputTest {
 
     private String expand(String s) {
         StringBuilder out = new StringBuilder();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("H\\((\\d+)\\)").matcher(s);
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("H\\((\\d+)\\)").matcher(s);
         while (m.find()) {
-            m.appendReplacement(out, chain.at(Integer.parseInt(m.group(1))).blockHash().toString());
+            m.appendReplacement(
+                    out, chain.at(Integer.parseInt(m.group(1))).blockHash().toString());
         }
         m.appendTail(out);
-        return out.toString().replace("STALE", chain.stale.blockHash().toString())
+        return out.toString()
+                .replace("STALE", chain.stale.blockHash().toString())
                 .replace("AHEAD", chain.unindexedButKnownToNode.toString())
                 .replace("UNKNOWN", "33".repeat(32))
                 .replace("BIGFILTER", "fd a98c".replace(" ", "") + "00".repeat(36_001) + "0a00000000000000" + "01")
@@ -133,8 +137,8 @@ class BadInputTest {
             GET  | /api/v1/bip37/scan                                   |   |   | 405 | method_not_allowed
             GET  | /api/v1/nothing-here                                 |   |   | 404 | no_such_route
             """)
-    void badInputGetsItsStatusAndTheJsonErrorShape(String method, String path, String body, String contentType,
-                                                   int status, String code) throws IOException {
+    void badInputGetsItsStatusAndTheJsonErrorShape(
+            String method, String path, String body, String contentType, int status, String code) throws IOException {
         String p = expand(path);
         HttpRequest.Builder b = HttpRequest.newBuilder(server.baseUri().resolve(p));
         if (body != null) {
@@ -157,10 +161,14 @@ class BadInputTest {
 
     @Test
     void binaryTransactionWithTrailingBytesIsRejectedBeforeTheNode() throws IOException {
-        byte[] tx = TestChain.HEX.parseHex(chain.bloomVectors.get("bloom_match").get("tx_hex").asText());
-        HttpResponse<byte[]> r = client.post("/api/v1/transactions", Arrays.copyOf(tx, tx.length + 1), "application/octet-stream");
+        byte[] tx = TestChain.HEX.parseHex(
+                chain.bloomVectors.get("bloom_match").get("tx_hex").asText());
+        HttpResponse<byte[]> r =
+                client.post("/api/v1/transactions", Arrays.copyOf(tx, tx.length + 1), "application/octet-stream");
         assertEquals(400, r.statusCode());
-        assertEquals("bad_transaction", JSON.readTree(r.body()).get("error").get("code").asText());
+        assertEquals(
+                "bad_transaction",
+                JSON.readTree(r.body()).get("error").get("code").asText());
         HttpResponse<byte[]> empty = client.post("/api/v1/transactions", new byte[0], "application/octet-stream");
         assertEquals(400, empty.statusCode());
     }
@@ -169,7 +177,9 @@ class BadInputTest {
     void bodyOverTheRequestLimitIs413() throws IOException {
         HttpResponse<byte[]> r = client.post("/api/v1/transactions", new byte[2 << 20], "application/octet-stream");
         assertEquals(413, r.statusCode(), () -> Client.text(r));
-        assertEquals("body_too_large", JSON.readTree(r.body()).get("error").get("code").asText());
+        assertEquals(
+                "body_too_large",
+                JSON.readTree(r.body()).get("error").get("code").asText());
     }
 
     @Test

@@ -1,7 +1,17 @@
 package org.blockfilter.server.http;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.bloom.Bip37Filter;
 import org.blockfilter.filters.bloom.UpdateFlag;
@@ -9,17 +19,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-
-import java.io.IOException;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The legacy BIP 37 path over HTTP, replaying Bitcoin Core's merkle-block vectors (bloom_tests.cpp)
@@ -56,7 +55,8 @@ class Bip37ScanTest {
     private JsonNode scan(byte[] filterload, int start, int stop) throws IOException {
         String body = "{\"filter\":\"" + TestChain.HEX.formatHex(filterload) + "\",\"startHeight\":" + start
                 + ",\"stopHeight\":" + stop + "}";
-        HttpResponse<byte[]> r = client.post("/api/v1/bip37/scan", body.getBytes(StandardCharsets.UTF_8), "application/json");
+        HttpResponse<byte[]> r =
+                client.post("/api/v1/bip37/scan", body.getBytes(StandardCharsets.UTF_8), "application/json");
         assertEquals(200, r.statusCode(), () -> Client.text(r));
         return JSON.readTree(r.body());
     }
@@ -75,7 +75,8 @@ class Bip37ScanTest {
                         flag = UpdateFlag.ofWireValue(step.get("flags").asInt());
                         inserted.clear();
                     }
-                    case "insert" -> inserted.add(TestChain.HEX.parseHex(step.get("data_hex").asText()));
+                    case "insert" ->
+                        inserted.add(TestChain.HEX.parseHex(step.get("data_hex").asText()));
                     case "build_merkleblock" -> {
                         // A fresh filter with every insert so far: the scan re-applies the update flags itself.
                         Bip37Filter f = Bip37Filter.create(10, 0.000001, 0, flag);
@@ -83,19 +84,30 @@ class Bip37ScanTest {
                         JsonNode result = scan(f.serialize(), height, height);
                         assertEquals(1, result.get("blocks").size());
                         built = result.get("blocks").get(0);
-                        assertEquals(vector.get("block_hash").asText(), built.get("hash").asText());
+                        assertEquals(
+                                vector.get("block_hash").asText(),
+                                built.get("hash").asText());
                     }
                     case "expect_matched_count" -> {
-                        assertEquals(step.get("count").asInt(), built.get("transactions").size(), vector.get("name").asText());
+                        assertEquals(
+                                step.get("count").asInt(),
+                                built.get("transactions").size(),
+                                vector.get("name").asText());
                         checked++;
                     }
                     case "expect_matched_txid" -> {
-                        byte[] tx = TestChain.HEX.parseHex(built.get("transactions").get(step.get("position").asInt()).asText());
-                        assertEquals(step.get("txid").asText(), Transaction.read(ByteBuffer.wrap(tx)).getTxId().toString());
+                        byte[] tx = TestChain.HEX.parseHex(built.get("transactions")
+                                .get(step.get("position").asInt())
+                                .asText());
+                        assertEquals(
+                                step.get("txid").asText(),
+                                Transaction.read(ByteBuffer.wrap(tx)).getTxId().toString());
                         checked++;
                     }
                     case "expect_serialized_merkleblock" -> {
-                        assertEquals(step.get("hex").asText(), built.get("merkleBlock").asText());
+                        assertEquals(
+                                step.get("hex").asText(),
+                                built.get("merkleBlock").asText());
                         checked++;
                     }
                     default -> {
@@ -138,12 +150,16 @@ class Bip37ScanTest {
 
     @Test
     void cpuBudgetStopsTheScanAndSaysWhereToContinue() throws IOException {
-        try (RestServer tight = RestServer.start(RestConfig.defaults().withBip37CpuBudgetNanos(1), new InMemoryIndex(chain),
+        try (RestServer tight = RestServer.start(
+                RestConfig.defaults().withBip37CpuBudgetNanos(1),
+                new InMemoryIndex(chain),
                 new FakeNode(chain, 0, true))) {
             Client c = new Client(tight.baseUri());
             byte[] f = Bip37Filter.create(10, 0.01, 0, UpdateFlag.UPDATE_ALL).serialize();
-            HttpResponse<byte[]> r = c.post("/api/v1/bip37/scan",
-                    ("{\"filter\":\"" + TestChain.HEX.formatHex(f) + "\",\"startHeight\":0,\"stopHeight\":9}").getBytes(StandardCharsets.UTF_8),
+            HttpResponse<byte[]> r = c.post(
+                    "/api/v1/bip37/scan",
+                    ("{\"filter\":\"" + TestChain.HEX.formatHex(f) + "\",\"startHeight\":0,\"stopHeight\":9}")
+                            .getBytes(StandardCharsets.UTF_8),
                     "application/json");
             JsonNode j = JSON.readTree(r.body());
             assertFalse(j.get("complete").asBoolean());

@@ -11,7 +11,8 @@ import java.time.Duration;
 
 /** A small java.net.http client for the tests; responses keep their bytes. */
 final class Client {
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI base;
 
     Client(URI base) {
@@ -23,8 +24,10 @@ final class Client {
     }
 
     HttpResponse<byte[]> post(String path, byte[] body, String contentType) {
-        return send(HttpRequest.newBuilder(base.resolve(path)).POST(HttpRequest.BodyPublishers.ofByteArray(body)),
-                "Content-Type", contentType);
+        return send(
+                HttpRequest.newBuilder(base.resolve(path)).POST(HttpRequest.BodyPublishers.ofByteArray(body)),
+                "Content-Type",
+                contentType);
     }
 
     HttpResponse<byte[]> method(String method, String path) {

@@ -1,17 +1,16 @@
 package org.blockfilter.server.http;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The Core-compatible endpoints against expectations derived from Bitcoin Core's src/rest.cpp
@@ -28,8 +27,7 @@ class CoreRestCompatibilityTest {
             "43497fd7f826957108f4a30fd9cec3aeba79972084e90ead01ea3309000000000004019dfca8";
     private static final String HEADER2 = "186afd11ef2b5e7e3504f2e8cbf8df28a1fd251fe53d60dff8b1467d1b386cf0";
     private static final String HEADER3 = "8d63aadf5ab7257cb6d2316a57b16f517bff1c6388f124ec4c04af1212729d2a";
-    private static final String HEADERS_2_3_BIN =
-            "f06c381b7d46b1f8df603de51f25fda128dff8cbe8f204357e5e2bef11fd6a18"
+    private static final String HEADERS_2_3_BIN = "f06c381b7d46b1f8df603de51f25fda128dff8cbe8f204357e5e2bef11fd6a18"
             + "2a9d721212af044cec24f188631cff7b516fb1576a31d2b67c25b75adfaa638d";
 
     private TestChain chain;
@@ -61,7 +59,10 @@ class CoreRestCompatibilityTest {
 
     @Test
     void blockFilterBinIsCoresBlockFilterSerialization() {
-        expect("/rest/blockfilter/basic/" + GENESIS + ".bin", 200, "application/octet-stream",
+        expect(
+                "/rest/blockfilter/basic/" + GENESIS + ".bin",
+                200,
+                "application/octet-stream",
                 TestChain.HEX.parseHex(GENESIS_FILTER_BIN));
     }
 
@@ -72,7 +73,8 @@ class CoreRestCompatibilityTest {
 
     @Test
     void blockFilterJsonHasOnlyTheFilter() {
-        expectText("/rest/blockfilter/basic/" + GENESIS + ".json", 200, "application/json", "{\"filter\":\"019dfca8\"}\n");
+        expectText(
+                "/rest/blockfilter/basic/" + GENESIS + ".json", 200, "application/json", "{\"filter\":\"019dfca8\"}\n");
     }
 
     @Test
@@ -83,16 +85,26 @@ class CoreRestCompatibilityTest {
 
     @Test
     void filterHeadersInAllThreeFormats() {
-        expect("/rest/blockfilterheaders/basic/" + BLOCK2 + ".bin?count=2", 200, "application/octet-stream",
+        expect(
+                "/rest/blockfilterheaders/basic/" + BLOCK2 + ".bin?count=2",
+                200,
+                "application/octet-stream",
                 TestChain.HEX.parseHex(HEADERS_2_3_BIN));
-        expectText("/rest/blockfilterheaders/basic/" + BLOCK2 + ".hex?count=2", 200, "text/plain", HEADERS_2_3_BIN + "\n");
-        expectText("/rest/blockfilterheaders/basic/" + BLOCK2 + ".json?count=2", 200, "application/json",
+        expectText(
+                "/rest/blockfilterheaders/basic/" + BLOCK2 + ".hex?count=2", 200, "text/plain", HEADERS_2_3_BIN + "\n");
+        expectText(
+                "/rest/blockfilterheaders/basic/" + BLOCK2 + ".json?count=2",
+                200,
+                "application/json",
                 "[\"" + HEADER2 + "\",\"" + HEADER3 + "\"]\n");
     }
 
     @Test
     void deprecatedCountPathAnswersLikeTheQueryForm() {
-        expectText("/rest/blockfilterheaders/basic/2/" + BLOCK2 + ".json", 200, "application/json",
+        expectText(
+                "/rest/blockfilterheaders/basic/2/" + BLOCK2 + ".json",
+                200,
+                "application/json",
                 "[\"" + HEADER2 + "\",\"" + HEADER3 + "\"]\n");
     }
 
@@ -112,9 +124,15 @@ class CoreRestCompatibilityTest {
     @Test
     void filterHeadersThatRunIntoUnindexedBlocksAre404WhileIndexing() {
         // The node is 3 blocks ahead of the index, so Core's walk would reach blocks without filters.
-        expectText("/rest/blockfilterheaders/basic/" + chain.at(58).blockHash() + ".json?count=3", 404, "text/plain",
+        expectText(
+                "/rest/blockfilterheaders/basic/" + chain.at(58).blockHash() + ".json?count=3",
+                404,
+                "text/plain",
                 "Filter not found. Block filters are still in the process of being indexed.\r\n");
-        expectText("/rest/blockfilterheaders/basic/" + chain.at(58).blockHash() + ".json?count=2", 200, "application/json",
+        expectText(
+                "/rest/blockfilterheaders/basic/" + chain.at(58).blockHash() + ".json?count=2",
+                200,
+                "application/json",
                 "[\"" + chain.at(58).header() + "\",\"" + chain.at(59).header() + "\"]\n");
     }
 
@@ -144,7 +162,8 @@ class CoreRestCompatibilityTest {
             /rest/blockfilterheaders/basic/GENESIS               | 404 | output format not found (available: .bin, .hex, .json)
             """)
     void errorsAreCoresTextsAndCodes(String path, int status, String message) {
-        String p = path.replace("GENESIS", GENESIS).replace("UNKNOWN", "22".repeat(32))
+        String p = path.replace("GENESIS", GENESIS)
+                .replace("UNKNOWN", "22".repeat(32))
                 .replace("NOTINDEXED", chain.unindexedButKnownToNode.toString());
         HttpResponse<byte[]> r = client.get(p);
         assertEquals(status, r.statusCode(), () -> p + " -> " + Client.text(r));

@@ -1,10 +1,9 @@
 package org.blockfilter.server.http;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Transaction;
-
 import java.nio.ByteBuffer;
 import java.util.Optional;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Transaction;
 
 /**
  * A {@link NodeGateway} that knows the test chain's blocks plus one the index has not reached, is

@@ -1,12 +1,11 @@
 package org.blockfilter.server.http;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.IndexedFilter;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.index.IndexedFilter;
 
 /** A {@link FilterIndexReader} over an immutable {@link TestChain}. */
 final class InMemoryIndex implements FilterIndexReader {
@@ -23,7 +22,9 @@ final class InMemoryIndex implements FilterIndexReader {
 
     @Override
     public Optional<Sha256Hash> hashAt(int height) {
-        return height >= 0 && height < chain.active.size() ? Optional.of(chain.at(height).blockHash()) : Optional.empty();
+        return height >= 0 && height < chain.active.size()
+                ? Optional.of(chain.at(height).blockHash())
+                : Optional.empty();
     }
 
     @Override

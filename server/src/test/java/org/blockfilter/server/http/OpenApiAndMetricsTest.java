@@ -1,12 +1,10 @@
 package org.blockfilter.server.http;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.util.Iterator;
@@ -15,9 +13,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /** The OpenAPI document matches the registered routes both ways; Swagger UI and /metrics are served. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -66,13 +65,19 @@ class OpenApiAndMetricsTest {
         for (String route : server.routeList()) {
             String method = route.substring(0, route.indexOf(' '));
             String path = route.substring(route.indexOf(' ') + 1);
-            assertTrue(docs.stream().anyMatch(d -> d.startsWith(method + " ") && covers(path, d.substring(method.length() + 1))),
+            assertTrue(
+                    docs.stream()
+                            .anyMatch(
+                                    d -> d.startsWith(method + " ") && covers(path, d.substring(method.length() + 1))),
                     "route not in openapi.json: " + route);
         }
         for (String op : docs) {
             String method = op.substring(0, op.indexOf(' '));
             String path = op.substring(op.indexOf(' ') + 1);
-            assertTrue(server.routeList().stream().anyMatch(r -> r.startsWith(method + " ") && covers(r.substring(method.length() + 1), path)),
+            assertTrue(
+                    server.routeList().stream()
+                            .anyMatch(
+                                    r -> r.startsWith(method + " ") && covers(r.substring(method.length() + 1), path)),
                     "documented operation has no route: " + op);
         }
         assertEquals(14, server.routeList().size(), server.routeList().toString());
@@ -100,7 +105,10 @@ class OpenApiAndMetricsTest {
         assertTrue(text.contains("blockfilter_node_height 61.0"), text);
         assertTrue(text.contains("blockfilter_index_lag_blocks 2.0"), text);
         assertTrue(text.contains("blockfilter_index_blocks 60.0"), text);
-        assertTrue(text.contains("blockfilter_http_requests_seconds_count{method=\"GET\",route=\"/api/v1/filters/{hashOrHeight}\",status=\"200\"}"), text);
+        assertTrue(
+                text.contains(
+                        "blockfilter_http_requests_seconds_count{method=\"GET\",route=\"/api/v1/filters/{hashOrHeight}\",status=\"200\"}"),
+                text);
         assertTrue(text.contains("status=\"400\""), text);
         assertTrue(text.contains("blockfilter_http_response_bytes_total"), text);
         assertTrue(text.contains("blockfilter_http_cpu_seconds_total"), text);

@@ -1,27 +1,26 @@
 package org.blockfilter.server.http;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** RpcNodeGateway against a fake Core-dialect JSON-RPC endpoint on loopback. */
 class RpcNodeGatewayTest {
@@ -71,8 +70,8 @@ class RpcNodeGatewayTest {
         });
         rpc.start();
         URI uri = URI.create("http://127.0.0.1:" + rpc.getAddress().getPort());
-        gateway = new RpcNodeGateway(new BitcoinRpc(JsonRpcClient.create(uri, "u", "p", Duration.ofSeconds(5))),
-                Duration.ofHours(1));
+        gateway = new RpcNodeGateway(
+                new BitcoinRpc(JsonRpcClient.create(uri, "u", "p", Duration.ofSeconds(5))), Duration.ofHours(1));
     }
 
     @AfterEach
@@ -91,7 +90,9 @@ class RpcNodeGatewayTest {
     void hasBlockAndRawBlockTellKnownFromUnknown() {
         assertTrue(gateway.hasBlock(Sha256Hash.wrap(KNOWN)));
         assertFalse(gateway.hasBlock(Sha256Hash.wrap("33".repeat(32))));
-        assertArrayEquals(new byte[] {(byte) 0xab, (byte) 0xcd}, gateway.rawBlock(Sha256Hash.wrap(KNOWN)).orElseThrow());
+        assertArrayEquals(
+                new byte[] {(byte) 0xab, (byte) 0xcd},
+                gateway.rawBlock(Sha256Hash.wrap(KNOWN)).orElseThrow());
         assertTrue(gateway.rawBlock(Sha256Hash.wrap("33".repeat(32))).isEmpty());
     }
 
@@ -108,7 +109,9 @@ class RpcNodeGatewayTest {
         rpc.stop(0);
         NodeException e = assertThrows(NodeException.class, () -> gateway.relay(new byte[] {1}));
         assertEquals(NodeException.Kind.UNAVAILABLE, e.kind());
-        assertEquals(NodeException.Kind.UNAVAILABLE,
-                assertThrows(NodeException.class, () -> gateway.hasBlock(Sha256Hash.wrap(KNOWN))).kind());
+        assertEquals(
+                NodeException.Kind.UNAVAILABLE,
+                assertThrows(NodeException.class, () -> gateway.hasBlock(Sha256Hash.wrap(KNOWN)))
+                        .kind());
     }
 }

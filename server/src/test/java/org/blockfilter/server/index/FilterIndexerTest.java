@@ -1,5 +1,19 @@
 package org.blockfilter.server.index;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
@@ -11,21 +25,6 @@ import org.blockfilter.server.store.IndexStore.Family;
 import org.blockfilter.server.store.StoredBlock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FilterIndexerTest {
     private static final Duration POLL = Duration.ofMillis(50);
@@ -108,7 +107,9 @@ class FilterIndexerTest {
         TestChain chain = new TestChain().mine(20);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
-            List<Sha256Hash> dropped = List.of(chain.blockAt(18).getHash(), chain.blockAt(19).getHash(),
+            List<Sha256Hash> dropped = List.of(
+                    chain.blockAt(18).getHash(),
+                    chain.blockAt(19).getHash(),
                     chain.blockAt(20).getHash());
             chain.reorg(3, 5);
 
@@ -165,7 +166,7 @@ class FilterIndexerTest {
         }
         chain.mine(5);
         try (IndexStore store = IndexStore.open(dir.resolve("a"));
-             IndexStore fresh = IndexStore.open(dir.resolve("b"))) {
+                IndexStore fresh = IndexStore.open(dir.resolve("b"))) {
             assertEquals(new FilterIndexer.SyncResult(5, 0), sync(store, chain));
             sync(fresh, chain);
             assertEquals(fresh.contentDigest(), store.contentDigest());
@@ -238,7 +239,7 @@ class FilterIndexerTest {
     void backgroundFollowerIndexesAndReportsTheNewTip() throws InterruptedException {
         TestChain chain = new TestChain().mine(6);
         try (IndexStore store = IndexStore.open(dir);
-             FilterIndexer indexer = new FilterIndexer(store, chain, POLL)) {
+                FilterIndexer indexer = new FilterIndexer(store, chain, POLL)) {
             CountDownLatch reached = new CountDownLatch(1);
             indexer.onTipChanged(tip -> {
                 if (tip.height() == 6) {
@@ -269,11 +270,14 @@ class FilterIndexerTest {
             IndexedFilter f2 = reader.filter(h2).orElseThrow();
             assertTrue(f2.active());
             assertEquals(2, f2.height());
-            List<IndexedFilter> range = reader.range(1, chain.blockAt(3).getHash()).orElseThrow();
+            List<IndexedFilter> range =
+                    reader.range(1, chain.blockAt(3).getHash()).orElseThrow();
             assertEquals(3, range.size());
             assertEquals(f2, range.get(1));
             assertEquals(range.get(0).header(), range.get(1).prevHeader());
-            assertArrayEquals(Arrays.copyOf(chain.blockAt(2).serialize(), 80), reader.blockHeader(h2).orElseThrow());
+            assertArrayEquals(
+                    Arrays.copyOf(chain.blockAt(2).serialize(), 80),
+                    reader.blockHeader(h2).orElseThrow());
             assertTrue(reader.filter(Sha256Hash.ZERO_HASH).isEmpty());
             assertTrue(reader.range(3, chain.blockAt(2).getHash()).isEmpty());
         }

@@ -1,5 +1,19 @@
 package org.blockfilter.server.index;
 
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
@@ -9,21 +23,6 @@ import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.params.RegTestParams;
 import org.bitcoinj.script.ScriptBuilder;
 import org.blockfilter.server.store.IndexStore;
-
-import java.io.IOException;
-import java.math.BigInteger;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * How indexing throughput scales with block size, without a node in the way: chains of
@@ -40,18 +39,27 @@ public final class IndexingScalingBenchmark {
         int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 100;
         String sizes = args.length > 1 ? args[1] : "10,100,1000";
         Context.propagate(new Context());
-        System.out.printf("%8s %8s %10s %10s %10s %12s %12s%n", "txs/blk", "blocks", "txs", "seconds", "blocks/s", "tx/s", "inputs/s");
+        System.out.printf(
+                "%8s %8s %10s %10s %10s %12s %12s%n",
+                "txs/blk", "blocks", "txs", "seconds", "blocks/s", "tx/s", "inputs/s");
         for (String s : sizes.split(",")) {
             int txs = Integer.parseInt(s.trim());
             MemorySource chain = build(blocks, txs);
             Path dir = Files.createTempDirectory("indexing-bench");
             try (IndexStore store = IndexStore.open(dir);
-                 FilterIndexer indexer = new FilterIndexer(store, chain, Duration.ofMillis(100))) {
+                    FilterIndexer indexer = new FilterIndexer(store, chain, Duration.ofMillis(100))) {
                 long start = System.nanoTime();
                 FilterIndexer.SyncResult result = indexer.syncOnce();
                 double seconds = (System.nanoTime() - start) / 1e9;
-                System.out.printf("%8d %8d %10d %10.2f %10.1f %12.0f %12.0f%n", txs, result.connected(), chain.txCount,
-                        seconds, result.connected() / seconds, chain.txCount / seconds, chain.inputCount / seconds);
+                System.out.printf(
+                        "%8d %8d %10d %10.2f %10.1f %12.0f %12.0f%n",
+                        txs,
+                        result.connected(),
+                        chain.txCount,
+                        seconds,
+                        result.connected() / seconds,
+                        chain.txCount / seconds,
+                        chain.inputCount / seconds);
             } finally {
                 deleteTree(dir);
             }
@@ -64,7 +72,8 @@ public final class IndexingScalingBenchmark {
         chain.add(prev);
         Transaction prevFan = null;
         for (int b = 1; b <= blocks; b++) {
-            Block next = prev.createNextBlockWithCoinbase(Block.BLOCK_VERSION_GENESIS, KEY.getPubKey(), Coin.FIFTY_COINS, b);
+            Block next =
+                    prev.createNextBlockWithCoinbase(Block.BLOCK_VERSION_GENESIS, KEY.getPubKey(), Coin.FIFTY_COINS, b);
             Transaction fan = new Transaction();
             if (prevFan == null) {
                 fan.addInput(next.getTransactions().get(0).getTxId(), 0, ScriptBuilder.createEmpty());
@@ -80,10 +89,10 @@ public final class IndexingScalingBenchmark {
                 for (int i = 1; i <= txs; i++) {
                     Transaction pay = new Transaction();
                     pay.addInput(prevFan.getTxId(), i, ScriptBuilder.createEmpty());
-                    pay.addOutput(Coin.valueOf(5_000), ScriptBuilder.createP2PKHOutputScript(
-                            hash20("p" + b + "/" + i)));
-                    pay.addOutput(Coin.valueOf(4_000), ScriptBuilder.createP2WPKHOutputScript(
-                            hash20("c" + b + "/" + i)));
+                    pay.addOutput(
+                            Coin.valueOf(5_000), ScriptBuilder.createP2PKHOutputScript(hash20("p" + b + "/" + i)));
+                    pay.addOutput(
+                            Coin.valueOf(4_000), ScriptBuilder.createP2WPKHOutputScript(hash20("c" + b + "/" + i)));
                     next.addTransaction(pay);
                     chain.inputCount++;
                 }
@@ -141,6 +150,5 @@ public final class IndexingScalingBenchmark {
         }
     }
 
-    private IndexingScalingBenchmark() {
-    }
+    private IndexingScalingBenchmark() {}
 }

@@ -1,5 +1,10 @@
 package org.blockfilter.server.index;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.ScriptType;
 import org.bitcoinj.base.Sha256Hash;
@@ -11,12 +16,6 @@ import org.bitcoinj.core.TransactionOutput;
 import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.params.RegTestParams;
 import org.bitcoinj.script.ScriptBuilder;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * A regtest chain built with bitcoinj for unit tests, served as a {@link BlockSource}. Each block
@@ -45,13 +44,15 @@ final class TestChain implements BlockSource {
             Block prev = best.get(best.size() - 1);
             Transaction prevCoinbase = prev.getTransactions().get(0);
             TransactionOutPoint spend = new TransactionOutPoint(0, prevCoinbase.getTxId());
-            Block next = prev.createNextBlock(KEY.toAddress(ScriptType.P2WPKH, RegTestParams.get().network()), spend);
+            Block next = prev.createNextBlock(
+                    KEY.toAddress(ScriptType.P2WPKH, RegTestParams.get().network()), spend);
             // createNextBlock spent the previous coinbase in tx 1; spend its output 0 in the same block.
             Transaction first = next.getTransactions().get(1);
             Transaction chained = new Transaction();
             chained.addInput(first.getTxId(), 0, ScriptBuilder.createEmpty());
             chained.addOutput(Coin.COIN, ScriptBuilder.createP2PKHOutputScript(KEY));
-            chained.addOutput(Coin.ZERO, ScriptBuilder.createOpReturnScript(("branch" + branch + "/" + best.size()).getBytes()));
+            chained.addOutput(
+                    Coin.ZERO, ScriptBuilder.createOpReturnScript(("branch" + branch + "/" + best.size()).getBytes()));
             next.addTransaction(chained);
             next.solve();
             add(next);
@@ -63,7 +64,8 @@ final class TestChain implements BlockSource {
     TestChain mineSpendingUnknownOutput() {
         Block prev = best.get(best.size() - 1);
         TransactionOutPoint unknown = new TransactionOutPoint(3, Sha256Hash.of(new byte[] {42}));
-        add(prev.createNextBlock(KEY.toAddress(ScriptType.P2WPKH, RegTestParams.get().network()), unknown));
+        add(prev.createNextBlock(
+                KEY.toAddress(ScriptType.P2WPKH, RegTestParams.get().network()), unknown));
         return this;
     }
 
@@ -111,7 +113,9 @@ final class TestChain implements BlockSource {
 
     @Override
     public Optional<Sha256Hash> hashAt(int height) {
-        return height >= 0 && height < best.size() ? Optional.of(best.get(height).getHash()) : Optional.empty();
+        return height >= 0 && height < best.size()
+                ? Optional.of(best.get(height).getHash())
+                : Optional.empty();
     }
 
     @Override

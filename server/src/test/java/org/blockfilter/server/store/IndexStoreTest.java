@@ -1,16 +1,5 @@
 package org.blockfilter.server.store;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.TransactionOutPoint;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,18 +7,37 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.TransactionOutPoint;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 class IndexStoreTest {
     @TempDir
     Path dir;
 
     /** A block record on top of {@code prev} whose hash really is the double-SHA256 of its header. */
     private static StoredBlock block(int height, Sha256Hash prev, int nonce) {
-        byte[] header = ByteBuffer.allocate(StoredBlock.HEADER_SIZE).putInt(1).put(prev.serialize())
-                .putInt(76, nonce).array();
+        byte[] header = ByteBuffer.allocate(StoredBlock.HEADER_SIZE)
+                .putInt(1)
+                .put(prev.serialize())
+                .putInt(76, nonce)
+                .array();
         Sha256Hash hash = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header));
         Sha256Hash filterHash = Sha256Hash.of(("filter" + height + "/" + nonce).getBytes());
-        return new StoredBlock(hash, height, header, filterHash, Sha256Hash.of(filterHash.getBytes()),
-                Sha256Hash.ZERO_HASH, new byte[] {1, (byte) height, (byte) nonce});
+        return new StoredBlock(
+                hash,
+                height,
+                header,
+                filterHash,
+                Sha256Hash.of(filterHash.getBytes()),
+                Sha256Hash.ZERO_HASH,
+                new byte[] {1, (byte) height, (byte) nonce});
     }
 
     private static UnspentOutput out(String tx, int index, int scriptByte) {
@@ -63,9 +71,11 @@ class IndexStoreTest {
             store.connect(genesis, List.of(), List.of(), false);
             Sha256Hash before = store.contentDigest();
 
-            assertThrows(IllegalStateException.class,
+            assertThrows(
+                    IllegalStateException.class,
                     () -> store.connect(block(1, Sha256Hash.of(new byte[] {9}), 1), List.of(), List.of(), false));
-            assertThrows(IllegalStateException.class,
+            assertThrows(
+                    IllegalStateException.class,
                     () -> store.connect(block(2, genesis.blockHash(), 1), List.of(), List.of(), false));
             assertEquals(before, store.contentDigest());
         }
@@ -208,8 +218,11 @@ class IndexStoreTest {
         }
         List<org.rocksdb.ColumnFamilyHandle> handles = new ArrayList<>();
         try (org.rocksdb.DBOptions options = new org.rocksdb.DBOptions();
-             org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(options, dir.toString(), cfs, handles)) {
-            db.put(handles.get(0), "version".getBytes(), ByteBuffer.allocate(4).putInt(99).array());
+                org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(options, dir.toString(), cfs, handles)) {
+            db.put(
+                    handles.get(0),
+                    "version".getBytes(),
+                    ByteBuffer.allocate(4).putInt(99).array());
             handles.forEach(org.rocksdb.ColumnFamilyHandle::close);
         }
         StoreException e = assertThrows(StoreException.class, () -> IndexStore.open(dir));

@@ -1,16 +1,5 @@
 package org.blockfilter.server.store;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.TransactionOutPoint;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.DBOptions;
-import org.rocksdb.RocksDB;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteBatch;
-import org.rocksdb.WriteOptions;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -27,6 +16,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.TransactionOutPoint;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
 
 /**
  * The storage benchmark behind docs/storage.md: the indexer's write pattern replayed against
@@ -52,8 +51,8 @@ public final class StorageWorkloadBenchmark {
 
         byte[] getScript(byte[] outpoint) throws Exception;
 
-        void commitBlock(int height, byte[] hash, byte[] record, List<byte[][]> adds, List<byte[]> deletes,
-                         byte[] undo) throws Exception;
+        void commitBlock(int height, byte[] hash, byte[] record, List<byte[][]> adds, List<byte[]> deletes, byte[] undo)
+                throws Exception;
 
         @Override
         void close() throws Exception;
@@ -61,8 +60,10 @@ public final class StorageWorkloadBenchmark {
 
     public static void main(String[] args) throws Exception {
         int total = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-        List<String> engines = args.length > 1 ? List.of(args[1].split(",")) : List.of("rocksdb", "indexstore", "sqlite", "h2");
-        System.out.printf("workload: %,d outpoints inserted in blocks of %d, %d spends per block, %d B filter record, %,d random lookups%n",
+        List<String> engines =
+                args.length > 1 ? List.of(args[1].split(",")) : List.of("rocksdb", "indexstore", "sqlite", "h2");
+        System.out.printf(
+                "workload: %,d outpoints inserted in blocks of %d, %d spends per block, %d B filter record, %,d random lookups%n",
                 total, OUTPUTS_PER_BLOCK, SPENDS_PER_BLOCK, FILTER_BYTES, LOOKUPS);
         for (String name : engines) {
             Path dir = Files.createTempDirectory("storage-bench-" + name);
@@ -120,10 +121,18 @@ public final class StorageWorkloadBenchmark {
             }
             double lookupSeconds = (System.nanoTime() - lookupStart) / 1e9;
             engine.close();
-            System.out.printf("%-8s load: %6.1f s  %7.1f blocks/s  %,9.0f outputs/s (+%,d reads, %,d deletes)  "
+            System.out.printf(
+                    "%-8s load: %6.1f s  %7.1f blocks/s  %,9.0f outputs/s (+%,d reads, %,d deletes)  "
                             + "lookups: %,9.0f /s  live: %,d  disk: %,d KB%n",
-                    name, loadSeconds, blocks / loadSeconds, blocks * (double) OUTPUTS_PER_BLOCK / loadSeconds,
-                    reads, reads, LOOKUPS / lookupSeconds, live.size(), du(dir) / 1024);
+                    name,
+                    loadSeconds,
+                    blocks / loadSeconds,
+                    blocks * (double) OUTPUTS_PER_BLOCK / loadSeconds,
+                    reads,
+                    reads,
+                    LOOKUPS / lookupSeconds,
+                    live.size(),
+                    du(dir) / 1024);
         }
     }
 
@@ -131,7 +140,8 @@ public final class StorageWorkloadBenchmark {
         return switch (name) {
             case "rocksdb" -> new Rocks(dir);
             case "indexstore" -> new Ours(dir);
-            case "sqlite" -> new Jdbc("sqlite", DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("db.sqlite")), true);
+            case "sqlite" ->
+                new Jdbc("sqlite", DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("db.sqlite")), true);
             case "h2" -> new Jdbc("h2", DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("db")), false);
             default -> throw new IllegalArgumentException("unknown engine " + name);
         };
@@ -169,8 +179,9 @@ public final class StorageWorkloadBenchmark {
         }
 
         @Override
-        public void commitBlock(int height, byte[] hash, byte[] record, List<byte[][]> adds, List<byte[]> deletes,
-                                byte[] undo) throws RocksDBException {
+        public void commitBlock(
+                int height, byte[] hash, byte[] record, List<byte[][]> adds, List<byte[]> deletes, byte[] undo)
+                throws RocksDBException {
             try (WriteBatch batch = new WriteBatch()) {
                 batch.put(handles.get(1), hash, record);
                 batch.put(handles.get(2), ByteBuffer.allocate(4).putInt(height).array(), hash);
@@ -217,17 +228,24 @@ public final class StorageWorkloadBenchmark {
             ByteBuffer in = ByteBuffer.wrap(outpoint);
             byte[] txid = new byte[32];
             in.get(txid);
-            return store.unspentScript(new TransactionOutPoint(Integer.toUnsignedLong(in.getInt()), Sha256Hash.wrapReversed(txid)))
+            return store.unspentScript(
+                            new TransactionOutPoint(Integer.toUnsignedLong(in.getInt()), Sha256Hash.wrapReversed(txid)))
                     .orElse(null);
         }
 
         @Override
-        public void commitBlock(int height, byte[] hash, byte[] record, List<byte[][]> adds, List<byte[]> deletes,
-                                byte[] undo) {
+        public void commitBlock(
+                int height, byte[] hash, byte[] record, List<byte[][]> adds, List<byte[]> deletes, byte[] undo) {
             byte[] header = new byte[StoredBlock.HEADER_SIZE];
             System.arraycopy(prev.serialize(), 0, header, 4, 32);
             Sha256Hash blockHash = Sha256Hash.wrapReversed(hash);
-            StoredBlock block = new StoredBlock(blockHash, height, header, blockHash, blockHash, blockHash,
+            StoredBlock block = new StoredBlock(
+                    blockHash,
+                    height,
+                    header,
+                    blockHash,
+                    blockHash,
+                    blockHash,
                     Arrays.copyOfRange(record, 176, record.length));
             List<UnspentOutput> spent = new ArrayList<>(deletes.size());
             for (byte[] key : deletes) {
@@ -288,8 +306,10 @@ public final class StorageWorkloadBenchmark {
             delUtxo = connection.prepareStatement("DELETE FROM utxo WHERE k = ?");
             putUtxo = connection.prepareStatement("INSERT INTO utxo (k, s) VALUES (?, ?)");
             putUndo = connection.prepareStatement("INSERT INTO undo (h, u) VALUES (?, ?)");
-            putTip = connection.prepareStatement(sqlite ? "INSERT OR REPLACE INTO meta (k, v) VALUES ('tip', ?)"
-                    : "MERGE INTO meta (k, v) KEY (k) VALUES ('tip', ?)");
+            putTip = connection.prepareStatement(
+                    sqlite
+                            ? "INSERT OR REPLACE INTO meta (k, v) VALUES ('tip', ?)"
+                            : "MERGE INTO meta (k, v) KEY (k) VALUES ('tip', ?)");
         }
 
         @Override
@@ -306,8 +326,9 @@ public final class StorageWorkloadBenchmark {
         }
 
         @Override
-        public void commitBlock(int height, byte[] hash, byte[] record, List<byte[][]> adds, List<byte[]> deletes,
-                                byte[] undo) throws SQLException {
+        public void commitBlock(
+                int height, byte[] hash, byte[] record, List<byte[][]> adds, List<byte[]> deletes, byte[] undo)
+                throws SQLException {
             putBlock.setBytes(1, hash);
             putBlock.setBytes(2, record);
             putBlock.executeUpdate();
@@ -349,7 +370,9 @@ public final class StorageWorkloadBenchmark {
 
     private static long du(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
         }
     }
 
@@ -361,6 +384,5 @@ public final class StorageWorkloadBenchmark {
         }
     }
 
-    private StorageWorkloadBenchmark() {
-    }
+    private StorageWorkloadBenchmark() {}
 }

@@ -1,8 +1,7 @@
 package org.blockfilter.wallet.cli;
 
-import org.blockfilter.wallet.sync.SyncProgress;
-
 import java.io.PrintStream;
+import org.blockfilter.wallet.sync.SyncProgress;
 
 /**
  * A one-line progress bar for sync, redrawn in place on a terminal stream: verified headers,
@@ -23,9 +22,17 @@ final class ProgressBar implements SyncProgress.Listener {
         int total = Math.max(1, p.targetHeight() - first + 1);
         int done = Math.max(0, Math.min(total, p.filtersHeight() - first + 1));
         int filled = (int) ((long) WIDTH * done / total);
-        String line = String.format("\r[%s%s] %3d%% %-14s blocks %d  filter headers %d  filters %d/%d  matched %d",
-                "#".repeat(filled), ".".repeat(WIDTH - filled), 100L * done / total, p.phase(), p.headersHeight(),
-                Math.max(0, p.filterHeadersHeight()), done, total, p.matchedBlocks());
+        String line = String.format(
+                "\r[%s%s] %3d%% %-14s blocks %d  filter headers %d  filters %d/%d  matched %d",
+                "#".repeat(filled),
+                ".".repeat(WIDTH - filled),
+                100L * done / total,
+                p.phase(),
+                p.headersHeight(),
+                Math.max(0, p.filterHeadersHeight()),
+                done,
+                total,
+                p.matchedBlocks());
         if (!line.equals(last)) {
             out.print(line);
             out.flush();

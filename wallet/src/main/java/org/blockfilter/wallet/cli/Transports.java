@@ -1,21 +1,19 @@
 package org.blockfilter.wallet.cli;
 
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.bitcoinj.base.Network;
 import org.bitcoinj.core.NetworkParameters;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.p2p.P2pSource;
 import org.blockfilter.wallet.source.rest.RestSource;
 
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
 /** Opens the chain sources named on the command line. */
 final class Transports {
-    private Transports() {
-    }
+    private Transports() {}
 
     static List<ChainSource> open(List<String> servers, List<String> peers, Network network, Duration timeout) {
         if (servers.isEmpty() && peers.isEmpty()) {
@@ -32,7 +30,9 @@ final class Transports {
                     throw new IllegalArgumentException("--peer must be host:port, got " + p);
                 }
                 int port = Integer.parseInt(p.substring(colon + 1));
-                out.add(P2pSource.connect(new InetSocketAddress(p.substring(0, colon), port), NetworkParameters.of(network),
+                out.add(P2pSource.connect(
+                        new InetSocketAddress(p.substring(0, colon), port),
+                        NetworkParameters.of(network),
                         P2pSource.Options.DEFAULT.withTimeout(timeout)));
             }
         } catch (RuntimeException e) {

@@ -2,6 +2,24 @@ package org.blockfilter.wallet.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.BufferedReader;
+import java.io.Console;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.AddressParser;
 import org.bitcoinj.base.BitcoinNetwork;
@@ -28,25 +46,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-import java.io.BufferedReader;
-import java.io.Console;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-
 /**
  * The light wallet's command line. Every command reads and writes one wallet file
  * ({@code --wallet}); sync and send talk to {@code --server} URLs (our REST API) and/or
@@ -56,10 +55,21 @@ import java.util.concurrent.Callable;
  * <p>Exit codes: 0 success, 1 bad input or refused operation, 2 sync stopped (no honest source
  * or an unsettled dispute), 3 network failure.
  */
-@Command(name = "blockfilter-wallet", mixinStandardHelpOptions = true, version = "blockfilter-wallet 0.1",
+@Command(
+        name = "blockfilter-wallet",
+        mixinStandardHelpOptions = true,
+        version = "blockfilter-wallet 0.1",
         description = "A BIP 157/158 light wallet that matches compact block filters locally.",
-        subcommands = {WalletCli.Create.class, WalletCli.Restore.class, WalletCli.Watch.class, WalletCli.Receive.class,
-                WalletCli.Sync.class, WalletCli.Balance.class, WalletCli.History.class, WalletCli.Send.class})
+        subcommands = {
+            WalletCli.Create.class,
+            WalletCli.Restore.class,
+            WalletCli.Watch.class,
+            WalletCli.Receive.class,
+            WalletCli.Sync.class,
+            WalletCli.Balance.class,
+            WalletCli.History.class,
+            WalletCli.Send.class
+        })
 public final class WalletCli {
     static final String PASSPHRASE_ENV = "BLOCKFILTER_PASSPHRASE";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -67,7 +77,10 @@ public final class WalletCli {
     @Option(names = "--wallet", description = "wallet file (default: ${DEFAULT-VALUE})", defaultValue = "wallet.json")
     Path wallet;
 
-    @Option(names = "--network", description = "mainnet, testnet, signet or regtest (default: ${DEFAULT-VALUE}); used by create/restore/watch",
+    @Option(
+            names = "--network",
+            description =
+                    "mainnet, testnet, signet or regtest (default: ${DEFAULT-VALUE}); used by create/restore/watch",
             defaultValue = "regtest")
     String network;
 
@@ -107,7 +120,8 @@ public final class WalletCli {
 
     Network network() {
         return BitcoinNetwork.fromString(network)
-                .orElseThrow(() -> new IllegalArgumentException("unknown network " + network + "; use " + BitcoinNetwork.strings()));
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "unknown network " + network + "; use " + BitcoinNetwork.strings()));
     }
 
     char[] passphrase(boolean confirm) {
@@ -128,7 +142,8 @@ public final class WalletCli {
         }
         Console console = System.console();
         if (console == null) {
-            throw new IllegalArgumentException("no passphrase: use --passphrase-file or " + PASSPHRASE_ENV + " (no console to prompt)");
+            throw new IllegalArgumentException(
+                    "no passphrase: use --passphrase-file or " + PASSPHRASE_ENV + " (no console to prompt)");
         }
         char[] p = console.readPassword("Passphrase: ");
         if (confirm && !java.util.Arrays.equals(p, console.readPassword("Repeat passphrase: "))) {
@@ -163,7 +178,8 @@ public final class WalletCli {
         }
         if (date != null) {
             try {
-                return LightWallet.Birthday.ofTime(LocalDate.parse(date).atStartOfDay().toEpochSecond(ZoneOffset.UTC));
+                return LightWallet.Birthday.ofTime(
+                        LocalDate.parse(date).atStartOfDay().toEpochSecond(ZoneOffset.UTC));
             } catch (java.time.format.DateTimeParseException e) {
                 throw new IllegalArgumentException("--birthday-date must be YYYY-MM-DD, got " + date);
             }
@@ -178,7 +194,9 @@ public final class WalletCli {
         @Option(names = "--kinds", split = ",", description = "accounts to derive (default: p2wpkh,p2pkh,p2tr)")
         List<String> kinds = List.of("p2wpkh", "p2pkh", "p2tr");
 
-        @Option(names = "--gap-limit", description = "unused addresses watched past the last used one (default: ${DEFAULT-VALUE})",
+        @Option(
+                names = "--gap-limit",
+                description = "unused addresses watched past the last used one (default: ${DEFAULT-VALUE})",
                 defaultValue = "20")
         int gapLimit;
 
@@ -195,8 +213,11 @@ public final class WalletCli {
         }
 
         Integer created(LightWallet w, List<String> mnemonic) {
-            DerivedAddress first = w.keys().nextReceive(w.keys().account(AddressKind.P2WPKH).isPresent()
-                    ? AddressKind.P2WPKH : w.keys().accounts().iterator().next().kind());
+            DerivedAddress first = w.keys()
+                    .nextReceive(
+                            w.keys().account(AddressKind.P2WPKH).isPresent()
+                                    ? AddressKind.P2WPKH
+                                    : w.keys().accounts().iterator().next().kind());
             w.save();
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("file", w.file().toString());
@@ -206,7 +227,9 @@ public final class WalletCli {
             }
             j.put("receiveAddress", first.address().toString());
             String human = "wallet written to " + w.file() + "\n"
-                    + (mnemonic != null ? "mnemonic (write it down; it is shown only now):\n  " + String.join(" ", mnemonic) + "\n" : "")
+                    + (mnemonic != null
+                            ? "mnemonic (write it down; it is shown only now):\n  " + String.join(" ", mnemonic) + "\n"
+                            : "")
                     + "first receive address: " + first.address();
             cli.print(j, human);
             return 0;
@@ -218,28 +241,46 @@ public final class WalletCli {
         @Override
         public Integer call() {
             List<String> mnemonic = WalletKeys.newMnemonic();
-            LightWallet w = LightWallet.create(cli.wallet, cli.network(), mnemonic, cli.passphrase(true), kindSet(), gapLimit,
-                    birthday(birthdayHeight, birthdayDate), SealedSecret.DEFAULT_N);
+            LightWallet w = LightWallet.create(
+                    cli.wallet,
+                    cli.network(),
+                    mnemonic,
+                    cli.passphrase(true),
+                    kindSet(),
+                    gapLimit,
+                    birthday(birthdayHeight, birthdayDate),
+                    SealedSecret.DEFAULT_N);
             return created(w, mnemonic);
         }
     }
 
-    @Command(name = "restore", description = "Restore a wallet from a BIP 39 mnemonic (read from --mnemonic-file or stdin).")
+    @Command(
+            name = "restore",
+            description = "Restore a wallet from a BIP 39 mnemonic (read from --mnemonic-file or stdin).")
     static final class Restore extends NewWalletOptions implements Callable<Integer> {
         @Option(names = "--mnemonic-file", description = "file holding the mnemonic words")
         Path mnemonicFile;
 
         @Override
         public Integer call() throws IOException {
-            String text = mnemonicFile != null ? Files.readString(mnemonicFile, StandardCharsets.UTF_8)
+            String text = mnemonicFile != null
+                    ? Files.readString(mnemonicFile, StandardCharsets.UTF_8)
                     : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
             if (text == null || text.isBlank()) {
                 throw new IllegalArgumentException("no mnemonic given");
             }
-            List<String> words = List.of(text.trim().toLowerCase(java.util.Locale.ROOT).split("\\s+"));
+            List<String> words =
+                    List.of(text.trim().toLowerCase(java.util.Locale.ROOT).split("\\s+"));
             WalletKeys.checkMnemonic(words);
-            LightWallet w = LightWallet.create(cli.wallet, cli.network(), words, cli.passphrase(true), kindSet(), gapLimit,
-                    birthday(birthdayHeight, birthdayDate), SealedSecret.DEFAULT_N);
+            LightWallet w = LightWallet.create(
+                    cli.wallet,
+                    cli.network(),
+                    words,
+                    cli.passphrase(true),
+                    kindSet(),
+                    gapLimit,
+                    birthday(birthdayHeight, birthdayDate),
+                    SealedSecret.DEFAULT_N);
             return created(w, null);
         }
     }
@@ -249,13 +290,16 @@ public final class WalletCli {
         @Option(names = "--xpub", required = true, description = "account-level extended public key")
         String xpub;
 
-        @Option(names = "--kind", description = "script type of the account (default: ${DEFAULT-VALUE})", defaultValue = "p2wpkh")
+        @Option(
+                names = "--kind",
+                description = "script type of the account (default: ${DEFAULT-VALUE})",
+                defaultValue = "p2wpkh")
         String kind;
 
         @Override
         public Integer call() {
-            LightWallet w = LightWallet.watchOnly(cli.wallet, cli.network(), xpub, kind(kind), gapLimit,
-                    birthday(birthdayHeight, birthdayDate));
+            LightWallet w = LightWallet.watchOnly(
+                    cli.wallet, cli.network(), xpub, kind(kind), gapLimit, birthday(birthdayHeight, birthdayDate));
             return created(w, null);
         }
     }
@@ -265,7 +309,10 @@ public final class WalletCli {
         @ParentCommand
         WalletCli cli;
 
-        @Option(names = "--kind", description = "p2wpkh, p2pkh or p2tr (default: ${DEFAULT-VALUE})", defaultValue = "p2wpkh")
+        @Option(
+                names = "--kind",
+                description = "p2wpkh, p2pkh or p2tr (default: ${DEFAULT-VALUE})",
+                defaultValue = "p2wpkh")
         String kind;
 
         @Override
@@ -273,7 +320,14 @@ public final class WalletCli {
             LightWallet w = LightWallet.load(cli.wallet);
             DerivedAddress a = w.keys().nextReceive(kind(kind));
             w.save();
-            cli.print(Map.of("address", a.address().toString(), "path", a.relativePath(), "kind", a.kind().name()),
+            cli.print(
+                    Map.of(
+                            "address",
+                            a.address().toString(),
+                            "path",
+                            a.relativePath(),
+                            "kind",
+                            a.kind().name()),
                     a.address().toString());
             return 0;
         }
@@ -283,13 +337,18 @@ public final class WalletCli {
         @ParentCommand
         WalletCli cli;
 
-        @Option(names = "--server", description = "REST base URL of a blockfilter server, e.g. http://127.0.0.1:8080 (repeatable)")
+        @Option(
+                names = "--server",
+                description = "REST base URL of a blockfilter server, e.g. http://127.0.0.1:8080 (repeatable)")
         List<String> servers = new ArrayList<>();
 
         @Option(names = "--peer", description = "host:port of a BIP 157 node, e.g. 127.0.0.1:18444 (repeatable)")
         List<String> peers = new ArrayList<>();
 
-        @Option(names = "--timeout", description = "per-request timeout in seconds (default: ${DEFAULT-VALUE})", defaultValue = "30")
+        @Option(
+                names = "--timeout",
+                description = "per-request timeout in seconds (default: ${DEFAULT-VALUE})",
+                defaultValue = "30")
         int timeoutSeconds;
 
         List<ChainSource> open(Network network) {
@@ -297,7 +356,9 @@ public final class WalletCli {
         }
     }
 
-    @Command(name = "sync", description = "Sync with the servers/peers: headers, filter headers, filters, matching blocks.")
+    @Command(
+            name = "sync",
+            description = "Sync with the servers/peers: headers, filter headers, filters, matching blocks.")
     static final class Sync extends NetworkOptions implements Callable<Integer> {
         @Option(names = "--quiet", description = "no progress bar")
         boolean quiet;
@@ -349,10 +410,22 @@ public final class WalletCli {
             j.put("unconfirmedDelta", total.subtract(confirmed).toPlainString());
             j.put("total", total.toPlainString());
             j.put("syncedHeight", w.scannedHeight());
-            j.put("utxos", utxos.stream().map(u -> Map.of("outpoint", u.outpoint().toString(), "value", u.value().toPlainString(),
-                    "height", u.height())).toList());
-            cli.print(j, "confirmed " + confirmed.toPlainString() + " BTC, unconfirmed " + total.subtract(confirmed).toPlainString()
-                    + " BTC (synced to height " + w.scannedHeight() + ", " + utxos.size() + " coins)");
+            j.put(
+                    "utxos",
+                    utxos.stream()
+                            .map(u -> Map.of(
+                                    "outpoint",
+                                    u.outpoint().toString(),
+                                    "value",
+                                    u.value().toPlainString(),
+                                    "height",
+                                    u.height()))
+                            .toList());
+            cli.print(
+                    j,
+                    "confirmed " + confirmed.toPlainString() + " BTC, unconfirmed "
+                            + total.subtract(confirmed).toPlainString() + " BTC (synced to height " + w.scannedHeight()
+                            + ", " + utxos.size() + " coins)");
             return 0;
         }
     }
@@ -375,15 +448,23 @@ public final class WalletCli {
                 row.put("net", e.net().toPlainString());
                 row.put("fee", e.fee() == null ? null : e.fee().toPlainString());
                 rows.add(row);
-                human.append(String.format("%8s  %s  %s BTC%s%n", e.height() < 0 ? "pending" : e.height(), e.txid(),
-                        e.net().toPlainString(), e.fee() == null ? "" : " (fee " + e.fee().toPlainString() + ")"));
+                human.append(String.format(
+                        "%8s  %s  %s BTC%s%n",
+                        e.height() < 0 ? "pending" : e.height(),
+                        e.txid(),
+                        e.net().toPlainString(),
+                        e.fee() == null ? "" : " (fee " + e.fee().toPlainString() + ")"));
             }
-            cli.print(Map.of("transactions", rows), h.isEmpty() ? "no transactions" : human.toString().stripTrailing());
+            cli.print(
+                    Map.of("transactions", rows),
+                    h.isEmpty() ? "no transactions" : human.toString().stripTrailing());
             return 0;
         }
     }
 
-    @Command(name = "send", description = "Pay an address: shows the fee, asks to confirm (or --yes), signs and broadcasts.")
+    @Command(
+            name = "send",
+            description = "Pay an address: shows the fee, asks to confirm (or --yes), signs and broadcasts.")
     static final class Send extends NetworkOptions implements Callable<Integer> {
         @Option(names = "--to", required = true, description = "recipient address")
         String to;
@@ -415,10 +496,13 @@ public final class WalletCli {
             WalletKeys unlocked = w.unlock(cli.passphrase(false));
             Spender spender = new Spender(w);
             PreparedPayment p = spender.prepare(unlocked, address, value, feeRate);
-            String summary = "pay " + p.amount().toPlainString() + " BTC to " + p.recipient() + "\nfee " + p.fee().toPlainString()
+            String summary = "pay " + p.amount().toPlainString() + " BTC to " + p.recipient() + "\nfee "
+                    + p.fee().toPlainString()
                     + " BTC (" + p.vsize() + " vB, " + String.format("%.2f", p.effectiveSatPerVByte()) + " sat/vB), "
-                    + p.inputs() + " input(s), change " + (p.changeAddress() == null ? "none (dust folded into fee)"
-                    : p.change().toPlainString() + " BTC to " + p.changeAddress());
+                    + p.inputs() + " input(s), change "
+                    + (p.changeAddress() == null
+                            ? "none (dust folded into fee)"
+                            : p.change().toPlainString() + " BTC to " + p.changeAddress());
             if (!yes) {
                 Console console = System.console();
                 if (console == null) {

@@ -31,7 +31,9 @@ public final class HdAccount {
 
     /** The account under a BIP 32 master key: {@code m/purpose'/coin'/0'}, coin 0 on mainnet, 1 elsewhere. */
     public static HdAccount fromMaster(DeterministicKey master, AddressKind kind, Network network) {
-        ChildNumber coin = network == org.bitcoinj.base.BitcoinNetwork.MAINNET ? ChildNumber.COINTYPE_BTC : ChildNumber.COINTYPE_TBTC;
+        ChildNumber coin = network == org.bitcoinj.base.BitcoinNetwork.MAINNET
+                ? ChildNumber.COINTYPE_BTC
+                : ChildNumber.COINTYPE_TBTC;
         DeterministicKey purpose = HDKeyDerivation.deriveChildKey(master, kind.purposeChild());
         DeterministicKey coinKey = HDKeyDerivation.deriveChildKey(purpose, coin);
         return new HdAccount(kind, network, HDKeyDerivation.deriveChildKey(coinKey, ChildNumber.ZERO_HARDENED));
@@ -46,7 +48,8 @@ public final class HdAccount {
             throw new KeyFormatException("not an extended public key for " + network.id() + ": " + e.getMessage(), e);
         }
         if (key.hasPrivKey()) {
-            throw new KeyFormatException("expected an extended public key, got a private one (refusing to store it unencrypted)", null);
+            throw new KeyFormatException(
+                    "expected an extended public key, got a private one (refusing to store it unencrypted)", null);
         }
         return new HdAccount(kind, network, key);
     }
@@ -76,7 +79,8 @@ public final class HdAccount {
             case P2WPKH -> SegwitAddress.fromHash(network, key.getPubKeyHash());
             case P2TR -> SegwitAddress.fromProgram(network, 1, Taproot.outputKey(key.getPubKey()));
         };
-        OutputScript script = OutputScript.of(ScriptBuilder.createOutputScript(address).program());
+        OutputScript script =
+                OutputScript.of(ScriptBuilder.createOutputScript(address).program());
         return new DerivedAddress(kind, change, index, address, script);
     }
 }

@@ -1,14 +1,13 @@
 package org.blockfilter.wallet.keys;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.bouncycastle.asn1.x9.X9ECParameters;
-import org.bouncycastle.crypto.ec.CustomNamedCurves;
-import org.bouncycastle.math.ec.ECPoint;
-
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import org.bitcoinj.base.Sha256Hash;
+import org.bouncycastle.asn1.x9.X9ECParameters;
+import org.bouncycastle.crypto.ec.CustomNamedCurves;
+import org.bouncycastle.math.ec.ECPoint;
 
 /**
  * The BIP 86 output key of a single-key taproot output: {@code Q = P + int(hashTapTweak(x(P)))G}
@@ -19,13 +18,13 @@ import java.util.Arrays;
 public final class Taproot {
     private static final X9ECParameters CURVE = CustomNamedCurves.getByName("secp256k1");
 
-    private Taproot() {
-    }
+    private Taproot() {}
 
     /** The 32-byte x-only output key for an internal public key (33-byte compressed SEC). */
     public static byte[] outputKey(byte[] compressedInternalKey) {
         if (compressedInternalKey.length != 33) {
-            throw new IllegalArgumentException("internal key must be 33 bytes compressed, got " + compressedInternalKey.length);
+            throw new IllegalArgumentException(
+                    "internal key must be 33 bytes compressed, got " + compressedInternalKey.length);
         }
         byte[] xOnly = Arrays.copyOfRange(compressedInternalKey, 1, 33);
         byte[] even = new byte[33];

@@ -1,11 +1,5 @@
 package org.blockfilter.wallet.keys;
 
-import org.bitcoinj.base.Network;
-import org.bitcoinj.crypto.DeterministicKey;
-import org.bitcoinj.crypto.HDKeyDerivation;
-import org.bitcoinj.crypto.MnemonicCode;
-import org.bitcoinj.crypto.MnemonicException;
-
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,6 +8,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.bitcoinj.base.Network;
+import org.bitcoinj.crypto.DeterministicKey;
+import org.bitcoinj.crypto.HDKeyDerivation;
+import org.bitcoinj.crypto.MnemonicCode;
+import org.bitcoinj.crypto.MnemonicException;
 
 /**
  * The wallet's accounts and the window of derived scripts it watches: on every receive and
@@ -33,8 +32,7 @@ public final class WalletKeys {
     private final Map<OutputScript, DerivedAddress> byScript = new HashMap<>();
 
     /** Where one chain stands: how many keys are derived, the highest used and the next index to hand out. */
-    public record ChainState(int highestUsed, int issued) {
-    }
+    public record ChainState(int highestUsed, int issued) {}
 
     private static final class Window {
         int derived;
@@ -71,13 +69,14 @@ public final class WalletKeys {
         try {
             MnemonicCode.INSTANCE.check(words);
         } catch (MnemonicException e) {
-            throw new KeyFormatException("invalid BIP 39 mnemonic (" + e.getClass().getSimpleName() + ")", e);
+            throw new KeyFormatException(
+                    "invalid BIP 39 mnemonic (" + e.getClass().getSimpleName() + ")", e);
         }
     }
 
     /** Keys from a BIP 39 mnemonic (and optional BIP 39 passphrase, "" for none). */
-    public static WalletKeys fromMnemonic(List<String> words, String bip39Passphrase, Network network, int gapLimit,
-                                          Collection<AddressKind> kinds) {
+    public static WalletKeys fromMnemonic(
+            List<String> words, String bip39Passphrase, Network network, int gapLimit, Collection<AddressKind> kinds) {
         checkMnemonic(words);
         DeterministicKey master = HDKeyDerivation.createMasterPrivateKey(MnemonicCode.toSeed(words, bip39Passphrase));
         Map<AddressKind, HdAccount> accounts = new EnumMap<>(AddressKind.class);

@@ -7,5 +7,4 @@ import org.bitcoinj.base.Sha256Hash;
  * One transaction as the user sees it: net effect on the balance (received minus spent, negative
  * for a payment) and the fee when every input is the wallet's own (else null). Immutable.
  */
-public record HistoryEntry(Sha256Hash txid, int height, Coin received, Coin sent, Coin net, Coin fee) {
-}
+public record HistoryEntry(Sha256Hash txid, int height, Coin received, Coin sent, Coin net, Coin fee) {}

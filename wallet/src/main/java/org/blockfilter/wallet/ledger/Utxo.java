@@ -5,5 +5,4 @@ import org.bitcoinj.core.TransactionOutPoint;
 import org.blockfilter.wallet.keys.OutputScript;
 
 /** An unspent output the wallet owns; {@code height} is -1 while its transaction is pending. Immutable. */
-public record Utxo(TransactionOutPoint outpoint, Coin value, OutputScript script, int height) {
-}
+public record Utxo(TransactionOutPoint outpoint, Coin value, OutputScript script, int height) {}

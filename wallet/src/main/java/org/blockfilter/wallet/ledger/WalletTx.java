@@ -1,9 +1,8 @@
 package org.blockfilter.wallet.ledger;
 
+import java.nio.ByteBuffer;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
-
-import java.nio.ByteBuffer;
 
 /**
  * One of the wallet's transactions: confirmed at {@code height} in {@code blockHash}, or pending
@@ -36,7 +35,9 @@ public record WalletTx(Sha256Hash txid, int height, Sha256Hash blockHash, byte[]
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof WalletTx t && txid.equals(t.txid) && height == t.height
+        return o instanceof WalletTx t
+                && txid.equals(t.txid)
+                && height == t.height
                 && java.util.Objects.equals(blockHash, t.blockHash);
     }
 

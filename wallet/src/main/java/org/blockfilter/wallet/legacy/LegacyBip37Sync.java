@@ -1,5 +1,18 @@
 package org.blockfilter.wallet.legacy;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.BlockChain;
 import org.bitcoinj.core.BloomFilter;
@@ -16,20 +29,6 @@ import org.bitcoinj.store.BlockStoreException;
 import org.bitcoinj.store.SPVBlockStore;
 import org.bitcoinj.wallet.Wallet;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-
 /**
  * Syncs a set of keys and watched scripts the bitcoinj way: a bitcoinj {@link Wallet} holding
  * them, a {@link BlockChain} over an {@link SPVBlockStore} in a temporary file, and a {@link
@@ -42,8 +41,7 @@ import java.util.concurrent.TimeoutException;
  * store file is deleted).
  */
 public final class LegacyBip37Sync {
-    private LegacyBip37Sync() {
-    }
+    private LegacyBip37Sync() {}
 
     /** BIP 155: sendaddrv2 belongs to protocol 70016 and later. */
     private static final int SENDADDRV2_PROTOCOL_VERSION = 70016;
@@ -57,8 +55,12 @@ public final class LegacyBip37Sync {
      * @param matchedByBlock   for each merkleblock with matches, the txids its partial merkle tree matched (in order)
      * @param walletTxs        transactions the bitcoinj wallet considers relevant at the end
      */
-    public record Result(int tipHeight, Duration elapsed, int filteredBlocks, Map<Sha256Hash, List<Sha256Hash>> matchedByBlock,
-                         int walletTxs) {
+    public record Result(
+            int tipHeight,
+            Duration elapsed,
+            int filteredBlocks,
+            Map<Sha256Hash, List<Sha256Hash>> matchedByBlock,
+            int walletTxs) {
         public Result {
             matchedByBlock = Map.copyOf(matchedByBlock);
         }
@@ -72,8 +74,13 @@ public final class LegacyBip37Sync {
      * @param falsePositiveRate the Bloom filter's target rate (bitcoinj's default is {@link PeerGroup#DEFAULT_BLOOM_FILTER_FP_RATE})
      * @throws IllegalStateException when the download does not finish within {@code timeout}
      */
-    public static Result sync(NetworkParameters params, InetSocketAddress peer, List<ECKey> keys, List<Script> watchedScripts,
-                              double falsePositiveRate, Duration timeout) {
+    public static Result sync(
+            NetworkParameters params,
+            InetSocketAddress peer,
+            List<ECKey> keys,
+            List<Script> watchedScripts,
+            double falsePositiveRate,
+            Duration timeout) {
         Objects.requireNonNull(peer, "peer");
         Wallet wallet = walletOf(params, keys, watchedScripts);
         Path storeFile = null;
@@ -100,7 +107,8 @@ public final class LegacyBip37Sync {
             group.addWallet(wallet);
             Map<Sha256Hash, List<Sha256Hash>> matched = new LinkedHashMap<>();
             int[] filtered = {0};
-            group.addBlocksDownloadedEventListener(Runnable::run, (p, block, fb, left) -> record(fb, matched, filtered));
+            group.addBlocksDownloadedEventListener(
+                    Runnable::run, (p, block, fb, left) -> record(fb, matched, filtered));
             // Listener first: PeerGroup only kicks off the download for a peer that connects after it is set.
             DownloadProgressTracker tracker = new DownloadProgressTracker();
             group.startBlockChainDownload(tracker);
@@ -109,7 +117,12 @@ public final class LegacyBip37Sync {
             tracker.getFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
             synchronized (matched) {
-                return new Result(chain.getBestChainHeight(), elapsed, filtered[0], matched, wallet.getTransactions(false).size());
+                return new Result(
+                        chain.getBestChainHeight(),
+                        elapsed,
+                        filtered[0],
+                        matched,
+                        wallet.getTransactions(false).size());
             }
         } catch (TimeoutException e) {
             throw new IllegalStateException("BIP 37 download from " + peer + " did not finish within " + timeout, e);
@@ -144,8 +157,8 @@ public final class LegacyBip37Sync {
      * PeerGroup} sends as {@code filterload} before any transaction is known), for our server's
      * BIP 37 endpoint.
      */
-    public static BloomFilter bloomFilter(NetworkParameters params, List<ECKey> keys, List<Script> watchedScripts,
-                                          double falsePositiveRate) {
+    public static BloomFilter bloomFilter(
+            NetworkParameters params, List<ECKey> keys, List<Script> watchedScripts, double falsePositiveRate) {
         return walletOf(params, keys, watchedScripts).getBloomFilter(falsePositiveRate);
     }
 

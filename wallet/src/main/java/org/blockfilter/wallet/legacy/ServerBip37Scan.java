@@ -3,13 +3,6 @@ package org.blockfilter.wallet.legacy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.BloomFilter;
-import org.bitcoinj.core.FilteredBlock;
-import org.bitcoinj.core.Transaction;
-import org.blockfilter.wallet.source.SourceException;
-import org.blockfilter.wallet.source.internal.LimitedBodySubscriber;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,6 +18,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.BloomFilter;
+import org.bitcoinj.core.FilteredBlock;
+import org.bitcoinj.core.Transaction;
+import org.blockfilter.wallet.source.SourceException;
+import org.blockfilter.wallet.source.internal.LimitedBodySubscriber;
 
 /**
  * Client of our server's legacy endpoint {@code POST /api/v1/bip37/scan}: sends a {@code
@@ -51,7 +50,8 @@ public final class ServerBip37Scan {
      * @param serverBytes   the server's own {@code bytes} figure
      * @param cpuNanos      the server's {@code cpuNanos} figure
      */
-    public record Result(List<ScannedBlock> blocks, long responseBytes, long serverBytes, long cpuNanos, Duration elapsed) {
+    public record Result(
+            List<ScannedBlock> blocks, long responseBytes, long serverBytes, long cpuNanos, Duration elapsed) {
         public Result {
             blocks = List.copyOf(blocks);
         }
@@ -73,7 +73,10 @@ public final class ServerBip37Scan {
         this.name = "rest-bip37:" + b;
         this.timeout = timeout;
         this.maxResponseBytes = maxResponseBytes;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     public static ServerBip37Scan create(URI baseUri, Duration timeout, long maxResponseBytes) {
@@ -96,11 +99,15 @@ public final class ServerBip37Scan {
                 .put("filter", HEX.formatHex(filter.serialize()))
                 .put("startHeight", startHeight)
                 .put("stopHeight", stopHeight);
-        HttpRequest req = HttpRequest.newBuilder(endpoint).timeout(timeout)
-                .header("Content-Type", "application/json").header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
+        HttpRequest req = HttpRequest.newBuilder(endpoint)
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build();
         long t0 = System.nanoTime();
-        CompletableFuture<HttpResponse<byte[]>> future = http.sendAsync(req, LimitedBodySubscriber.handler(maxResponseBytes, 64 * 1024));
+        CompletableFuture<HttpResponse<byte[]>> future =
+                http.sendAsync(req, LimitedBodySubscriber.handler(maxResponseBytes, 64 * 1024));
         HttpResponse<byte[]> resp;
         try {
             resp = future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
@@ -116,7 +123,8 @@ public final class ServerBip37Scan {
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
         if (resp.statusCode() != 200) {
-            throw fail("HTTP " + resp.statusCode() + ": " + new String(resp.body(), java.nio.charset.StandardCharsets.UTF_8));
+            throw fail("HTTP " + resp.statusCode() + ": "
+                    + new String(resp.body(), java.nio.charset.StandardCharsets.UTF_8));
         }
         try {
             return parse(JSON.readTree(resp.body()), resp.body().length, elapsed, startHeight, stopHeight);
@@ -144,14 +152,16 @@ public final class ServerBip37Scan {
             }
             lastHeight = height;
             Sha256Hash hash = Sha256Hash.wrap(b.path("hash").asText());
-            FilteredBlock fb = FilteredBlock.read(ByteBuffer.wrap(HEX.parseHex(b.path("merkleBlock").asText())));
+            FilteredBlock fb = FilteredBlock.read(
+                    ByteBuffer.wrap(HEX.parseHex(b.path("merkleBlock").asText())));
             if (!fb.getHash().equals(hash)) {
                 throw fail("merkleblock at height " + height + " is for " + fb.getHash() + ", not " + hash);
             }
             List<Sha256Hash> matched = fb.getTransactionHashes(); // verifies the tree against the header's merkle root
             List<Sha256Hash> sent = new ArrayList<>();
             for (JsonNode t : b.path("transactions")) {
-                Sha256Hash txid = Transaction.read(ByteBuffer.wrap(HEX.parseHex(t.asText()))).getTxId();
+                Sha256Hash txid = Transaction.read(ByteBuffer.wrap(HEX.parseHex(t.asText())))
+                        .getTxId();
                 if (!matched.contains(txid)) {
                     throw fail("transaction " + txid + " at height " + height + " is not in its merkleblock's matches");
                 }
@@ -159,7 +169,12 @@ public final class ServerBip37Scan {
             }
             out.add(new ScannedBlock(height, hash, matched, sent));
         }
-        return new Result(out, responseBytes, root.path("bytes").asLong(-1), root.path("cpuNanos").asLong(-1), elapsed);
+        return new Result(
+                out,
+                responseBytes,
+                root.path("bytes").asLong(-1),
+                root.path("cpuNanos").asLong(-1),
+                elapsed);
     }
 
     private SourceException fail(String message) {

@@ -1,8 +1,7 @@
 package org.blockfilter.wallet.source;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.List;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * One untrusted source of chain data for the light wallet: our REST server, or a node over BIP
@@ -69,7 +68,9 @@ public interface ChainSource extends AutoCloseable {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof BlockFilterBytes b && blockHash.equals(b.blockHash) && java.util.Arrays.equals(filter, b.filter);
+            return o instanceof BlockFilterBytes b
+                    && blockHash.equals(b.blockHash)
+                    && java.util.Arrays.equals(filter, b.filter);
         }
 
         @Override

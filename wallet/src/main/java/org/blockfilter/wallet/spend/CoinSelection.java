@@ -1,9 +1,8 @@
 package org.blockfilter.wallet.spend;
 
+import java.util.List;
 import org.bitcoinj.base.Coin;
 import org.blockfilter.wallet.ledger.Utxo;
-
-import java.util.List;
 
 /**
  * The coins chosen for a payment, the fee they pay and the change (zero when none: change

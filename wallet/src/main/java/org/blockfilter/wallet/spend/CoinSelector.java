@@ -1,13 +1,12 @@
 package org.blockfilter.wallet.spend;
 
-import org.bitcoinj.base.Coin;
-import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.ledger.Utxo;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
+import org.bitcoinj.base.Coin;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.ledger.Utxo;
 
 /**
  * Picks coins the way a user would accept: first a single coin that pays amount + fee with so
@@ -17,8 +16,7 @@ import java.util.function.Function;
  * Stateless; thread-safe.
  */
 public final class CoinSelector {
-    private CoinSelector() {
-    }
+    private CoinSelector() {}
 
     /**
      * @param kindOf         account kind of each coin's script (P2TR coins must be filtered out by the caller)
@@ -26,8 +24,14 @@ public final class CoinSelector {
      * @param changeKind     kind of the change output
      * @param changeScriptLength length of the change output script
      */
-    public static CoinSelection select(List<Utxo> coins, Function<Utxo, AddressKind> kindOf, Coin amount, long satPerVByte,
-                                       int recipientScriptLength, AddressKind changeKind, int changeScriptLength) {
+    public static CoinSelection select(
+            List<Utxo> coins,
+            Function<Utxo, AddressKind> kindOf,
+            Coin amount,
+            long satPerVByte,
+            int recipientScriptLength,
+            AddressKind changeKind,
+            int changeScriptLength) {
         if (!amount.isPositive()) {
             throw new IllegalArgumentException("amount must be positive, got " + amount.toPlainString());
         }

@@ -1,17 +1,25 @@
 package org.blockfilter.wallet.spend;
 
+import java.util.HexFormat;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
-
-import java.util.HexFormat;
 
 /**
  * A signed payment not yet broadcast: what the user confirms (recipient, amount, fee, fee rate,
  * change) and the raw transaction. Immutable; {@code changeAddress} is null when there is no change.
  */
-public record PreparedPayment(Sha256Hash txid, Address recipient, Coin amount, Coin fee, long satPerVByte, int vsize,
-                              Coin change, Address changeAddress, int inputs, byte[] raw) {
+public record PreparedPayment(
+        Sha256Hash txid,
+        Address recipient,
+        Coin amount,
+        Coin fee,
+        long satPerVByte,
+        int vsize,
+        Coin change,
+        Address changeAddress,
+        int inputs,
+        byte[] raw) {
     public PreparedPayment {
         raw = raw.clone();
     }

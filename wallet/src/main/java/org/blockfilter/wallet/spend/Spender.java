@@ -1,5 +1,7 @@
 package org.blockfilter.wallet.spend;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
@@ -20,9 +22,6 @@ import org.blockfilter.wallet.ledger.WalletTx;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Builds, signs and broadcasts payments from a {@link LightWallet}. Spends confirmed P2WPKH and
  * P2PKH coins; change goes to the next unused BIP 84 change address (BIP 44 if the wallet has no
@@ -39,7 +38,9 @@ public final class Spender {
     /** Selects coins and signs; nothing is broadcast or saved. {@code unlocked} must hold private keys. */
     public PreparedPayment prepare(WalletKeys unlocked, Address recipient, Coin amount, long satPerVByte) {
         if (!recipient.network().equals(wallet.network())) {
-            throw new IllegalArgumentException("address " + recipient + " is for " + recipient.network().id() + ", wallet is " + wallet.network().id());
+            throw new IllegalArgumentException(
+                    "address " + recipient + " is for " + recipient.network().id() + ", wallet is "
+                            + wallet.network().id());
         }
         List<Utxo> spendable = new ArrayList<>();
         for (Utxo u : wallet.ledger().utxos(true)) {
@@ -50,15 +51,23 @@ public final class Spender {
         }
         // Coins spent by our own pending payments are not spendable again.
         List<Utxo> unspentInclPending = wallet.ledger().utxos(false);
-        spendable.removeIf(u -> unspentInclPending.stream().noneMatch(p -> p.outpoint().equals(u.outpoint())));
+        spendable.removeIf(
+                u -> unspentInclPending.stream().noneMatch(p -> p.outpoint().equals(u.outpoint())));
 
-        AddressKind changeKind = unlocked.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
+        AddressKind changeKind =
+                unlocked.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
         Script recipientScript = ScriptBuilder.createOutputScript(recipient);
         DerivedAddress peekChange = unlocked.account(changeKind)
                 .orElseThrow(() -> new IllegalStateException("no P2WPKH or P2PKH account to receive change"))
                 .derive(true, 0);
-        CoinSelection sel = CoinSelector.select(spendable, this::kindOf, amount, satPerVByte,
-                recipientScript.program().length, changeKind, peekChange.script().bytes().length);
+        CoinSelection sel = CoinSelector.select(
+                spendable,
+                this::kindOf,
+                amount,
+                satPerVByte,
+                recipientScript.program().length,
+                changeKind,
+                peekChange.script().bytes().length);
 
         Transaction tx = new Transaction();
         tx.addOutput(amount, recipientScript);
@@ -73,8 +82,17 @@ public final class Spender {
         for (int i = 0; i < sel.inputs().size(); i++) {
             sign(tx, i, sel.inputs().get(i), unlocked);
         }
-        return new PreparedPayment(tx.getTxId(), recipient, amount, sel.fee(), satPerVByte, tx.getVsize(), sel.change(),
-                change == null ? null : change.address(), sel.inputs().size(), tx.serialize());
+        return new PreparedPayment(
+                tx.getTxId(),
+                recipient,
+                amount,
+                sel.fee(),
+                satPerVByte,
+                tx.getVsize(),
+                sel.change(),
+                change == null ? null : change.address(),
+                sel.inputs().size(),
+                tx.serialize());
     }
 
     /** Broadcasts through the first source that accepts it, records it as pending and saves the wallet. */
@@ -99,7 +117,9 @@ public final class Spender {
     }
 
     private AddressKind kindOf(Utxo u) {
-        return wallet.keys().lookup(u.script()).map(DerivedAddress::kind)
+        return wallet.keys()
+                .lookup(u.script())
+                .map(DerivedAddress::kind)
                 .orElseThrow(() -> new IllegalStateException("coin " + u.outpoint() + " is not the wallet's"));
     }
 
@@ -114,7 +134,8 @@ public final class Spender {
         TransactionInput signed;
         if (a.kind() == AddressKind.P2WPKH) {
             Script scriptCode = ScriptBuilder.createP2PKHOutputScript(key);
-            TransactionSignature sig = tx.calculateWitnessSignature(index, key, scriptCode, u.value(), Transaction.SigHash.ALL, false);
+            TransactionSignature sig =
+                    tx.calculateWitnessSignature(index, key, scriptCode, u.value(), Transaction.SigHash.ALL, false);
             signed = in.withWitness(TransactionWitness.redeemP2WPKH(sig, key));
         } else {
             TransactionSignature sig = tx.calculateSignature(index, key, scriptPubKey, Transaction.SigHash.ALL, false);

@@ -10,14 +10,13 @@ final class TxSize {
     /** version, locktime, counts, plus the segwit marker and flag (0.5 vB), rounded up. */
     static final int OVERHEAD_VB = 11;
 
-    private TxSize() {
-    }
+    private TxSize() {}
 
     static int inputVBytes(AddressKind kind) {
         return switch (kind) {
-            case P2WPKH -> 68;  // 41 bytes + (1 + 73 + 34) witness / 4
+            case P2WPKH -> 68; // 41 bytes + (1 + 73 + 34) witness / 4
             case P2PKH -> 148;
-            case P2TR -> 58;    // 41 + (1 + 66) / 4, for completeness; not spendable here
+            case P2TR -> 58; // 41 + (1 + 66) / 4, for completeness; not spendable here
         };
     }
 

@@ -1,16 +1,15 @@
 package org.blockfilter.wallet.store;
 
-import org.bouncycastle.crypto.generators.SCrypt;
-
-import javax.crypto.AEADBadTagException;
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.bouncycastle.crypto.generators.SCrypt;
 
 /**
  * A secret sealed with a passphrase: key = scrypt(passphrase, salt, N, r, p) (32 bytes), then
@@ -21,6 +20,7 @@ import java.util.Base64;
 public record SealedSecret(String kdf, int n, int r, int p, String salt, String nonce, String ciphertext) {
     /** scrypt cost (2^15, r 8, p 1: ~32 MiB, well under a second). */
     public static final int DEFAULT_N = 1 << 15;
+
     private static final int TAG_BITS = 128;
 
     public static SealedSecret seal(byte[] secret, char[] passphrase) {
@@ -40,7 +40,8 @@ public record SealedSecret(String kdf, int n, int r, int p, String salt, String 
             c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(TAG_BITS, nonce));
             byte[] ct = c.doFinal(secret);
             Base64.Encoder b = Base64.getEncoder();
-            return new SealedSecret("scrypt", n, 8, 1, b.encodeToString(salt), b.encodeToString(nonce), b.encodeToString(ct));
+            return new SealedSecret(
+                    "scrypt", n, 8, 1, b.encodeToString(salt), b.encodeToString(nonce), b.encodeToString(ct));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM unavailable", e);
         } finally {
@@ -51,7 +52,8 @@ public record SealedSecret(String kdf, int n, int r, int p, String salt, String 
     /** The secret; {@link WrongPassphraseException} when the passphrase is wrong. */
     public byte[] open(char[] passphrase) {
         if (!"scrypt".equals(kdf) || n < 2 || r < 1 || p < 1 || n > (1 << 22)) {
-            throw new WalletFileException("unsupported key derivation " + kdf + " N=" + n + " r=" + r + " p=" + p, null);
+            throw new WalletFileException(
+                    "unsupported key derivation " + kdf + " N=" + n + " r=" + r + " p=" + p, null);
         }
         Base64.Decoder d = Base64.getDecoder();
         byte[] key = derive(passphrase, d.decode(salt), n, r, p);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -32,13 +31,13 @@ public final class WalletFile {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private WalletFile() {
-    }
+    private WalletFile() {}
 
     /** Writes a new wallet; refuses to overwrite an existing one. */
     public static void create(Path path, WalletFileContent content) {
         if (Files.exists(path)) {
-            throw new WalletFileException("wallet file already exists: " + path, new FileAlreadyExistsException(path.toString()));
+            throw new WalletFileException(
+                    "wallet file already exists: " + path, new FileAlreadyExistsException(path.toString()));
         }
         save(path, content);
     }
@@ -49,8 +48,8 @@ public final class WalletFile {
         Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
         try {
             byte[] bytes = JSON.writeValueAsBytes(content);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel ch = FileChannel.open(
+                    tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer buf = ByteBuffer.wrap(bytes);
                 while (buf.hasRemaining()) {
                     ch.write(buf);
@@ -60,7 +59,8 @@ public final class WalletFile {
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
-                throw new WalletFileException("the file system cannot rename atomically; refusing a non-atomic save of " + abs, e);
+                throw new WalletFileException(
+                        "the file system cannot rename atomically; refusing a non-atomic save of " + abs, e);
             }
             fsyncDirectory(abs.getParent());
         } catch (IOException e) {
@@ -81,13 +81,14 @@ public final class WalletFile {
         try {
             c = JSON.readValue(bytes, WalletFileContent.class);
         } catch (JsonProcessingException e) {
-            throw new WalletFileException("not a readable wallet file: " + path + " (" + e.getOriginalMessage() + ")", e);
+            throw new WalletFileException(
+                    "not a readable wallet file: " + path + " (" + e.getOriginalMessage() + ")", e);
         } catch (IOException e) {
             throw new WalletFileException("could not read wallet " + path + ": " + e.getMessage(), e);
         }
         if (c == null || c.version() != WalletFileContent.CURRENT_VERSION) {
-            throw new WalletFileException("unsupported wallet file version in " + path + ": "
-                    + (c == null ? "empty" : c.version()), null);
+            throw new WalletFileException(
+                    "unsupported wallet file version in " + path + ": " + (c == null ? "empty" : c.version()), null);
         }
         return c;
     }

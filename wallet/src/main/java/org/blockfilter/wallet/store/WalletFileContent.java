@@ -21,10 +21,20 @@ import java.util.List;
  * @param scannedHeight highest height whose filter was matched (birthdayHeight - 1 before any)
  * @param transactions  the wallet's transactions, confirmed (height >= 0) and pending (height -1)
  */
-public record WalletFileContent(int version, String network, int gapLimit, List<Account> accounts, SealedSecret secret,
-                                int birthdayHeight, Long birthdayTime, String headers, int filterHeaderStart,
-                                String filterHeaders, List<String> checkpoints, int scannedHeight,
-                                List<Tx> transactions) {
+public record WalletFileContent(
+        int version,
+        String network,
+        int gapLimit,
+        List<Account> accounts,
+        SealedSecret secret,
+        int birthdayHeight,
+        Long birthdayTime,
+        String headers,
+        int filterHeaderStart,
+        String filterHeaders,
+        List<String> checkpoints,
+        int scannedHeight,
+        List<Tx> transactions) {
     public static final int CURRENT_VERSION = 1;
 
     public WalletFileContent {
@@ -34,10 +44,9 @@ public record WalletFileContent(int version, String network, int gapLimit, List<
     }
 
     /** One account: its kind, extended public key and chain positions. */
-    public record Account(String kind, String xpub, int receiveUsed, int receiveIssued, int changeUsed, int changeIssued) {
-    }
+    public record Account(
+            String kind, String xpub, int receiveUsed, int receiveIssued, int changeUsed, int changeIssued) {}
 
     /** One transaction: txid (display hex), height (-1 pending), block hash (null pending) and raw bytes (hex). */
-    public record Tx(String txid, int height, String blockHash, String raw) {
-    }
+    public record Tx(String txid, int height, String blockHash, String raw) {}
 }

@@ -1,5 +1,8 @@
 package org.blockfilter.wallet.sync;
 
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.util.EnumSet;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.NetworkParameters;
@@ -8,10 +11,6 @@ import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionWitness;
 import org.bitcoinj.core.VerificationException;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
-import java.util.EnumSet;
-
 /**
  * Checks a downloaded block against the header the wallet verified: the block hashes to it, its
  * transactions hash to the merkle root (bitcoinj's context-free checks, which also reject an
@@ -19,8 +18,7 @@ import java.util.EnumSet;
  * witness, the coinbase commits to the witness merkle root (BIP 141). Stateless; thread-safe.
  */
 public final class BlockCheck {
-    private BlockCheck() {
-    }
+    private BlockCheck() {}
 
     /** The parsed block; {@link InvalidBlockException} when it is not the block with {@code expectedHash}. */
     public static Block verify(NetworkParameters params, byte[] raw, Sha256Hash expectedHash, int height) {
@@ -29,7 +27,8 @@ public final class BlockCheck {
             ByteBuffer buf = ByteBuffer.wrap(raw);
             block = Block.read(buf);
             if (buf.hasRemaining()) {
-                throw new InvalidBlockException(expectedHash, height, buf.remaining() + " trailing bytes after the block");
+                throw new InvalidBlockException(
+                        expectedHash, height, buf.remaining() + " trailing bytes after the block");
             }
         } catch (ProtocolException | BufferUnderflowException | IllegalArgumentException e) {
             throw new InvalidBlockException(expectedHash, height, "block does not parse: " + e.getMessage());
@@ -43,7 +42,8 @@ public final class BlockCheck {
         try {
             Block.verifyTransactions(params, block, height, EnumSet.noneOf(Block.VerifyFlag.class));
         } catch (VerificationException e) {
-            throw new InvalidBlockException(expectedHash, height, "transactions do not match the header: " + e.getMessage());
+            throw new InvalidBlockException(
+                    expectedHash, height, "transactions do not match the header: " + e.getMessage());
         }
         checkWitnessCommitment(block, expectedHash, height);
         return block;
@@ -57,7 +57,8 @@ public final class BlockCheck {
             return;
         }
         if (commitment == null) {
-            throw new InvalidBlockException(hash, height, "transactions carry witnesses but the coinbase has no witness commitment");
+            throw new InvalidBlockException(
+                    hash, height, "transactions carry witnesses but the coinbase has no witness commitment");
         }
         TransactionWitness w = coinbase.getInput(0).getWitness();
         if (w.getPushCount() != 1 || w.getPush(0).length != 32) {

@@ -1,20 +1,5 @@
 package org.blockfilter.wallet.sync;
 
-import org.bitcoinj.core.Block;
-import org.bitcoinj.core.Transaction;
-import org.bitcoinj.core.TransactionInput;
-import org.bitcoinj.core.TransactionOutPoint;
-import org.bitcoinj.core.TransactionOutput;
-import org.bitcoinj.core.TransactionWitness;
-import org.bitcoinj.crypto.ECKey;
-import org.bitcoinj.script.Script;
-import org.bitcoinj.script.ScriptBuilder;
-import org.bitcoinj.script.ScriptChunk;
-import org.bitcoinj.script.ScriptException;
-import org.bitcoinj.crypto.internal.CryptoUtils;
-import org.blockfilter.filters.BasicFilter;
-import org.blockfilter.wallet.keys.OutputScript;
-
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,6 +7,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.bitcoinj.core.Block;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
+import org.bitcoinj.core.TransactionOutPoint;
+import org.bitcoinj.core.TransactionOutput;
+import org.bitcoinj.core.TransactionWitness;
+import org.bitcoinj.crypto.ECKey;
+import org.bitcoinj.crypto.internal.CryptoUtils;
+import org.bitcoinj.script.Script;
+import org.bitcoinj.script.ScriptBuilder;
+import org.bitcoinj.script.ScriptChunk;
+import org.bitcoinj.script.ScriptException;
+import org.blockfilter.filters.BasicFilter;
+import org.blockfilter.wallet.keys.OutputScript;
 
 /**
  * What a verified block proves about its BIP 158 basic filter, without the spent outputs.
@@ -101,10 +100,12 @@ public final class FilterEvidence {
             }
         }
         if (candidate.size() < required.size()) {
-            return Optional.of("has " + candidate.size() + " elements but the block requires at least " + required.size());
+            return Optional.of(
+                    "has " + candidate.size() + " elements but the block requires at least " + required.size());
         }
         if (candidate.size() > maxElements) {
-            return Optional.of("has " + candidate.size() + " elements but the block has only " + maxElements + " outputs and inputs");
+            return Optional.of("has " + candidate.size() + " elements but the block has only " + maxElements
+                    + " outputs and inputs");
         }
         if (rebuilt.isPresent() && !java.util.Arrays.equals(rebuilt.get().bytes(), candidate.bytes())) {
             return Optional.of("differs from the filter rebuilt from the block (all prevout scripts reconstructed)");
@@ -123,16 +124,25 @@ public final class FilterEvidence {
             TransactionWitness w = in.getWitness();
             boolean p2wpkhWitness = w.getPushCount() == 2 && isCompressedKey(w.getPush(1));
             if (scriptSig.length == 0 && p2wpkhWitness) {
-                return Optional.of(ScriptBuilder.createP2WPKHOutputScript(CryptoUtils.sha256hash160(w.getPush(1))).program());
+                return Optional.of(ScriptBuilder.createP2WPKHOutputScript(CryptoUtils.sha256hash160(w.getPush(1)))
+                        .program());
             }
             List<ScriptChunk> chunks = Script.parse(scriptSig).chunks();
-            if (p2wpkhWitness && chunks.size() == 1 && chunks.get(0).data != null && chunks.get(0).data.length == 22
-                    && chunks.get(0).data[0] == 0x00 && chunks.get(0).data[1] == 0x14) {
-                return Optional.of(ScriptBuilder.createP2SHOutputScript(CryptoUtils.sha256hash160(chunks.get(0).data)).program());
+            if (p2wpkhWitness
+                    && chunks.size() == 1
+                    && chunks.get(0).data != null
+                    && chunks.get(0).data.length == 22
+                    && chunks.get(0).data[0] == 0x00
+                    && chunks.get(0).data[1] == 0x14) {
+                return Optional.of(ScriptBuilder.createP2SHOutputScript(CryptoUtils.sha256hash160(chunks.get(0).data))
+                        .program());
             }
-            if (w.getPushCount() == 0 && chunks.size() == 2 && chunks.get(1).data != null
+            if (w.getPushCount() == 0
+                    && chunks.size() == 2
+                    && chunks.get(1).data != null
                     && ECKey.isPubKeyCanonical(chunks.get(1).data)) {
-                return Optional.of(ScriptBuilder.createP2PKHOutputScript(CryptoUtils.sha256hash160(chunks.get(1).data)).program());
+                return Optional.of(ScriptBuilder.createP2PKHOutputScript(CryptoUtils.sha256hash160(chunks.get(1).data))
+                        .program());
             }
         } catch (ScriptException | IllegalArgumentException e) {
             return Optional.empty();

@@ -1,10 +1,9 @@
 package org.blockfilter.wallet.sync;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.filters.FilterHeaders;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.FilterHeaders;
 
 /**
  * The verified BIP 157 filter-header chain for heights {@code base..base+size-1}, anchored at
@@ -44,7 +43,8 @@ public final class FilterHeaderChain {
             return anchor;
         }
         if (height < base || height > tipHeight()) {
-            throw new IllegalArgumentException("no verified filter header at height " + height + " (have " + (base - 1) + ".." + tipHeight() + ")");
+            throw new IllegalArgumentException("no verified filter header at height " + height + " (have " + (base - 1)
+                    + ".." + tipHeight() + ")");
         }
         return headers.get(height - base);
     }

@@ -1,5 +1,9 @@
 package org.blockfilter.wallet.sync;
 
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
@@ -8,11 +12,6 @@ import org.bitcoinj.core.Context;
 import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.VerificationException;
-
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The best block-header chain the wallet has verified, from genesis: every header links to the
@@ -41,10 +40,12 @@ public final class HeaderChain {
     public static HeaderChain restore(Network network, byte[] concatenatedHeaders) {
         HeaderChain c = new HeaderChain(network);
         if (concatenatedHeaders.length % Block.HEADER_SIZE != 0) {
-            throw new IllegalArgumentException("stored header chain length " + concatenatedHeaders.length + " is not a multiple of 80");
+            throw new IllegalArgumentException(
+                    "stored header chain length " + concatenatedHeaders.length + " is not a multiple of 80");
         }
         int n = concatenatedHeaders.length / Block.HEADER_SIZE;
-        if (n == 0 || !c.hashes.get(0).equals(parse(slice(concatenatedHeaders, 0)).getHash())) {
+        if (n == 0
+                || !c.hashes.get(0).equals(parse(slice(concatenatedHeaders, 0)).getHash())) {
             throw new IllegalArgumentException("stored header chain does not start at this network's genesis");
         }
         List<byte[]> rest = new ArrayList<>();
@@ -115,7 +116,8 @@ public final class HeaderChain {
                 throw new InvalidHeaderException(height, "header does not parse: " + e.getMessage());
             }
             if (!b.getPrevBlockHash().equals(prevHash)) {
-                throw new InvalidHeaderException(height, "header does not link: prev " + b.getPrevBlockHash() + ", expected " + prevHash);
+                throw new InvalidHeaderException(
+                        height, "header does not link: prev " + b.getPrevBlockHash() + ", expected " + prevHash);
             }
             checkTarget(height, b, prev);
             // bitcoinj reads its proof-of-work switch from a thread-local Context; set ours (strict PoW).
@@ -135,8 +137,10 @@ public final class HeaderChain {
     private void checkTarget(int height, Block b, Block prev) {
         if (params.network() == BitcoinNetwork.REGTEST) {
             if (b.getDifficultyTarget() != prev.getDifficultyTarget()) {
-                throw new InvalidHeaderException(height, "regtest never retargets, but bits changed from "
-                        + Long.toHexString(prev.getDifficultyTarget()) + " to " + Long.toHexString(b.getDifficultyTarget()));
+                throw new InvalidHeaderException(
+                        height,
+                        "regtest never retargets, but bits changed from " + Long.toHexString(prev.getDifficultyTarget())
+                                + " to " + Long.toHexString(b.getDifficultyTarget()));
             }
         } else if (b.getDifficultyTargetAsInteger().compareTo(params.getMaxTarget()) > 0) {
             throw new InvalidHeaderException(height, "target above the network's proof-of-work limit");

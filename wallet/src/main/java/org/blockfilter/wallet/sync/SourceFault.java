@@ -7,7 +7,11 @@ package org.blockfilter.wallet.sync;
  * Immutable.
  */
 public record SourceFault(String source, Kind kind, int height, String reason) {
-    public enum Kind { LIED, WEAKER_CHAIN, FAILED }
+    public enum Kind {
+        LIED,
+        WEAKER_CHAIN,
+        FAILED
+    }
 
     @Override
     public String toString() {

@@ -1,5 +1,9 @@
 package org.blockfilter.wallet.sync;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.NetworkParameters;
@@ -8,11 +12,6 @@ import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The sources a sync still trusts, their tips, and why the others were dropped; fetches filters
@@ -64,14 +63,16 @@ final class SourcePool {
             try {
                 List<ChainSource.BlockFilterBytes> got = s.filters(start, chain.hash(stop));
                 if (got.size() != stop - start + 1) {
-                    throw new DisputeException(start, "cfilters returned " + got.size() + " filters, expected " + (stop - start + 1));
+                    throw new DisputeException(
+                            start, "cfilters returned " + got.size() + " filters, expected " + (stop - start + 1));
                 }
                 List<BasicFilter> out = new ArrayList<>(got.size());
                 for (int i = 0; i < got.size(); i++) {
                     int h = start + i;
                     ChainSource.BlockFilterBytes b = got.get(i);
                     if (!b.blockHash().equals(chain.hash(h))) {
-                        throw new DisputeException(h, "filter is for block " + b.blockHash() + ", expected " + chain.hash(h));
+                        throw new DisputeException(
+                                h, "filter is for block " + b.blockHash() + ", expected " + chain.hash(h));
                     }
                     BasicFilter f;
                     try {
@@ -91,7 +92,8 @@ final class SourcePool {
                 drop(s, SourceFault.Kind.LIED, e.height(), e.getMessage());
             }
         }
-        throw new SyncException("no source left that serves verified filters for heights " + start + ".." + stop, faults);
+        throw new SyncException(
+                "no source left that serves verified filters for heights " + start + ".." + stop, faults);
     }
 
     BasicFilter singleFilter(ChainSource s, int height, Sha256Hash blockHash) {

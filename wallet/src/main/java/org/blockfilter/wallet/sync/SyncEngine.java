@@ -1,5 +1,13 @@
 package org.blockfilter.wallet.sync;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.NetworkParameters;
@@ -14,15 +22,6 @@ import org.blockfilter.wallet.ledger.Utxo;
 import org.blockfilter.wallet.ledger.WalletTx;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Syncs a {@link LightWallet} from one or more untrusted {@link ChainSource}s (BIP 157/158):
@@ -74,7 +73,12 @@ public final class SyncEngine {
         scanFilters();
         wallet.save();
         progress("done");
-        return new SyncReport(wallet.scannedHeight(), filtersScanned, matchedBlocks, reorgDepth, pool.faults(),
+        return new SyncReport(
+                wallet.scannedHeight(),
+                filtersScanned,
+                matchedBlocks,
+                reorgDepth,
+                pool.faults(),
                 pool.live().stream().map(ChainSource::name).toList());
     }
 
@@ -99,7 +103,11 @@ public final class SyncEngine {
             try {
                 Sha256Hash theirs = headerHash(s, h);
                 if (!theirs.equals(chain.hash(h))) {
-                    pool.drop(s, SourceFault.Kind.WEAKER_CHAIN, h, "its block " + h + " is " + theirs + ", the most-work chain has " + chain.hash(h));
+                    pool.drop(
+                            s,
+                            SourceFault.Kind.WEAKER_CHAIN,
+                            h,
+                            "its block " + h + " is " + theirs + ", the most-work chain has " + chain.hash(h));
                 }
             } catch (InvalidHeaderException e) {
                 pool.drop(s, SourceFault.Kind.LIED, h, e.getMessage());
@@ -143,7 +151,11 @@ public final class SyncEngine {
             rollback(fork);
             chain.connect(fork + 1, branch);
         } else {
-            pool.drop(s, SourceFault.Kind.WEAKER_CHAIN, fork + 1, "forks from the best chain after height " + fork + " with less work");
+            pool.drop(
+                    s,
+                    SourceFault.Kind.WEAKER_CHAIN,
+                    fork + 1,
+                    "forks from the best chain after height " + fork + " with less work");
         }
     }
 
@@ -217,7 +229,11 @@ public final class SyncEngine {
                 try {
                     List<Sha256Hash> cps = s.filterCheckpoints(chain.tipHash());
                     if (cps.size() != expected) {
-                        pool.drop(s, SourceFault.Kind.LIED, chain.tipHeight(), "cfcheckpt has " + cps.size() + " checkpoints, expected " + expected);
+                        pool.drop(
+                                s,
+                                SourceFault.Kind.LIED,
+                                chain.tipHeight(),
+                                "cfcheckpt has " + cps.size() + " checkpoints, expected " + expected);
                         continue;
                     }
                     answers.put(s, cps);
@@ -253,8 +269,14 @@ public final class SyncEngine {
                 }
                 try {
                     ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
-                    List<Sha256Hash> headers = checkedHeaders(s, r, start, stop,
-                            first == 0 ? FilterHeaders.GENESIS_PREV : answers.get(s).get(first - 1));
+                    List<Sha256Hash> headers = checkedHeaders(
+                            s,
+                            r,
+                            start,
+                            stop,
+                            first == 0
+                                    ? FilterHeaders.GENESIS_PREV
+                                    : answers.get(s).get(first - 1));
                     if (!headers.get(headers.size() - 1).equals(answers.get(s).get(first))) {
                         pool.drop(s, SourceFault.Kind.LIED, stop, "its cfheaders do not reach its own checkpoint");
                         continue;
@@ -277,10 +299,14 @@ public final class SyncEngine {
         int birthday = Math.min(wallet.birthdayHeight(), chain.tipHeight() + 1);
         FilterHeaderChain fh = wallet.filterHeaders();
         int aligned = (birthday - 1) / FilterHeaders.CHECKPOINT_INTERVAL;
-        if (fh.base() == 0 && fh.tipHeight() < 0 && birthday > FilterHeaders.CHECKPOINT_INTERVAL
-                && aligned >= 1 && wallet.checkpoints().size() >= aligned) {
+        if (fh.base() == 0
+                && fh.tipHeight() < 0
+                && birthday > FilterHeaders.CHECKPOINT_INTERVAL
+                && aligned >= 1
+                && wallet.checkpoints().size() >= aligned) {
             // Start at the checkpoint below the birthday instead of genesis.
-            wallet.resetFilterHeaders(new FilterHeaderChain(aligned * FilterHeaders.CHECKPOINT_INTERVAL + 1,
+            wallet.resetFilterHeaders(new FilterHeaderChain(
+                    aligned * FilterHeaders.CHECKPOINT_INTERVAL + 1,
                     wallet.checkpoints().get(aligned - 1)));
         }
         int target = target();
@@ -330,12 +356,17 @@ public final class SyncEngine {
     }
 
     /** The source's headers for start..stop, linked from {@code prev} and checked against the agreed checkpoints. */
-    private List<Sha256Hash> checkedHeaders(ChainSource s, ChainSource.FilterHeaders r, int start, int stop, Sha256Hash prev) {
+    private List<Sha256Hash> checkedHeaders(
+            ChainSource s, ChainSource.FilterHeaders r, int start, int stop, Sha256Hash prev) {
         if (r.filterHashes().size() != stop - start + 1) {
-            throw new SourcePool.DisputeException(start, "cfheaders has " + r.filterHashes().size() + " filter hashes, expected " + (stop - start + 1));
+            throw new SourcePool.DisputeException(
+                    start,
+                    "cfheaders has " + r.filterHashes().size() + " filter hashes, expected " + (stop - start + 1));
         }
         if (!r.previousHeader().equals(prev)) {
-            throw new SourcePool.DisputeException(start - 1, "cfheaders previous header " + r.previousHeader() + " differs from the verified " + prev);
+            throw new SourcePool.DisputeException(
+                    start - 1,
+                    "cfheaders previous header " + r.previousHeader() + " differs from the verified " + prev);
         }
         List<Sha256Hash> out = new ArrayList<>(r.filterHashes().size());
         Sha256Hash h = prev;
@@ -347,7 +378,8 @@ public final class SyncEngine {
             if (height > 0 && height % FilterHeaders.CHECKPOINT_INTERVAL == 0) {
                 int idx = height / FilterHeaders.CHECKPOINT_INTERVAL - 1;
                 if (idx < cps.size() && !cps.get(idx).equals(h)) {
-                    throw new SourcePool.DisputeException(height, "filter header " + h + " contradicts the verified checkpoint " + cps.get(idx));
+                    throw new SourcePool.DisputeException(
+                            height, "filter header " + h + " contradicts the verified checkpoint " + cps.get(idx));
                 }
             }
         }
@@ -385,11 +417,17 @@ public final class SyncEngine {
                 pool.drop(e.getKey(), SourceFault.Kind.LIED, height, "cfheaders stops short of height " + height);
                 continue;
             }
-            byCandidate.computeIfAbsent(e.getValue().get(index), k -> new ArrayList<>()).add(e.getKey());
+            byCandidate
+                    .computeIfAbsent(e.getValue().get(index), k -> new ArrayList<>())
+                    .add(e.getKey());
         }
         Block block = pool.verifiedBlock(height);
-        FilterEvidence evidence = FilterEvidence.of(block, op -> wallet.ledger().ownedOutput(op)
-                .map(TransactionOutput::getScriptBytes).orElse(null));
+        FilterEvidence evidence = FilterEvidence.of(
+                block,
+                op -> wallet.ledger()
+                        .ownedOutput(op)
+                        .map(TransactionOutput::getScriptBytes)
+                        .orElse(null));
         List<Sha256Hash> survivors = new ArrayList<>();
         for (Map.Entry<Sha256Hash, List<ChainSource>> c : byCandidate.entrySet()) {
             String refutation = null;
@@ -398,7 +436,11 @@ public final class SyncEngine {
                 try {
                     filter = pool.singleFilter(s, height, blockHash);
                     if (!filter.filterHash().equals(c.getKey())) {
-                        pool.drop(s, SourceFault.Kind.LIED, height, "its filter hashes to " + filter.filterHash() + ", not its committed " + c.getKey());
+                        pool.drop(
+                                s,
+                                SourceFault.Kind.LIED,
+                                height,
+                                "its filter hashes to " + filter.filterHash() + ", not its committed " + c.getKey());
                         filter = null;
                         continue;
                     }
@@ -412,7 +454,11 @@ public final class SyncEngine {
             if (filter == null) {
                 for (ChainSource s : c.getValue()) {
                     if (pool.isLive(s)) {
-                        pool.drop(s, SourceFault.Kind.LIED, height, "commits to filter " + c.getKey() + " that no source could produce");
+                        pool.drop(
+                                s,
+                                SourceFault.Kind.LIED,
+                                height,
+                                "commits to filter " + c.getKey() + " that no source could produce");
                     }
                 }
                 continue;
@@ -421,7 +467,11 @@ public final class SyncEngine {
             if (refutation != null) {
                 for (ChainSource s : c.getValue()) {
                     if (pool.isLive(s)) {
-                        pool.drop(s, SourceFault.Kind.LIED, height, "its filter for block " + blockHash + " " + refutation);
+                        pool.drop(
+                                s,
+                                SourceFault.Kind.LIED,
+                                height,
+                                "its filter for block " + blockHash + " " + refutation);
                     }
                 }
             } else {
@@ -430,8 +480,10 @@ public final class SyncEngine {
         }
         pool.requireLive("settling the filter dispute at height " + height);
         if (survivors.size() > 1) {
-            throw new SyncException("sources disagree on the filter of block " + blockHash + " at height " + height
-                    + " and the block does not settle it (candidates " + survivors + "); refusing to guess", pool.faults());
+            throw new SyncException(
+                    "sources disagree on the filter of block " + blockHash + " at height " + height
+                            + " and the block does not settle it (candidates " + survivors + "); refusing to guess",
+                    pool.faults());
         }
     }
 
@@ -523,11 +575,16 @@ public final class SyncEngine {
         for (int h : heights) {
             Block block = pool.verifiedBlock(h);
             BasicFilter filter = filters.get(h);
-            FilterEvidence evidence = FilterEvidence.of(block, op -> ledger.ownedOutput(op)
-                    .map(TransactionOutput::getScriptBytes).orElse(null));
+            FilterEvidence evidence = FilterEvidence.of(
+                    block,
+                    op -> ledger.ownedOutput(op)
+                            .map(TransactionOutput::getScriptBytes)
+                            .orElse(null));
             evidence.refute(filter).ifPresent(why -> {
-                throw new SyncException("the committed filter of block " + block.getHash() + " at height " + h + " " + why
-                        + ": every source agreed on a false filter header chain", pool.faults());
+                throw new SyncException(
+                        "the committed filter of block " + block.getHash() + " at height " + h + " " + why
+                                + ": every source agreed on a false filter header chain",
+                        pool.faults());
             });
             matchedBlocks++;
             for (Transaction tx : block.getTransactions()) {
@@ -561,9 +618,14 @@ public final class SyncEngine {
     private void progress(String phase, int first) {
         firstFilter = first;
         if (listener != null) {
-            listener.onProgress(new SyncProgress(phase, wallet.headers().tipHeight(), wallet.filterHeaders().tipHeight(),
-                    wallet.scannedHeight(), wallet.headers().tipHeight(), matchedBlocks, first));
+            listener.onProgress(new SyncProgress(
+                    phase,
+                    wallet.headers().tipHeight(),
+                    wallet.filterHeaders().tipHeight(),
+                    wallet.scannedHeight(),
+                    wallet.headers().tipHeight(),
+                    matchedBlocks,
+                    first));
         }
     }
-
 }

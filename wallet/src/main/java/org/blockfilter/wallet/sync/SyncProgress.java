@@ -5,8 +5,14 @@ package org.blockfilter.wallet.sync;
  * tip, the highest height whose filter was matched, the target tip, and how many blocks matched.
  * Immutable.
  */
-public record SyncProgress(String phase, int headersHeight, int filterHeadersHeight, int filtersHeight, int targetHeight,
-                           int matchedBlocks, int firstFilterHeight) {
+public record SyncProgress(
+        String phase,
+        int headersHeight,
+        int filterHeadersHeight,
+        int filtersHeight,
+        int targetHeight,
+        int matchedBlocks,
+        int firstFilterHeight) {
 
     /** Listener for progress; called on the syncing thread. */
     @FunctionalInterface

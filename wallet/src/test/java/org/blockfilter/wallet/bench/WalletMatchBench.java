@@ -1,5 +1,10 @@
 package org.blockfilter.wallet.bench;
 
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.BasicFilter;
@@ -16,12 +21,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What the sync engine does per block: {@code matchAny} of every watched script (the wallet's
@@ -44,11 +43,13 @@ public class WalletMatchBench {
 
     @Setup
     public void setup() {
-        List<String> mnemonic = List.of(
-                "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
+        List<String> mnemonic =
+                List.of("abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+                        .split(" "));
         // Two chains per account; gap sized so the window holds about `watched` scripts.
         int gap = Math.max(1, watched / 2);
-        WalletKeys keys = WalletKeys.fromMnemonic(mnemonic, "", BitcoinNetwork.REGTEST, gap, EnumSet.of(AddressKind.P2WPKH));
+        WalletKeys keys =
+                WalletKeys.fromMnemonic(mnemonic, "", BitcoinNetwork.REGTEST, gap, EnumSet.of(AddressKind.P2WPKH));
         queries = new ArrayList<>();
         for (OutputScript s : keys.watchedScripts()) {
             queries.add(s.bytes());

@@ -1,5 +1,12 @@
 package org.blockfilter.wallet.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.blockfilter.wallet.LightWallet;
@@ -19,14 +26,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A full sync from genesis of a fresh wallet over {@code blocks} regtest blocks served by an
@@ -57,7 +56,11 @@ public class WalletSyncBench {
         while (chain.tipHeight() < blocks) {
             int next = chain.tipHeight() + 1;
             if (next % 100 == 0) {
-                Address a = w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, paid++ % 15).address();
+                Address a = w.keys()
+                        .account(AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, paid++ % 15)
+                        .address();
                 chain.mineBlock(List.of(chain.pay(List.of(a), Coin.CENT)));
             } else if (next % 10 == 0) {
                 chain.mineBlock(List.of(chain.pay(List.of(other), Coin.MILLICOIN)));

@@ -1,31 +1,32 @@
 package org.blockfilter.wallet.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class WalletCliTest {
     @TempDir
     Path dir;
 
-    private record Result(int code, String out, String err) {
-    }
+    private record Result(int code, String out, String err) {}
 
     private Result run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = WalletCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = WalletCli.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -53,18 +54,22 @@ class WalletCliTest {
         JsonNode r = new ObjectMapper().readTree(run(base("receive")).out());
         assertNotEquals(first, r.get("address").asText());
         assertEquals("0/1", r.get("path").asText());
-        JsonNode tr = new ObjectMapper().readTree(run(base("receive", "--kind", "p2tr")).out());
+        JsonNode tr = new ObjectMapper()
+                .readTree(run(base("receive", "--kind", "p2tr")).out());
         assertTrue(tr.get("address").asText().startsWith("bcrt1p"));
     }
 
     @Test
     void restoreFromMnemonicFileDerivesTheKnownAddress() throws Exception {
         Path m = dir.resolve("m.txt");
-        Files.writeString(m, "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about\n");
+        Files.writeString(
+                m, "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about\n");
         Result r = run(base("restore", "--mnemonic-file", m.toString()));
         assertEquals(0, r.code(), r.err());
-        // BIP 84's testnet vector m/84'/1'/0'/0/0 is tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl: same program, regtest prefix.
-        assertEquals("bcrt1q6rz28mcfaxtmd6v789l9rrlrusdprr9pz3cppk",
+        // BIP 84's testnet vector m/84'/1'/0'/0/0 is tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl: same program, regtest
+        // prefix.
+        assertEquals(
+                "bcrt1q6rz28mcfaxtmd6v789l9rrlrusdprr9pz3cppk",
                 new ObjectMapper().readTree(r.out()).get("receiveAddress").asText());
     }
 
@@ -99,8 +104,16 @@ class WalletCliTest {
     void sendWithWrongPassphraseIsRefused() throws Exception {
         run(base("create"));
         Files.writeString(dir.resolve("pw.txt"), "wrong\n");
-        Result r = run(base("send", "--to", "bcrt1q6rz28mcfaxtmd6v789l9rrlrusdprr9pz3cppk", "--amount", "0.1",
-                "--fee-rate", "2", "--server", "http://127.0.0.1:1"));
+        Result r = run(base(
+                "send",
+                "--to",
+                "bcrt1q6rz28mcfaxtmd6v789l9rrlrusdprr9pz3cppk",
+                "--amount",
+                "0.1",
+                "--fee-rate",
+                "2",
+                "--server",
+                "http://127.0.0.1:1"));
         assertEquals(1, r.code());
         assertTrue(r.err().contains("wrong passphrase"), r.err());
     }

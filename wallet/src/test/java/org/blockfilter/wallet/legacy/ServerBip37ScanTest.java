@@ -1,6 +1,19 @@
 package org.blockfilter.wallet.legacy;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.BloomFilter;
@@ -12,20 +25,6 @@ import org.blockfilter.wallet.source.SourceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ServerBip37ScanTest {
     private static final HexFormat HEX = HexFormat.of();
@@ -57,7 +56,8 @@ class ServerBip37ScanTest {
     }
 
     private ServerBip37Scan client() {
-        return ServerBip37Scan.create(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), Duration.ofSeconds(5), 1 << 20);
+        return ServerBip37Scan.create(
+                URI.create("http://127.0.0.1:" + server.getAddress().getPort()), Duration.ofSeconds(5), 1 << 20);
     }
 
     private static String merkleBlockHex(byte[] includeBits) {
@@ -78,7 +78,8 @@ class ServerBip37ScanTest {
 
     @Test
     void matchedBlocksAreVerifiedAndReturned() {
-        answer.set(answerWith(GENESIS.getHashAsString(), merkleBlockHex(new byte[] {1}), HEX.formatHex(COINBASE.serialize())));
+        answer.set(answerWith(
+                GENESIS.getHashAsString(), merkleBlockHex(new byte[] {1}), HEX.formatHex(COINBASE.serialize())));
         ServerBip37Scan.Result r = client().scan(filter(), 0, 10);
         assertEquals(1, r.blocks().size());
         assertEquals(List.of(COINBASE.getTxId()), r.blocks().get(0).matchedTxids());
@@ -86,19 +87,25 @@ class ServerBip37ScanTest {
         assertEquals(1234, r.cpuNanos());
         assertEquals(567, r.serverBytes());
         assertTrue(request.get().contains("\"filter\":\"" + HEX.formatHex(filter().serialize()) + "\""), request.get());
-        assertTrue(request.get().contains("\"startHeight\":0") && request.get().contains("\"stopHeight\":10"), request.get());
+        assertTrue(
+                request.get().contains("\"startHeight\":0") && request.get().contains("\"stopHeight\":10"),
+                request.get());
     }
 
     @Test
     void transactionNotAmongTheMatchesIsRejected() {
-        answer.set(answerWith(GENESIS.getHashAsString(), merkleBlockHex(new byte[] {0}), HEX.formatHex(COINBASE.serialize())));
+        answer.set(answerWith(
+                GENESIS.getHashAsString(), merkleBlockHex(new byte[] {0}), HEX.formatHex(COINBASE.serialize())));
         SourceException e = assertThrows(SourceException.class, () -> client().scan(filter(), 0, 10));
         assertTrue(e.getMessage().contains("not in its merkleblock's matches"), e.getMessage());
     }
 
     @Test
     void merkleBlockForAnotherBlockIsRejected() {
-        answer.set(answerWith(Sha256Hash.of(new byte[] {1}).toString(), merkleBlockHex(new byte[] {1}), HEX.formatHex(COINBASE.serialize())));
+        answer.set(answerWith(
+                Sha256Hash.of(new byte[] {1}).toString(),
+                merkleBlockHex(new byte[] {1}),
+                HEX.formatHex(COINBASE.serialize())));
         SourceException e = assertThrows(SourceException.class, () -> client().scan(filter(), 0, 10));
         assertTrue(e.getMessage().contains("merkleblock at height 0 is for"), e.getMessage());
     }

@@ -1,5 +1,11 @@
 package org.blockfilter.wallet.spend;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.TransactionOutPoint;
@@ -8,22 +14,17 @@ import org.blockfilter.wallet.keys.OutputScript;
 import org.blockfilter.wallet.ledger.Utxo;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class CoinSelectorTest {
     private static final OutputScript P2WPKH = OutputScript.ofHex("0014" + "11".repeat(20));
 
     private static Utxo coin(long sats, int n) {
-        return new Utxo(new TransactionOutPoint(n, Sha256Hash.of(new byte[] {(byte) n})), Coin.valueOf(sats), P2WPKH, 10);
+        return new Utxo(
+                new TransactionOutPoint(n, Sha256Hash.of(new byte[] {(byte) n})), Coin.valueOf(sats), P2WPKH, 10);
     }
 
     private static CoinSelection select(List<Utxo> coins, long amount, long rate) {
-        return CoinSelector.select(coins, u -> AddressKind.P2WPKH, Coin.valueOf(amount), rate, 22, AddressKind.P2WPKH, 22);
+        return CoinSelector.select(
+                coins, u -> AddressKind.P2WPKH, Coin.valueOf(amount), rate, 22, AddressKind.P2WPKH, 22);
     }
 
     @Test
@@ -62,8 +63,8 @@ class CoinSelectorTest {
 
     @Test
     void insufficientFundsSaysHowMuchIsMissing() {
-        InsufficientFundsException e = assertThrows(InsufficientFundsException.class,
-                () -> select(List.of(coin(50_000, 1)), 100_000, 5));
+        InsufficientFundsException e =
+                assertThrows(InsufficientFundsException.class, () -> select(List.of(coin(50_000, 1)), 100_000, 5));
         assertEquals(50_000, e.available().value);
         assertTrue(e.needed().value > 100_000);
         assertTrue(e.getMessage().contains("short by"));

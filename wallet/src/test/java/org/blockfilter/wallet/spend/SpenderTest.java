@@ -1,5 +1,12 @@
 package org.blockfilter.wallet.spend;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
@@ -14,14 +21,6 @@ import org.blockfilter.wallet.testchain.TestChain;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SpenderTest {
     @TempDir
@@ -41,9 +40,19 @@ class SpenderTest {
         TestChain chain = new TestChain();
         LightWallet w = TestWallets.create(dir);
         chain.mine(2);
-        chain.mineBlock(List.of(chain.pay(List.of(
-                w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, 0).address(),
-                w.keys().account(AddressKind.P2PKH).orElseThrow().derive(false, 0).address()), Coin.CENT)));
+        chain.mineBlock(List.of(chain.pay(
+                List.of(
+                        w.keys()
+                                .account(AddressKind.P2WPKH)
+                                .orElseThrow()
+                                .derive(false, 0)
+                                .address(),
+                        w.keys()
+                                .account(AddressKind.P2PKH)
+                                .orElseThrow()
+                                .derive(false, 0)
+                                .address()),
+                Coin.CENT)));
         new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
         WalletKeys keys = w.unlock(TestWallets.PASSPHRASE);
 
@@ -66,9 +75,11 @@ class SpenderTest {
 
         assertEquals(Coin.COIN, w.ledger().balance(true));
         assertEquals(Coin.COIN.subtract(Coin.CENT).subtract(p.fee()), w.ledger().balance(false));
-        assertTrue(LightWallet.load(w.file()).ledger().get(p.txid()).orElseThrow().pending());
+        assertTrue(
+                LightWallet.load(w.file()).ledger().get(p.txid()).orElseThrow().pending());
         // The same coin is not offered again while the payment is pending.
-        assertThrows(InsufficientFundsException.class,
+        assertThrows(
+                InsufficientFundsException.class,
                 () -> spender.prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2));
 
         chain.mineMempool();
@@ -83,7 +94,8 @@ class SpenderTest {
         TestChain chain = new TestChain();
         LightWallet w = funded(chain, AddressKind.P2TR, Coin.COIN);
         assertEquals(Coin.COIN, w.ledger().balance(true));
-        assertThrows(InsufficientFundsException.class,
+        assertThrows(
+                InsufficientFundsException.class,
                 () -> new Spender(w).prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2));
     }
 
@@ -98,8 +110,10 @@ class SpenderTest {
     void rejectsAddressOfAnotherNetwork() {
         TestChain chain = new TestChain();
         LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
-        Address mainnet = org.bitcoinj.base.AddressParser.getDefault().parseAddress("bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu");
-        assertThrows(IllegalArgumentException.class,
+        Address mainnet =
+                org.bitcoinj.base.AddressParser.getDefault().parseAddress("bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu");
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> new Spender(w).prepare(w.unlock(TestWallets.PASSPHRASE), mainnet, Coin.CENT, 2));
     }
 }

@@ -1,20 +1,19 @@
 package org.blockfilter.wallet.store;
 
-import org.blockfilter.wallet.LightWallet;
-import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.testchain.TestWallets;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.testchain.TestWallets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class WalletFileTest {
     @TempDir
@@ -27,9 +26,17 @@ class WalletFileTest {
         w.keys().nextReceive(AddressKind.P2WPKH);
         w.save();
         LightWallet again = LightWallet.load(w.file());
-        assertEquals(w.keys().watchedScripts().size(), again.keys().watchedScripts().size());
+        assertEquals(
+                w.keys().watchedScripts().size(), again.keys().watchedScripts().size());
         assertEquals(2, again.keys().chainState(AddressKind.P2WPKH, false).issued());
-        assertEquals(first, again.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, 0).address().toString());
+        assertEquals(
+                first,
+                again.keys()
+                        .account(AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, 0)
+                        .address()
+                        .toString());
         assertTrue(again.keys().watchOnly(), "the public part must not hold private keys");
     }
 
@@ -50,8 +57,8 @@ class WalletFileTest {
     @Test
     void wrongPassphraseGivesClearError() {
         LightWallet w = TestWallets.create(dir);
-        WrongPassphraseException e = assertThrows(WrongPassphraseException.class,
-                () -> LightWallet.load(w.file()).unlock("wrong".toCharArray()));
+        WrongPassphraseException e = assertThrows(
+                WrongPassphraseException.class, () -> LightWallet.load(w.file()).unlock("wrong".toCharArray()));
         assertTrue(e.getMessage().contains("wrong passphrase"));
     }
 
@@ -61,7 +68,13 @@ class WalletFileTest {
         assertArrayEquals("secret".getBytes(StandardCharsets.UTF_8), s.open("pw".toCharArray()));
         byte[] ct = java.util.Base64.getDecoder().decode(s.ciphertext());
         ct[0] ^= 1;
-        SealedSecret tampered = new SealedSecret(s.kdf(), s.n(), s.r(), s.p(), s.salt(), s.nonce(),
+        SealedSecret tampered = new SealedSecret(
+                s.kdf(),
+                s.n(),
+                s.r(),
+                s.p(),
+                s.salt(),
+                s.nonce(),
                 java.util.Base64.getEncoder().encodeToString(ct));
         assertThrows(WrongPassphraseException.class, () -> tampered.open("pw".toCharArray()));
     }
@@ -81,7 +94,12 @@ class WalletFileTest {
         loaded.keys().nextReceive(AddressKind.P2WPKH);
         loaded.save();
         assertFalse(Files.exists(tmp));
-        assertEquals(2, LightWallet.load(w.file()).keys().chainState(AddressKind.P2WPKH, false).issued());
+        assertEquals(
+                2,
+                LightWallet.load(w.file())
+                        .keys()
+                        .chainState(AddressKind.P2WPKH, false)
+                        .issued());
     }
 
     @Test
@@ -95,7 +113,8 @@ class WalletFileTest {
 
     @Test
     void missingWalletFileIsReported() {
-        WalletFileException e = assertThrows(WalletFileException.class, () -> LightWallet.load(dir.resolve("nope.json")));
+        WalletFileException e =
+                assertThrows(WalletFileException.class, () -> LightWallet.load(dir.resolve("nope.json")));
         assertTrue(e.getMessage().contains("no wallet file"));
     }
 

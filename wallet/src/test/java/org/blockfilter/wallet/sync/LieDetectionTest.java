@@ -1,5 +1,14 @@
 package org.blockfilter.wallet.sync;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
@@ -20,16 +29,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * Deliberately lying sources wrapped around an honest one. Each lie is detected, the liar is named
  * and dropped, and the balance is right (or sync refuses when no honest source is left).
@@ -48,7 +47,11 @@ class LieDetectionTest {
         wallet = TestWallets.create(dir);
         chain = new TestChain();
         chain.mine(4);
-        paid = wallet.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, 0).address();
+        paid = wallet.keys()
+                .account(AddressKind.P2WPKH)
+                .orElseThrow()
+                .derive(false, 0)
+                .address();
         chain.mineBlock(List.of(chain.pay(List.of(paid), Coin.COIN)));
         payHeight = chain.tipHeight();
         chain.mine(5);
@@ -59,7 +62,9 @@ class LieDetectionTest {
     }
 
     private static SourceFault fault(SyncReport r, String name) {
-        return r.dropped().stream().filter(f -> f.source().equals(name)).findFirst()
+        return r.dropped().stream()
+                .filter(f -> f.source().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(name + " not dropped: " + r.dropped()));
     }
 
@@ -87,7 +92,9 @@ class LieDetectionTest {
 
         OmittingSource(String name, MemorySource honest) {
             super(name, honest);
-            fake = filterWithout(payHeight, org.bitcoinj.script.ScriptBuilder.createOutputScript(paid).program());
+            fake = filterWithout(
+                    payHeight,
+                    org.bitcoinj.script.ScriptBuilder.createOutputScript(paid).program());
             Sha256Hash prev = org.blockfilter.filters.FilterHeaders.GENESIS_PREV;
             for (int h = 0; h <= chain.tipHeight(); h++) {
                 prev = org.blockfilter.filters.FilterHeaders.next(hashAt(h), prev);
@@ -106,7 +113,11 @@ class LieDetectionTest {
             for (int i = 0; i < real.filterHashes().size(); i++) {
                 hashes.add(hashAt(startHeight + i));
             }
-            return new FilterHeaders(startHeight == 0 ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV : fakeHeaders.get(startHeight - 1), hashes);
+            return new FilterHeaders(
+                    startHeight == 0
+                            ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV
+                            : fakeHeaders.get(startHeight - 1),
+                    hashes);
         }
 
         @Override
@@ -130,7 +141,8 @@ class LieDetectionTest {
 
     @Test
     void filterOmittingTheWalletsScriptIsRefutedByTheBlock() {
-        SyncReport r = sync(new OmittingSource("liar", new MemorySource("h1", chain)), new MemorySource("honest", chain));
+        SyncReport r =
+                sync(new OmittingSource("liar", new MemorySource("h1", chain)), new MemorySource("honest", chain));
 
         SourceFault f = fault(r, "liar");
         assertEquals(SourceFault.Kind.LIED, f.kind());
@@ -229,8 +241,14 @@ class LieDetectionTest {
                 // The real header with the wallet's payment removed from the transactions.
                 Block real = Block.read(ByteBuffer.wrap(honest.block(blockHash)));
                 List<Transaction> txs = new ArrayList<>(real.getTransactions().subList(0, 1));
-                Block forged = new Block(real.getVersion(), real.getPrevBlockHash(), real.getMerkleRoot(), real.time(),
-                        real.getDifficultyTarget(), real.getNonce(), txs);
+                Block forged = new Block(
+                        real.getVersion(),
+                        real.getPrevBlockHash(),
+                        real.getMerkleRoot(),
+                        real.time(),
+                        real.getDifficultyTarget(),
+                        real.getNonce(),
+                        txs);
                 return forged.serialize();
             }
         };

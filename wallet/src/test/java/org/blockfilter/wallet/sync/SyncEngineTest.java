@@ -1,5 +1,11 @@
 package org.blockfilter.wallet.sync;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
@@ -12,13 +18,6 @@ import org.blockfilter.wallet.testchain.TestChain;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SyncEngineTest {
     @TempDir
@@ -40,8 +39,8 @@ class SyncEngineTest {
         chain.mine(5);
         chain.mineBlock(List.of(chain.pay(List.of(addr(w, AddressKind.P2WPKH, false, 0)), Coin.COIN)));
         chain.mine(2);
-        chain.mineBlock(List.of(chain.pay(List.of(addr(w, AddressKind.P2PKH, false, 3), addr(w, AddressKind.P2TR, true, 1)),
-                Coin.CENT)));
+        chain.mineBlock(List.of(chain.pay(
+                List.of(addr(w, AddressKind.P2PKH, false, 3), addr(w, AddressKind.P2TR, true, 1)), Coin.CENT)));
         chain.mine(3);
         MemorySource src = new MemorySource("honest", chain);
 
@@ -75,7 +74,10 @@ class SyncEngineTest {
 
         Coin expected = Coin.COIN.subtract(Coin.COIN.divide(4)).subtract(payment.fee());
         assertEquals(expected, w.ledger().balance(true));
-        HistoryEntry spend = w.ledger().history().stream().filter(h -> h.txid().equals(payment.txid())).findFirst().orElseThrow();
+        HistoryEntry spend = w.ledger().history().stream()
+                .filter(h -> h.txid().equals(payment.txid()))
+                .findFirst()
+                .orElseThrow();
         assertEquals(chain.tipHeight() - 1, spend.height());
         assertEquals(payment.fee(), spend.fee());
     }
@@ -95,7 +97,12 @@ class SyncEngineTest {
 
         assertEquals(Coin.COIN.add(Coin.CENT), w.ledger().balance(true));
         assertEquals(30, w.keys().chainState(AddressKind.P2WPKH, false).highestUsed());
-        assertTrue(w.keys().isMine(w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, 50).script()));
+        assertTrue(w.keys()
+                .isMine(w.keys()
+                        .account(AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, 50)
+                        .script()));
     }
 
     @Test
@@ -167,7 +174,12 @@ class SyncEngineTest {
     void watchOnlyWalletFromAnXpubSeesTheSameCoins() {
         LightWallet full = TestWallets.create(dir);
         String xpub = full.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
-        LightWallet watch = LightWallet.watchOnly(dir.resolve("watch.json"), TestChain.NETWORK, xpub, AddressKind.P2WPKH, 20,
+        LightWallet watch = LightWallet.watchOnly(
+                dir.resolve("watch.json"),
+                TestChain.NETWORK,
+                xpub,
+                AddressKind.P2WPKH,
+                20,
                 LightWallet.Birthday.ofHeight(0));
         TestChain chain = new TestChain();
         chain.mine(2);

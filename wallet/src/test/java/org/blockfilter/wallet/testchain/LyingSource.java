@@ -1,9 +1,8 @@
 package org.blockfilter.wallet.testchain;
 
+import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.wallet.source.ChainSource;
-
-import java.util.List;
 
 /**
  * A wrapper over an honest source that forwards everything; tests override the answer they want
@@ -59,6 +58,5 @@ public class LyingSource implements ChainSource {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

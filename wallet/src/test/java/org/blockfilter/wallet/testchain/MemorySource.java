@@ -1,13 +1,12 @@
 package org.blockfilter.wallet.testchain;
 
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
-
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * An honest in-memory {@link ChainSource} over a {@link TestChain}, answering as BIP 157 says
@@ -70,7 +69,9 @@ public class MemorySource implements ChainSource {
         for (int h = startHeight; h <= stop; h++) {
             hashes.add(chain.filter(h).filterHash());
         }
-        Sha256Hash prev = startHeight == 0 ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV : chain.filterHeader(startHeight - 1);
+        Sha256Hash prev = startHeight == 0
+                ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV
+                : chain.filterHeader(startHeight - 1);
         return new FilterHeaders(prev, hashes);
     }
 
@@ -81,7 +82,9 @@ public class MemorySource implements ChainSource {
             throw new SourceException(name, "unknown stop hash " + stopHash);
         }
         List<Sha256Hash> out = new ArrayList<>();
-        for (int h = org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL; h <= stop; h += org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL) {
+        for (int h = org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL;
+                h <= stop;
+                h += org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL) {
             out.add(chain.filterHeader(h));
         }
         return out;
@@ -92,7 +95,8 @@ public class MemorySource implements ChainSource {
         int stop = stopHeight(startHeight, stopHash, org.blockfilter.filters.FilterHeaders.MAX_CFILTERS);
         List<BlockFilterBytes> out = new ArrayList<>();
         for (int h = startHeight; h <= stop; h++) {
-            out.add(new BlockFilterBytes(chain.block(h).getHash(), chain.filter(h).bytes()));
+            out.add(new BlockFilterBytes(
+                    chain.block(h).getHash(), chain.filter(h).bytes()));
         }
         filtersServed += out.size();
         return out;
@@ -116,6 +120,5 @@ public class MemorySource implements ChainSource {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -1,5 +1,11 @@
 package org.blockfilter.wallet.testchain;
 
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
@@ -18,13 +24,6 @@ import org.bitcoinj.script.Script;
 import org.bitcoinj.script.ScriptBuilder;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.FilterHeaders;
-
-import java.nio.ByteBuffer;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * A regtest chain built in memory for tests: real blocks (BIP 34 height, witness commitment,
@@ -116,8 +115,13 @@ public final class TestChain {
         }
         tx.addOutput(in.subtract(total).subtract(fee), minerScript);
         for (int i = 0; i < spent.size(); i++) {
-            TransactionSignature sig = tx.calculateWitnessSignature(i, miner, ScriptBuilder.createP2PKHOutputScript(miner),
-                    spent.get(i).getValue(), Transaction.SigHash.ALL, false);
+            TransactionSignature sig = tx.calculateWitnessSignature(
+                    i,
+                    miner,
+                    ScriptBuilder.createP2PKHOutputScript(miner),
+                    spent.get(i).getValue(),
+                    Transaction.SigHash.ALL,
+                    false);
             tx.replaceInput(i, tx.getInput(i).withWitness(TransactionWitness.redeemP2WPKH(sig, miner)));
         }
         return tx;
@@ -134,21 +138,25 @@ public final class TestChain {
             List<Transaction> probe = new ArrayList<>();
             probe.add(coinbase);
             probe.addAll(txs);
-            Block draft = new Block(Block.BLOCK_VERSION_BIP65, prev.getHash(), null, time, prev.getDifficultyTarget(), 0, probe);
+            Block draft = new Block(
+                    Block.BLOCK_VERSION_BIP65, prev.getHash(), null, time, prev.getDifficultyTarget(), 0, probe);
             Sha256Hash commitment = Sha256Hash.twiceOf(draft.getWitnessRoot().serialize(), new byte[32]);
             coinbase = coinbase(height, commitment);
         }
         List<Transaction> all = new ArrayList<>();
         all.add(coinbase);
         all.addAll(txs);
-        Block block = new Block(Block.BLOCK_VERSION_BIP65, prev.getHash(), null, time, prev.getDifficultyTarget(), 0, all);
+        Block block =
+                new Block(Block.BLOCK_VERSION_BIP65, prev.getHash(), null, time, prev.getDifficultyTarget(), 0, all);
         org.bitcoinj.core.Context.propagate(new org.bitcoinj.core.Context());
         block.solve();
         // Round-trip through bytes so the block is exactly what a source would serve.
         Block parsed = Block.read(ByteBuffer.wrap(block.serialize()));
         addBlock(parsed);
-        minerCoins.add(new TransactionOutPoint(0, parsed.getTransactions().get(0).getTxId()));
-        for (Transaction tx : parsed.getTransactions().subList(1, parsed.getTransactions().size())) {
+        minerCoins.add(
+                new TransactionOutPoint(0, parsed.getTransactions().get(0).getTxId()));
+        for (Transaction tx :
+                parsed.getTransactions().subList(1, parsed.getTransactions().size())) {
             for (TransactionOutput o : tx.getOutputs()) {
                 if (java.util.Arrays.equals(o.getScriptBytes(), minerScript.program())) {
                     minerCoins.add(new TransactionOutPoint(o.getIndex(), tx.getTxId()));
@@ -160,7 +168,8 @@ public final class TestChain {
 
     private Transaction coinbase(int height, Sha256Hash witnessCommitment) {
         Transaction cb = new Transaction();
-        byte[] script = new ScriptBuilder().number(height).number(salt + height).build().program();
+        byte[] script =
+                new ScriptBuilder().number(height).number(salt + height).build().program();
         TransactionInput in = TransactionInput.coinbaseInput(cb, script);
         if (witnessCommitment != null) {
             in = in.withWitness(TransactionWitness.of(new byte[32]));
@@ -186,7 +195,8 @@ public final class TestChain {
             }
         }
         BasicFilter f = BasicFilter.build(b, op -> outputs.get(op).getScriptBytes());
-        Sha256Hash prev = filterHeaders.isEmpty() ? FilterHeaders.GENESIS_PREV : filterHeaders.get(filterHeaders.size() - 1);
+        Sha256Hash prev =
+                filterHeaders.isEmpty() ? FilterHeaders.GENESIS_PREV : filterHeaders.get(filterHeaders.size() - 1);
         heights.put(b.getHash(), blocks.size());
         blocks.add(b);
         filters.add(f);

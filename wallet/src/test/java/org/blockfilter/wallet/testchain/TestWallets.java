@@ -1,11 +1,10 @@
 package org.blockfilter.wallet.testchain;
 
-import org.blockfilter.wallet.LightWallet;
-import org.blockfilter.wallet.keys.AddressKind;
-
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressKind;
 
 /** Wallets for tests: a fixed mnemonic, a cheap scrypt cost, regtest. */
 public final class TestWallets {
@@ -13,15 +12,21 @@ public final class TestWallets {
             "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
     public static final char[] PASSPHRASE = "correct horse".toCharArray();
 
-    private TestWallets() {
-    }
+    private TestWallets() {}
 
     public static LightWallet create(Path dir) {
         return create(dir, LightWallet.Birthday.ofHeight(0));
     }
 
     public static LightWallet create(Path dir, LightWallet.Birthday birthday) {
-        return LightWallet.create(dir.resolve("wallet.json"), TestChain.NETWORK, MNEMONIC, PASSPHRASE,
-                EnumSet.of(AddressKind.P2WPKH, AddressKind.P2PKH, AddressKind.P2TR), 20, birthday, 1 << 10);
+        return LightWallet.create(
+                dir.resolve("wallet.json"),
+                TestChain.NETWORK,
+                MNEMONIC,
+                PASSPHRASE,
+                EnumSet.of(AddressKind.P2WPKH, AddressKind.P2PKH, AddressKind.P2TR),
+                20,
+                birthday,
+                1 << 10);
     }
 }

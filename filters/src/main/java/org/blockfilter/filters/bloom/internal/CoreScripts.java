@@ -21,12 +21,10 @@ public final class CoreScripts {
     private static final int OP_CHECKMULTISIG = 0xae;
     private static final int MAX_PUBKEYS_PER_MULTISIG = 20;
 
-    private CoreScripts() {
-    }
+    private CoreScripts() {}
 
     /** One parsed op: opcode and its pushed data (empty for non-push ops). */
-    public record Op(int opcode, byte[] data) {
-    }
+    public record Op(int opcode, byte[] data) {}
 
     /** The ops of {@code script} up to the first malformed one (Core's {@code GetOp} loop with {@code break}). */
     public static List<Op> ops(byte[] script) {
@@ -53,7 +51,9 @@ public final class CoreScripts {
                 if (script.length - pc < 4) {
                     break;
                 }
-                size = (script[pc] & 0xffL) | (script[pc + 1] & 0xffL) << 8 | (script[pc + 2] & 0xffL) << 16
+                size = (script[pc] & 0xffL)
+                        | (script[pc + 1] & 0xffL) << 8
+                        | (script[pc + 2] & 0xffL) << 16
                         | (script[pc + 3] & 0xffL) << 24;
                 pc += 4;
             }
@@ -143,7 +143,9 @@ public final class CoreScripts {
         int value;
         if (op.opcode() >= OP_1 && op.opcode() <= OP_16) {
             value = op.opcode() - OP_1 + 1;
-        } else if (op.opcode() == 1 && op.data().length == 1 && (op.data()[0] & 0xff) > 16
+        } else if (op.opcode() == 1
+                && op.data().length == 1
+                && (op.data()[0] & 0xff) > 16
                 && (op.data()[0] & 0x80) == 0) {
             value = op.data()[0];
         } else {

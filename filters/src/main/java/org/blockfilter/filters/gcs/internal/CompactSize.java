@@ -9,8 +9,7 @@ import org.blockfilter.filters.gcs.FilterFormatException;
  */
 public final class CompactSize {
 
-    private CompactSize() {
-    }
+    private CompactSize() {}
 
     /**
      * Reads a canonical CompactSize at {@code buf[off]}, not reading at or past {@code end}. The result is
@@ -28,7 +27,10 @@ public final class CompactSize {
         }
         int width = marker == 0xfd ? 2 : marker == 0xfe ? 4 : 8;
         if (end - off - 1 < width) {
-            throw new FilterFormatException(field, String.format("0x%02x + %d bytes", marker, end - off - 1), off,
+            throw new FilterFormatException(
+                    field,
+                    String.format("0x%02x + %d bytes", marker, end - off - 1),
+                    off,
                     "CompactSize truncated, needs " + width + " bytes after the marker");
         }
         long value = 0;
@@ -37,7 +39,10 @@ public final class CompactSize {
         }
         long min = marker == 0xfd ? 0xfdL : marker == 0xfe ? 0x1_0000L : 0x1_0000_0000L;
         if (Long.compareUnsigned(value, min) < 0) {
-            throw new FilterFormatException(field, Long.toUnsignedString(value), off,
+            throw new FilterFormatException(
+                    field,
+                    Long.toUnsignedString(value),
+                    off,
                     "non-canonical CompactSize (" + (width + 1) + " bytes for a value below " + min + ")");
         }
         return value;

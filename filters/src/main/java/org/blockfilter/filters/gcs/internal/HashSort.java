@@ -16,8 +16,7 @@ public final class HashSort {
     /** Below this, bucketing does not pay. */
     private static final int SMALL = 64;
 
-    private HashSort() {
-    }
+    private HashSort() {}
 
     /** Sorts {@code flipped[0..n)} ascending (signed order of flipped values). */
     public static void sort(long[] flipped, int n) {
@@ -25,7 +24,7 @@ public final class HashSort {
             Arrays.sort(flipped, 0, n);
             return;
         }
-        int bits = 32 - Integer.numberOfLeadingZeros(n - 1);   // 2^bits >= n buckets
+        int bits = 32 - Integer.numberOfLeadingZeros(n - 1); // 2^bits >= n buckets
         int shift = 64 - bits;
         int[] start = new int[(1 << bits) + 1];
         for (int i = 0; i < n; i++) {

@@ -3,7 +3,6 @@ package org.blockfilter.filters.gcs.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-
 import org.blockfilter.filters.gcs.FilterFormatException;
 
 /**
@@ -20,11 +19,9 @@ public final class RiceCodec {
     /** Zero bytes a buffer needs after its encoded data. */
     public static final int PAD = 16;
 
-    private static final VarHandle BE_LONG =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle BE_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-    private RiceCodec() {
-    }
+    private RiceCodec() {}
 
     /** Number of bits the Rice code of {@code delta} takes. */
     public static long bits(long delta, int p) {
@@ -199,8 +196,11 @@ public final class RiceCodec {
             if (Long.compareUnsigned(delta >>> p, (f - 1 - value) >>> p) > 0) {
                 return quotientTooLong(delta >>> p, index);
             }
-            return new FilterFormatException("element " + index, Long.toUnsignedString(value + delta),
-                    (position() - 1) >>> 3, "value is not below N*M = " + Long.toUnsignedString(f));
+            return new FilterFormatException(
+                    "element " + index,
+                    Long.toUnsignedString(value + delta),
+                    (position() - 1) >>> 3,
+                    "value is not below N*M = " + Long.toUnsignedString(f));
         }
 
         /** A code whose quotient run reaches past the buffer; checks bounds if {@code checked != 0}. */
@@ -241,12 +241,15 @@ public final class RiceCodec {
         }
 
         private FilterFormatException truncated(long index, long endBit) {
-            return new FilterFormatException("element " + index, "truncated", endBit >>> 3,
-                    "bit stream ends inside element " + index);
+            return new FilterFormatException(
+                    "element " + index, "truncated", endBit >>> 3, "bit stream ends inside element " + index);
         }
 
         private FilterFormatException quotientTooLong(long q, long index) {
-            return new FilterFormatException("quotient", "at least " + Long.toUnsignedString(q), position() >>> 3,
+            return new FilterFormatException(
+                    "quotient",
+                    "at least " + Long.toUnsignedString(q),
+                    position() >>> 3,
                     "unary run of element " + index + " exceeds the range N*M");
         }
     }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
-
 import org.blockfilter.filters.gcs.FilterFormatException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -74,7 +73,8 @@ class RiceCodecTest {
                 sum += d;
             }
             long range = sum; // the last value equals the range: one too many
-            FilterFormatException e = assertThrows(FilterFormatException.class,
+            FilterFormatException e = assertThrows(
+                    FilterFormatException.class,
                     () -> new RiceCodec.Reader(buf, start, p).validate(deltas.length, endBit[0], range));
             // Named as an out-of-range value or, when the quotient alone is already too large, a too-long run.
             assertTrue(e.getMessage().contains("element " + (deltas.length - 1)), e.getMessage());

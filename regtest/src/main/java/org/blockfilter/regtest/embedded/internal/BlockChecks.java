@@ -1,5 +1,10 @@
 package org.blockfilter.regtest.embedded.internal;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.base.VarInt;
 import org.bitcoinj.core.Block;
@@ -7,12 +12,6 @@ import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionWitness;
 import org.bitcoinj.core.VerificationException;
 import org.blockfilter.regtest.embedded.RejectedException;
-
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * The checks a block must pass before it is stored: header rules that need only the parent
@@ -22,8 +21,7 @@ import java.util.Set;
  * Failures throw {@link RejectedException} with Bitcoin Core's reject reason. Stateless.
  */
 final class BlockChecks {
-    private BlockChecks() {
-    }
+    private BlockChecks() {}
 
     static void checkHeader(Block block, long medianTimePast, long nowSeconds) {
         if (block.getVersion() < Consensus.MIN_BLOCK_VERSION) {

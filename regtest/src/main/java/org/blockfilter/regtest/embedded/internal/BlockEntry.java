@@ -1,10 +1,9 @@
 package org.blockfilter.regtest.embedded.internal;
 
+import java.math.BigInteger;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.blockfilter.regtest.embedded.RejectedException;
-
-import java.math.BigInteger;
 
 /**
  * A block the node stores, whether on the best chain or not: its parsed form, its exact wire

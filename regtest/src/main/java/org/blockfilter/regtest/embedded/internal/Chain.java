@@ -1,16 +1,5 @@
 package org.blockfilter.regtest.embedded.internal;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Block;
-import org.bitcoinj.core.NetworkParameters;
-import org.bitcoinj.core.Transaction;
-import org.bitcoinj.core.TransactionInput;
-import org.bitcoinj.core.TransactionOutput;
-import org.bitcoinj.params.RegTestParams;
-import org.bitcoinj.script.ScriptException;
-import org.bitcoinj.script.ScriptOpCodes;
-import org.blockfilter.regtest.embedded.RejectedException;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +12,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Block;
+import org.bitcoinj.core.NetworkParameters;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
+import org.bitcoinj.core.TransactionOutput;
+import org.bitcoinj.params.RegTestParams;
+import org.bitcoinj.script.ScriptException;
+import org.bitcoinj.script.ScriptOpCodes;
+import org.blockfilter.regtest.embedded.RejectedException;
 
 /**
  * The embedded node's state and rules: every block it has seen (by hash, best chain chosen by
@@ -38,8 +37,7 @@ public final class Chain {
     private static final int SCRIPT_CACHE_SIZE = 100_000;
 
     /** A spent output and where it was, kept to undo a block. */
-    private record Spent(OutPoint outpoint, Utxo utxo) {
-    }
+    private record Spent(OutPoint outpoint, Utxo utxo) {}
 
     /** The result of submitting a block, with Bitcoin Core's {@code submitblock} vocabulary. */
     public enum BlockStatus {
@@ -168,7 +166,8 @@ public final class Chain {
         BlockChecks.checkTransactionSanity(tx);
         for (int i = 0; i < tx.getOutputs().size(); i++) {
             if (utxos.containsKey(new OutPoint(txid, i))) {
-                throw new RejectedException("Transaction outputs already in utxo set", RejectedException.ALREADY_IN_CHAIN);
+                throw new RejectedException(
+                        "Transaction outputs already in utxo set", RejectedException.ALREADY_IN_CHAIN);
             }
         }
         if (txIndex.containsKey(txid)) {
@@ -211,8 +210,10 @@ public final class Chain {
 
     private static void checkMaturity(Utxo u, int spendHeight) {
         if (u.coinbase() && spendHeight - u.height() < Consensus.COINBASE_MATURITY) {
-            throw new RejectedException("bad-txns-premature-spend-of-coinbase",
-                    "tried to spend coinbase at depth " + (spendHeight - u.height()), RejectedException.VERIFY_REJECTED);
+            throw new RejectedException(
+                    "bad-txns-premature-spend-of-coinbase",
+                    "tried to spend coinbase at depth " + (spendHeight - u.height()),
+                    RejectedException.VERIFY_REJECTED);
         }
     }
 
@@ -222,8 +223,10 @@ public final class Chain {
             valueOut += out.getValue().value;
         }
         if (valueIn < valueOut) {
-            throw new RejectedException("bad-txns-in-belowout", "value in (" + formatMoney(valueIn)
-                    + ") < value out (" + formatMoney(valueOut) + ")", RejectedException.VERIFY_REJECTED);
+            throw new RejectedException(
+                    "bad-txns-in-belowout",
+                    "value in (" + formatMoney(valueIn) + ") < value out (" + formatMoney(valueOut) + ")",
+                    RejectedException.VERIFY_REJECTED);
         }
         return valueIn - valueOut;
     }
@@ -238,10 +241,13 @@ public final class Chain {
         }
         for (int i = 0; i < prevouts.size(); i++) {
             try {
-                ScriptChecks.verify(tx, i, prevouts.get(i).scriptUnsafe(), prevouts.get(i).value());
+                ScriptChecks.verify(
+                        tx, i, prevouts.get(i).scriptUnsafe(), prevouts.get(i).value());
             } catch (ScriptException | IllegalArgumentException | IllegalStateException e) {
-                throw new RejectedException("mandatory-script-verify-flag-failed (" + e.getMessage() + ")",
-                        "input " + i, RejectedException.VERIFY_REJECTED);
+                throw new RejectedException(
+                        "mandatory-script-verify-flag-failed (" + e.getMessage() + ")",
+                        "input " + i,
+                        RejectedException.VERIFY_REJECTED);
             }
         }
         if (scriptsVerified.size() >= SCRIPT_CACHE_SIZE) {
@@ -259,7 +265,8 @@ public final class Chain {
     public synchronized List<Sha256Hash> mine(int count, byte[] payoutScript) {
         List<Sha256Hash> hashes = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            Block block = BlockAssembler.assemble(tip(), payoutScript, mempoolForBlock(), blockTime(tip()), extraNonce++);
+            Block block =
+                    BlockAssembler.assemble(tip(), payoutScript, mempoolForBlock(), blockTime(tip()), extraNonce++);
             submitOwn(block);
             hashes.add(block.getHash());
         }
@@ -293,7 +300,8 @@ public final class Chain {
         }
         BlockEntry e = blocks.get(block.getHash());
         if (e.invalid()) {
-            throw new IllegalStateException("the embedded node's own block failed to connect: " + e.failure().getMessage());
+            throw new IllegalStateException("the embedded node's own block failed to connect: "
+                    + e.failure().getMessage());
         }
     }
 
@@ -364,7 +372,8 @@ public final class Chain {
         }
         for (BlockEntry e : blocks.values()) {
             if (e.ancestor(target.height()) == target) {
-                e.markInvalid(new RejectedException("invalidated", "by invalidateblock", RejectedException.VERIFY_REJECTED));
+                e.markInvalid(
+                        new RejectedException("invalidated", "by invalidateblock", RejectedException.VERIFY_REJECTED));
             }
         }
         List<Transaction> moreDropped = activate();
@@ -477,7 +486,8 @@ public final class Chain {
                     for (TransactionInput in : tx.getInputs()) {
                         Utxo u = utxos.get(OutPoint.of(in.getOutpoint()));
                         if (u == null) {
-                            throw new RejectedException("bad-txns-inputs-missingorspent", RejectedException.VERIFY_REJECTED);
+                            throw new RejectedException(
+                                    "bad-txns-inputs-missingorspent", RejectedException.VERIFY_REJECTED);
                         }
                         checkMaturity(u, height);
                         valueIn += u.value();
@@ -497,17 +507,22 @@ public final class Chain {
                     }
                     OutPoint op = new OutPoint(txid, i);
                     if (utxos.containsKey(op)) {
-                        throw new RejectedException("bad-txns-BIP30", "tried to overwrite transaction", RejectedException.VERIFY_REJECTED);
+                        throw new RejectedException(
+                                "bad-txns-BIP30", "tried to overwrite transaction", RejectedException.VERIFY_REJECTED);
                     }
                     utxos.put(op, new Utxo(tx.getOutput(i).getValue().value, script, height, t == 0));
                     created.add(op);
                 }
             }
-            long paid = txs.get(0).getOutputs().stream().mapToLong(o -> o.getValue().value).sum();
+            long paid = txs.get(0).getOutputs().stream()
+                    .mapToLong(o -> o.getValue().value)
+                    .sum();
             long allowed = Consensus.subsidy(height).value + fees;
             if (paid > allowed) {
-                throw new RejectedException("bad-cb-amount", "coinbase pays too much (actual=" + paid
-                        + " vs limit=" + allowed + ")", RejectedException.VERIFY_REJECTED);
+                throw new RejectedException(
+                        "bad-cb-amount",
+                        "coinbase pays too much (actual=" + paid + " vs limit=" + allowed + ")",
+                        RejectedException.VERIFY_REJECTED);
             }
         } catch (RejectedException r) {
             created.forEach(utxos::remove);

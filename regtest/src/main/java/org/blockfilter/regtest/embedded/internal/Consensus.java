@@ -1,10 +1,9 @@
 package org.blockfilter.regtest.embedded.internal;
 
-import org.bitcoinj.base.Coin;
-import org.bitcoinj.base.Sha256Hash;
-
 import java.math.BigInteger;
 import java.util.List;
+import org.bitcoinj.base.Coin;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * Regtest consensus constants and small pure functions shared by mining and validation, as
@@ -18,6 +17,7 @@ public final class Consensus {
     public static final int HALVING_INTERVAL = 150;
     /** A coinbase output can be spent only by a block 100 blocks deeper (BIP 30's companion rule). */
     public static final int COINBASE_MATURITY = 100;
+
     public static final Coin INITIAL_SUBSIDY = Coin.COIN.multiply(50);
     /** BIP 141 block weight limit. */
     public static final int MAX_BLOCK_WEIGHT = 4_000_000;
@@ -30,8 +30,7 @@ public final class Consensus {
     /** BIP 34, 66 and 65 are active from height 1 on regtest, so blocks need version 4 or more. */
     public static final long MIN_BLOCK_VERSION = 4;
 
-    private Consensus() {
-    }
+    private Consensus() {}
 
     /** Coinbase subsidy at {@code height}: 50 BTC halving every {@link #HALVING_INTERVAL} blocks. */
     public static Coin subsidy(int height) {

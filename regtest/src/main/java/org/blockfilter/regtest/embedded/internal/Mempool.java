@@ -1,15 +1,14 @@
 package org.blockfilter.regtest.embedded.internal;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Transaction;
-import org.bitcoinj.core.TransactionInput;
-import org.bitcoinj.core.TransactionOutput;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
+import org.bitcoinj.core.TransactionOutput;
 
 /**
  * Transactions accepted but not yet mined, in arrival order (so parents come before children),
@@ -18,8 +17,7 @@ import java.util.Map;
  */
 final class Mempool {
     /** A mempool transaction with its fee (satoshis) and the time it arrived (epoch seconds). */
-    record Entry(Transaction tx, long fee, long time, int height) {
-    }
+    record Entry(Transaction tx, long fee, long time, int height) {}
 
     private final LinkedHashMap<Sha256Hash, Entry> entries = new LinkedHashMap<>();
     private final Map<OutPoint, Sha256Hash> spentBy = new HashMap<>();

@@ -1,9 +1,8 @@
 package org.blockfilter.regtest.embedded.internal;
 
+import java.util.Objects;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.TransactionOutPoint;
-
-import java.util.Objects;
 
 /** A transaction output reference (txid, index). Immutable; txid is never null. */
 public record OutPoint(Sha256Hash txid, long index) {

@@ -4,6 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.AddressParser;
 import org.bitcoinj.base.BitcoinNetwork;
@@ -13,15 +21,6 @@ import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.script.ScriptBuilder;
 import org.blockfilter.regtest.embedded.RejectedException;
-
-import java.math.BigDecimal;
-import java.util.HashSet;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The Bitcoin Core RPC methods the embedded node answers, with Core's result shapes, error codes
@@ -51,24 +50,54 @@ final class RpcMethods {
     JsonNode call(String method, ArrayNode p) {
         synchronized (chain) {
             return switch (method) {
-                case "getblockchaininfo" -> { arity(p, 0, 0, "getblockchaininfo"); yield blockchainInfo(); }
-                case "getblockcount" -> { arity(p, 0, 0, "getblockcount"); yield NODES.numberNode(chain.height()); }
-                case "getbestblockhash" -> { arity(p, 0, 0, "getbestblockhash"); yield text(chain.tip().hash()); }
-                case "getdifficulty" -> { arity(p, 0, 0, "getdifficulty"); yield NODES.numberNode(difficulty(chain.tip())); }
+                case "getblockchaininfo" -> {
+                    arity(p, 0, 0, "getblockchaininfo");
+                    yield blockchainInfo();
+                }
+                case "getblockcount" -> {
+                    arity(p, 0, 0, "getblockcount");
+                    yield NODES.numberNode(chain.height());
+                }
+                case "getbestblockhash" -> {
+                    arity(p, 0, 0, "getbestblockhash");
+                    yield text(chain.tip().hash());
+                }
+                case "getdifficulty" -> {
+                    arity(p, 0, 0, "getdifficulty");
+                    yield NODES.numberNode(difficulty(chain.tip()));
+                }
                 case "getblockhash" -> blockHash(p);
                 case "getblock" -> block(p);
                 case "getblockheader" -> blockHeader(p);
-                case "getchaintips" -> { arity(p, 0, 0, "getchaintips"); yield chainTips(); }
+                case "getchaintips" -> {
+                    arity(p, 0, 0, "getchaintips");
+                    yield chainTips();
+                }
                 case "getrawtransaction" -> rawTransaction(p);
                 case "sendrawtransaction" -> sendRawTransaction(p);
                 case "submitblock" -> submitBlock(p);
                 case "generatetoaddress" -> generateToAddress(p);
-                case "invalidateblock" -> { arity(p, 1, 1, "invalidateblock \"blockhash\""); yield invalidate(p, true); }
-                case "reconsiderblock" -> { arity(p, 1, 1, "reconsiderblock \"blockhash\""); yield invalidate(p, false); }
+                case "invalidateblock" -> {
+                    arity(p, 1, 1, "invalidateblock \"blockhash\"");
+                    yield invalidate(p, true);
+                }
+                case "reconsiderblock" -> {
+                    arity(p, 1, 1, "reconsiderblock \"blockhash\"");
+                    yield invalidate(p, false);
+                }
                 case "getrawmempool" -> rawMempool(p);
-                case "getmempoolinfo" -> { arity(p, 0, 0, "getmempoolinfo"); yield mempoolInfo(); }
-                case "getnetworkinfo" -> { arity(p, 0, 0, "getnetworkinfo"); yield networkInfo(); }
-                case "uptime" -> { arity(p, 0, 0, "uptime"); yield NODES.numberNode((System.currentTimeMillis() - startedMillis) / 1000); }
+                case "getmempoolinfo" -> {
+                    arity(p, 0, 0, "getmempoolinfo");
+                    yield mempoolInfo();
+                }
+                case "getnetworkinfo" -> {
+                    arity(p, 0, 0, "getnetworkinfo");
+                    yield networkInfo();
+                }
+                case "uptime" -> {
+                    arity(p, 0, 0, "uptime");
+                    yield NODES.numberNode((System.currentTimeMillis() - startedMillis) / 1000);
+                }
                 case "stop" -> {
                     arity(p, 0, 0, "stop");
                     stopRequested.set(true);
@@ -105,7 +134,8 @@ final class RpcMethods {
     private JsonNode blockHash(ArrayNode p) {
         arity(p, 1, 1, "getblockhash height");
         int height = intParam(p, 0);
-        return chain.atHeight(height).map(e -> text(e.hash()))
+        return chain.atHeight(height)
+                .map(e -> text(e.hash()))
                 .orElseThrow(() -> new RpcError(RpcError.INVALID_PARAMETER, "Block height out of range"));
     }
 
@@ -169,7 +199,8 @@ final class RpcMethods {
             o.put("previousblockhash", e.prev().hash().toString());
         }
         if (chain.onBestChain(e)) {
-            chain.atHeight(e.height() + 1).ifPresent(next -> o.put("nextblockhash", next.hash().toString()));
+            chain.atHeight(e.height() + 1)
+                    .ifPresent(next -> o.put("nextblockhash", next.hash().toString()));
         }
         return o;
     }
@@ -244,8 +275,11 @@ final class RpcMethods {
             if (pooled.isPresent()) {
                 tx = pooled.get();
             } else {
-                in = chain.confirmingBlock(txid).orElseThrow(() -> new RpcError(RpcError.INVALID_ADDRESS_OR_KEY,
-                        "No such mempool or blockchain transaction. Use gettransaction for wallet transactions."));
+                in = chain.confirmingBlock(txid)
+                        .orElseThrow(
+                                () -> new RpcError(
+                                        RpcError.INVALID_ADDRESS_OR_KEY,
+                                        "No such mempool or blockchain transaction. Use gettransaction for wallet transactions."));
                 for (Transaction t : in.block().getTransactions()) {
                     if (t.getTxId().equals(txid)) {
                         tx = t;
@@ -302,7 +336,8 @@ final class RpcMethods {
             throw new RpcError(RpcError.INVALID_ADDRESS_OR_KEY, "Error: Invalid address");
         }
         ArrayNode hashes = NODES.arrayNode();
-        for (Sha256Hash h : chain.mine(n, ScriptBuilder.createOutputScript(address).program())) {
+        for (Sha256Hash h :
+                chain.mine(n, ScriptBuilder.createOutputScript(address).program())) {
             hashes.add(h.toString());
         }
         return hashes;
@@ -347,7 +382,11 @@ final class RpcMethods {
         o.put("loaded", true);
         o.put("size", txs.size());
         o.put("bytes", txs.stream().mapToLong(Transaction::getVsize).sum());
-        o.put("total_fee", btc(txs.stream().mapToLong(tx -> chain.mempoolFee(tx.getTxId()).orElse(0L)).sum()));
+        o.put(
+                "total_fee",
+                btc(txs.stream()
+                        .mapToLong(tx -> chain.mempoolFee(tx.getTxId()).orElse(0L))
+                        .sum()));
         return o;
     }
 
@@ -415,7 +454,8 @@ final class RpcMethods {
     private static int intParam(ArrayNode p, int i) {
         JsonNode v = p.get(i);
         if (!v.isNumber()) {
-            throw new RpcError(RpcError.TYPE_ERROR, "JSON value of type " + typeName(v) + " is not of expected type number");
+            throw new RpcError(
+                    RpcError.TYPE_ERROR, "JSON value of type " + typeName(v) + " is not of expected type number");
         }
         if (!v.canConvertToInt() || (v.isFloatingPointNumber() && v.asDouble() != Math.rint(v.asDouble()))) {
             throw new RpcError(RpcError.TYPE_ERROR, "JSON integer out of range");
@@ -437,7 +477,8 @@ final class RpcMethods {
     private static String stringParam(ArrayNode p, int i) {
         JsonNode v = p.get(i);
         if (!v.isTextual()) {
-            throw new RpcError(RpcError.TYPE_ERROR, "JSON value of type " + typeName(v) + " is not of expected type string");
+            throw new RpcError(
+                    RpcError.TYPE_ERROR, "JSON value of type " + typeName(v) + " is not of expected type string");
         }
         return v.asText();
     }
@@ -445,7 +486,9 @@ final class RpcMethods {
     private static Sha256Hash hashParam(ArrayNode p, int i, String name) {
         String s = stringParam(p, i);
         if (s.length() != 64) {
-            throw new RpcError(RpcError.INVALID_PARAMETER, name + " must be of length 64 (not " + s.length() + ", for '" + s + "')");
+            throw new RpcError(
+                    RpcError.INVALID_PARAMETER,
+                    name + " must be of length 64 (not " + s.length() + ", for '" + s + "')");
         }
         if (!s.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
             throw new RpcError(RpcError.INVALID_PARAMETER, name + " must be hexadecimal string (not '" + s + "')");

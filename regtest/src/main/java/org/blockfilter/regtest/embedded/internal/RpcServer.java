@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import org.blockfilter.regtest.embedded.RejectedException;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -20,6 +18,7 @@ import java.util.Base64;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.blockfilter.regtest.embedded.RejectedException;
 
 /**
  * Bitcoin Core's HTTP JSON-RPC transport for the embedded node, on 127.0.0.1: POST only, basic
@@ -35,6 +34,7 @@ public final class RpcServer implements AutoCloseable {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     /** Big enough for a 4 MB block in hex plus JSON framing. */
     private static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+
     private static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
 
     private final HttpServer server;
@@ -44,13 +44,19 @@ public final class RpcServer implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Runnable onStop;
 
-    private RpcServer(HttpServer server, ExecutorService executor, String user, String password, RpcMethods methods,
-                      Runnable onStop) {
+    private RpcServer(
+            HttpServer server,
+            ExecutorService executor,
+            String user,
+            String password,
+            RpcMethods methods,
+            Runnable onStop) {
         this.onStop = onStop;
         this.server = server;
         this.executor = executor;
-        this.expectedAuthorization = ("Basic " + Base64.getEncoder()
-                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8))).getBytes(StandardCharsets.UTF_8);
+        this.expectedAuthorization = ("Basic "
+                        + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)))
+                .getBytes(StandardCharsets.UTF_8);
         this.methods = methods;
     }
 
@@ -58,7 +64,8 @@ public final class RpcServer implements AutoCloseable {
      * Binds 127.0.0.1:{@code port} ({@code 0} for a free port) and starts serving {@code chain}.
      * {@code onStop} runs on its own thread when a client calls {@code stop}.
      */
-    public static RpcServer start(Chain chain, int port, String user, String password, Runnable onStop) throws IOException {
+    public static RpcServer start(Chain chain, int port, String user, String password, Runnable onStop)
+            throws IOException {
         // The JDK server leaves Nagle's algorithm on unless this is set before its first use in
         // the JVM; each small answer then waits ~40 ms for the client's delayed ACK
         // (docs/benchmarks.md, indexing the embedded node). An explicit setting is respected.
@@ -138,8 +145,7 @@ public final class RpcServer implements AutoCloseable {
         send(exchange, reply.body == null ? 204 : reply.status, reply.body);
     }
 
-    private record Reply(int status, ObjectNode body) {
-    }
+    private record Reply(int status, ObjectNode body) {}
 
     private Reply process(JsonNode request) {
         if (!request.isObject()) {
@@ -155,8 +161,13 @@ public final class RpcServer implements AutoCloseable {
         }
         JsonNode params = request.get("params");
         if (params != null && !params.isNull() && !params.isArray()) {
-            return new Reply(v2 ? 200 : 500, error(idOrNull, RpcError.INVALID_PARAMS,
-                    "Params must be an array (named parameters are not supported by the embedded node)", v2));
+            return new Reply(
+                    v2 ? 200 : 500,
+                    error(
+                            idOrNull,
+                            RpcError.INVALID_PARAMS,
+                            "Params must be an array (named parameters are not supported by the embedded node)",
+                            v2));
         }
         ArrayNode args = params == null || params.isNull() ? NODES.arrayNode() : (ArrayNode) params;
         ObjectNode reply;

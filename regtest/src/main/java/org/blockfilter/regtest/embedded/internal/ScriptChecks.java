@@ -1,5 +1,9 @@
 package org.blockfilter.regtest.embedded.internal;
 
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
@@ -11,11 +15,6 @@ import org.bitcoinj.script.ScriptError;
 import org.bitcoinj.script.ScriptException;
 import org.bitcoinj.script.ScriptOpCodes;
 import org.bitcoinj.script.ScriptPattern;
-
-import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * Checks that an input correctly spends the output it references, with bitcoinj's script
@@ -29,11 +28,14 @@ import java.util.Set;
  * native witness inputs are rejected as Core does. Stateless.
  */
 public final class ScriptChecks {
-    static final Set<Script.VerifyFlag> FLAGS = EnumSet.of(Script.VerifyFlag.P2SH, Script.VerifyFlag.DERSIG,
-            Script.VerifyFlag.NULLDUMMY, Script.VerifyFlag.CHECKLOCKTIMEVERIFY, Script.VerifyFlag.CHECKSEQUENCEVERIFY);
+    static final Set<Script.VerifyFlag> FLAGS = EnumSet.of(
+            Script.VerifyFlag.P2SH,
+            Script.VerifyFlag.DERSIG,
+            Script.VerifyFlag.NULLDUMMY,
+            Script.VerifyFlag.CHECKLOCKTIMEVERIFY,
+            Script.VerifyFlag.CHECKSEQUENCEVERIFY);
 
-    private ScriptChecks() {
-    }
+    private ScriptChecks() {}
 
     /**
      * Verifies input {@code index} of {@code tx} against the spent output.
@@ -59,7 +61,8 @@ public final class ScriptChecks {
             byte[] redeem = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1).data;
             if (redeem != null && isWitnessProgram(redeem)) {
                 if (chunks.size() != 1) {
-                    throw new ScriptException(ScriptError.SCRIPT_ERR_WITNESS_MALLEATED_P2SH,
+                    throw new ScriptException(
+                            ScriptError.SCRIPT_ERR_WITNESS_MALLEATED_P2SH,
                             "Witness requires only-redeemscript scriptSig");
                 }
                 verifyWitnessProgram(tx, index, scriptSig, witness, value, redeem);
@@ -69,32 +72,40 @@ public final class ScriptChecks {
             scriptSig.correctlySpends(tx, index, witness, value, scriptPubKey, FLAGS);
         }
         if (witness.getPushCount() != 0) {
-            throw new ScriptException(ScriptError.SCRIPT_ERR_WITNESS_UNEXPECTED, "Witness provided for non-witness script");
+            throw new ScriptException(
+                    ScriptError.SCRIPT_ERR_WITNESS_UNEXPECTED, "Witness provided for non-witness script");
         }
     }
 
-    private static void verifyWitnessProgram(Transaction tx, int index, Script scriptSig, TransactionWitness witness,
-                                             Coin value, byte[] program) {
+    private static void verifyWitnessProgram(
+            Transaction tx, int index, Script scriptSig, TransactionWitness witness, Coin value, byte[] program) {
         Script programScript = Script.parse(program);
         if (ScriptPattern.isP2WPKH(programScript)) {
             if (witness.getPushCount() != 2) {
-                throw new ScriptException(ScriptError.SCRIPT_ERR_WITNESS_PROGRAM_MISMATCH, "Witness program hash mismatch");
+                throw new ScriptException(
+                        ScriptError.SCRIPT_ERR_WITNESS_PROGRAM_MISMATCH, "Witness program hash mismatch");
             }
             // bitcoinj's P2WPKH branch checks the pubkey hash and the BIP 143 signature.
             scriptSig.correctlySpends(tx, index, witness, value, programScript, FLAGS);
         } else if (ScriptPattern.isP2WSH(programScript)) {
             if (witness.getPushCount() == 0) {
-                throw new ScriptException(ScriptError.SCRIPT_ERR_WITNESS_PROGRAM_WITNESS_EMPTY, "Witness program was passed an empty witness");
+                throw new ScriptException(
+                        ScriptError.SCRIPT_ERR_WITNESS_PROGRAM_WITNESS_EMPTY,
+                        "Witness program was passed an empty witness");
             }
             byte[] witnessScript = witness.getPush(witness.getPushCount() - 1);
             if (!Arrays.equals(Sha256Hash.hash(witnessScript), ScriptPattern.extractHashFromP2WH(programScript))) {
-                throw new ScriptException(ScriptError.SCRIPT_ERR_WITNESS_PROGRAM_MISMATCH, "Witness program hash mismatch");
+                throw new ScriptException(
+                        ScriptError.SCRIPT_ERR_WITNESS_PROGRAM_MISMATCH, "Witness program hash mismatch");
             }
         } else if (program[0] == ScriptOpCodes.OP_0) {
             // Version 0 programs must be 20 or 32 bytes.
-            throw new ScriptException(ScriptError.SCRIPT_ERR_WITNESS_PROGRAM_WRONG_LENGTH, "Witness program has incorrect length");
+            throw new ScriptException(
+                    ScriptError.SCRIPT_ERR_WITNESS_PROGRAM_WRONG_LENGTH, "Witness program has incorrect length");
         } else if (ScriptPattern.isP2TR(programScript) && witness.getPushCount() == 0) {
-            throw new ScriptException(ScriptError.SCRIPT_ERR_WITNESS_PROGRAM_WITNESS_EMPTY, "Witness program was passed an empty witness");
+            throw new ScriptException(
+                    ScriptError.SCRIPT_ERR_WITNESS_PROGRAM_WITNESS_EMPTY,
+                    "Witness program was passed an empty witness");
         }
     }
 

@@ -3,6 +3,7 @@ package org.blockfilter.regtest.embedded.internal;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.HexFormat;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
@@ -13,15 +14,12 @@ import org.bitcoinj.script.ScriptException;
 import org.bitcoinj.script.ScriptOpCodes;
 import org.bitcoinj.script.ScriptPattern;
 
-import java.util.HexFormat;
-
 /** Bitcoin Core's decoded-transaction JSON ({@code getrawtransaction txid true}). Stateless. */
 final class TxJson {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final HexFormat HEX = HexFormat.of();
 
-    private TxJson() {
-    }
+    private TxJson() {}
 
     static ObjectNode decode(Transaction tx) {
         ObjectNode o = NODES.objectNode();
@@ -62,7 +60,11 @@ final class TxJson {
             spk.put("hex", HEX.formatHex(script));
             spk.put("type", type(script));
             try {
-                spk.put("address", Script.parse(script).getToAddress(BitcoinNetwork.REGTEST, false).toString());
+                spk.put(
+                        "address",
+                        Script.parse(script)
+                                .getToAddress(BitcoinNetwork.REGTEST, false)
+                                .toString());
             } catch (ScriptException | IllegalArgumentException e) {
                 // no address form for this script, as Core omits the field
             }

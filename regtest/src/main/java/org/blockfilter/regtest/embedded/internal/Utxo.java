@@ -44,7 +44,10 @@ public final class Utxo {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Utxo u && u.value == value && u.height == height && u.coinbase == coinbase
+        return o instanceof Utxo u
+                && u.value == value
+                && u.height == height
+                && u.coinbase == coinbase
                 && Arrays.equals(u.script, script);
     }
 

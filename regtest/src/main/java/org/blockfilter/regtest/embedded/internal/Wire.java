@@ -1,17 +1,15 @@
 package org.blockfilter.regtest.embedded.internal;
 
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.regtest.embedded.RejectedException;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
-
 /** Strict decoding of wire transactions and blocks: trailing bytes are an error. Stateless. */
 public final class Wire {
-    private Wire() {
-    }
+    private Wire() {}
 
     /** @throws RejectedException (code -22, Core's message) if the bytes are not exactly one transaction */
     public static Transaction transaction(byte[] raw) {
@@ -26,7 +24,9 @@ public final class Wire {
         } catch (ProtocolException | BufferUnderflowException | IllegalArgumentException | IllegalStateException e) {
             failure = String.valueOf(e.getMessage());
         }
-        throw new RejectedException("TX decode failed. Make sure the tx has at least one input.", failure,
+        throw new RejectedException(
+                "TX decode failed. Make sure the tx has at least one input.",
+                failure,
                 RejectedException.DESERIALIZATION_ERROR);
     }
 

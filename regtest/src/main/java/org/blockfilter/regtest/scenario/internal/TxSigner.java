@@ -1,5 +1,6 @@
 package org.blockfilter.regtest.scenario.internal;
 
+import java.util.List;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
@@ -9,8 +10,6 @@ import org.bitcoinj.crypto.TransactionSignature;
 import org.bitcoinj.script.Script;
 import org.bitcoinj.script.ScriptBuilder;
 
-import java.util.List;
-
 /**
  * Builds and signs scenario transactions with bitcoinj (SIGHASH_ALL): P2PKH, P2WPKH, 2-of-3
  * P2SH and P2WSH multisig, and bare 1-of-2 multisig. Stateless.
@@ -19,12 +18,10 @@ public final class TxSigner {
     /** Fee rate in satoshis per virtual byte; above btcd's and Core's 1 sat/vB relay minimum. */
     public static final long FEE_RATE = 3;
 
-    private TxSigner() {
-    }
+    private TxSigner() {}
 
     /** An output to create: a script and a value (zero for OP_RETURN). */
-    public record Out(Script script, Coin value) {
-    }
+    public record Out(Script script, Coin value) {}
 
     /** An upper estimate of the fee for these inputs and outputs at {@link #FEE_RATE}. */
     public static Coin fee(List<Utxo> inputs, List<Out> outputs) {
@@ -36,7 +33,9 @@ public final class TxSigner {
                 case P2SH_MULTISIG -> 298;
                 case P2WSH_MULTISIG -> 106;
                 case BARE_MULTISIG -> 116;
-                default -> throw new IllegalArgumentException("cannot spend " + u.script().kind());
+                default ->
+                    throw new IllegalArgumentException(
+                            "cannot spend " + u.script().kind());
             };
         }
         for (Out o : outputs) {
@@ -59,10 +58,13 @@ public final class TxSigner {
             Script spk = u.script().scriptPubKey();
             TransactionInput in = tx.getInput(i);
             switch (u.script().kind()) {
-                case P2PKH -> in = in.withScriptSig(ScriptBuilder.createInputScript(legacy(tx, i, keys.get(0), spk), keys.get(0)));
+                case P2PKH ->
+                    in = in.withScriptSig(
+                            ScriptBuilder.createInputScript(legacy(tx, i, keys.get(0), spk), keys.get(0)));
                 case P2WPKH -> {
                     Script scriptCode = ScriptBuilder.createP2PKHOutputScript(keys.get(0));
-                    TransactionSignature sig = tx.calculateWitnessSignature(i, keys.get(0), scriptCode, u.value(), Transaction.SigHash.ALL, false);
+                    TransactionSignature sig = tx.calculateWitnessSignature(
+                            i, keys.get(0), scriptCode, u.value(), Transaction.SigHash.ALL, false);
                     in = in.withWitness(TransactionWitness.redeemP2WPKH(sig, keys.get(0)));
                 }
                 case P2SH_MULTISIG -> {
@@ -72,12 +74,17 @@ public final class TxSigner {
                 }
                 case P2WSH_MULTISIG -> {
                     Script ws = u.script().redeemScript().orElseThrow();
-                    TransactionSignature s0 = tx.calculateWitnessSignature(i, keys.get(0), ws, u.value(), Transaction.SigHash.ALL, false);
-                    TransactionSignature s1 = tx.calculateWitnessSignature(i, keys.get(1), ws, u.value(), Transaction.SigHash.ALL, false);
+                    TransactionSignature s0 =
+                            tx.calculateWitnessSignature(i, keys.get(0), ws, u.value(), Transaction.SigHash.ALL, false);
+                    TransactionSignature s1 =
+                            tx.calculateWitnessSignature(i, keys.get(1), ws, u.value(), Transaction.SigHash.ALL, false);
                     in = in.withWitness(TransactionWitness.redeemP2WSH(ws, s0, s1));
                 }
-                case BARE_MULTISIG -> in = in.withScriptSig(ScriptBuilder.createMultiSigInputScript(legacy(tx, i, keys.get(0), spk)));
-                default -> throw new IllegalArgumentException("cannot spend " + u.script().kind());
+                case BARE_MULTISIG ->
+                    in = in.withScriptSig(ScriptBuilder.createMultiSigInputScript(legacy(tx, i, keys.get(0), spk)));
+                default ->
+                    throw new IllegalArgumentException(
+                            "cannot spend " + u.script().kind());
             }
             tx.replaceInput(i, in);
         }

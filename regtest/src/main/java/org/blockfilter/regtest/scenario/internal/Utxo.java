@@ -11,5 +11,5 @@ import org.blockfilter.regtest.scenario.OwnedScript;
  *                    order a node put transactions in a block
  * @param spendableAt the first block height whose transactions may spend it
  */
-public record Utxo(TransactionOutPoint outpoint, Coin value, OwnedScript script, long order, int spendableAt, boolean coinbase) {
-}
+public record Utxo(
+        TransactionOutPoint outpoint, Coin value, OwnedScript script, long order, int spendableAt, boolean coinbase) {}

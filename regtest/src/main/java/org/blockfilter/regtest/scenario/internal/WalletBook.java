@@ -1,5 +1,13 @@
 package org.blockfilter.regtest.scenario.internal;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.script.Script;
@@ -10,15 +18,6 @@ import org.blockfilter.regtest.scenario.OutputKind;
 import org.blockfilter.regtest.scenario.OwnedScript;
 import org.blockfilter.regtest.scenario.ScenarioWallet;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Random;
-
 /**
  * The wallet population: keys derived from the seed, scripts created on demand (with reuse),
  * and the index from scriptPubKey to owner. Wallet 0 is the miner; its first script is the
@@ -26,8 +25,14 @@ import java.util.Random;
  */
 public final class WalletBook {
     private static final HexFormat HEX = HexFormat.of();
-    private static final OutputKind[] KINDS = {OutputKind.P2PKH, OutputKind.P2WPKH, OutputKind.P2SH_MULTISIG,
-            OutputKind.P2WSH_MULTISIG, OutputKind.P2TR, OutputKind.BARE_MULTISIG};
+    private static final OutputKind[] KINDS = {
+        OutputKind.P2PKH,
+        OutputKind.P2WPKH,
+        OutputKind.P2SH_MULTISIG,
+        OutputKind.P2WSH_MULTISIG,
+        OutputKind.P2TR,
+        OutputKind.BARE_MULTISIG
+    };
     private static final int[] WEIGHTS = {20, 32, 12, 12, 10, 8};
 
     private final long seed;
@@ -40,8 +45,13 @@ public final class WalletBook {
             wallets.add(new Wallet(i, i == 0 ? "miner" : "wallet-" + i));
         }
         ECKey miningKey = wallets.get(0).nextKey();
-        register(new OwnedScript(0, OutputKind.P2WPKH, ScriptBuilder.createP2WPKHOutputScript(miningKey),
-                address(ScriptBuilder.createP2WPKHOutputScript(miningKey)), List.of(miningKey), Optional.empty()));
+        register(new OwnedScript(
+                0,
+                OutputKind.P2WPKH,
+                ScriptBuilder.createP2WPKHOutputScript(miningKey),
+                address(ScriptBuilder.createP2WPKHOutputScript(miningKey)),
+                List.of(miningKey),
+                Optional.empty()));
     }
 
     public int size() {
@@ -72,7 +82,9 @@ public final class WalletBook {
     }
 
     public List<ScenarioWallet> snapshot() {
-        return wallets.stream().map(w -> new ScenarioWallet(w.index, w.name, w.keys, w.scripts)).toList();
+        return wallets.stream()
+                .map(w -> new ScenarioWallet(w.index, w.name, w.keys, w.scripts))
+                .toList();
     }
 
     private static OutputKind randomKind(Random rng) {
@@ -91,7 +103,14 @@ public final class WalletBook {
         OwnedScript s = switch (kind) {
             case P2PKH -> single(w, kind, ScriptBuilder::createP2PKHOutputScript);
             case P2WPKH -> single(w, kind, ScriptBuilder::createP2WPKHOutputScript);
-            case P2TR -> single(w, kind, k -> new ScriptBuilder().smallNum(1).data(Arrays.copyOfRange(k.getPubKey(), 1, 33)).build());
+            case P2TR ->
+                single(
+                        w,
+                        kind,
+                        k -> new ScriptBuilder()
+                                .smallNum(1)
+                                .data(Arrays.copyOfRange(k.getPubKey(), 1, 33))
+                                .build());
             case P2SH_MULTISIG -> {
                 List<ECKey> keys = List.of(w.nextKey(), w.nextKey(), w.nextKey());
                 Script redeem = ScriptBuilder.createMultiSigOutputScript(2, keys);

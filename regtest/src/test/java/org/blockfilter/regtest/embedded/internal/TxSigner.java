@@ -1,5 +1,6 @@
 package org.blockfilter.regtest.embedded.internal;
 
+import java.util.List;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
@@ -11,8 +12,6 @@ import org.bitcoinj.script.Script;
 import org.bitcoinj.script.ScriptBuilder;
 import org.bitcoinj.script.ScriptPattern;
 
-import java.util.List;
-
 /**
  * Test helper (only the embedded node's tests sign with it; the scenario generator has its own
  * signer for every output kind): builds signed P2PKH and P2WPKH spends with SIGHASH_ALL. All
@@ -21,11 +20,9 @@ import java.util.List;
  */
 public final class TxSigner {
     /** An output to spend and the key that owns it. */
-    public record Input(OutPoint outpoint, long value, byte[] script, ECKey key) {
-    }
+    public record Input(OutPoint outpoint, long value, byte[] script, ECKey key) {}
 
-    private TxSigner() {
-    }
+    private TxSigner() {}
 
     /**
      * Signs every input of {@code tx}, whose inputs must be exactly {@code inputs} in order
@@ -39,11 +36,16 @@ public final class TxSigner {
             TransactionInput signed;
             if (ScriptPattern.isP2PKH(spk)) {
                 TransactionSignature sig = tx.calculateSignature(i, in.key(), spk, Transaction.SigHash.ALL, false);
-                signed = unsigned.withScriptSig(ScriptBuilder.createInputScript(sig, in.key())).withoutWitness();
+                signed = unsigned.withScriptSig(ScriptBuilder.createInputScript(sig, in.key()))
+                        .withoutWitness();
             } else if (ScriptPattern.isP2WPKH(spk)) {
-                TransactionSignature sig = tx.calculateWitnessSignature(i, in.key(),
-                        ScriptBuilder.createP2PKHOutputScript(in.key()).program(), Coin.valueOf(in.value()),
-                        Transaction.SigHash.ALL, false);
+                TransactionSignature sig = tx.calculateWitnessSignature(
+                        i,
+                        in.key(),
+                        ScriptBuilder.createP2PKHOutputScript(in.key()).program(),
+                        Coin.valueOf(in.value()),
+                        Transaction.SigHash.ALL,
+                        false);
                 signed = unsigned.withScriptSig(ScriptBuilder.createEmpty())
                         .withWitness(TransactionWitness.redeemP2WPKH(sig, in.key()));
             } else {
@@ -57,7 +59,8 @@ public final class TxSigner {
     /** Adds unsigned inputs for {@code inputs} to {@code tx}. */
     public static void addInputs(Transaction tx, List<Input> inputs) {
         for (Input in : inputs) {
-            TransactionOutPoint op = new TransactionOutPoint(in.outpoint().index(), in.outpoint().txid());
+            TransactionOutPoint op =
+                    new TransactionOutPoint(in.outpoint().index(), in.outpoint().txid());
             tx.addInput(new TransactionInput(tx, new byte[0], op, Coin.valueOf(in.value())));
         }
     }

@@ -2,18 +2,17 @@ package org.blockfilter.server.http.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.http.Context;
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.ProtocolException;
-import org.bitcoinj.core.Transaction;
-import org.blockfilter.filters.FilterHeaders;
-import org.blockfilter.server.index.IndexedFilter;
-
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.ProtocolException;
+import org.bitcoinj.core.Transaction;
+import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.server.index.IndexedFilter;
 
 /** Handlers of our {@code /api/v1} read endpoints and transaction relay: IO and validation only. */
 public final class ApiController {
@@ -37,8 +36,10 @@ public final class ApiController {
         } else if (raw.matches("-?[0-9]+")) {
             f = service.filter(Http.nonNegativeInt("height", raw));
         } else {
-            throw new BadRequestException("bad_hash_or_height",
-                    "expected a 64-hex-digit block hash or a height, got " + raw.length() + " characters: " + Http.abbreviate(raw));
+            throw new BadRequestException(
+                    "bad_hash_or_height",
+                    "expected a 64-hex-digit block hash or a height, got " + raw.length() + " characters: "
+                            + Http.abbreviate(raw));
         }
         String etag = '"' + f.filterHash().toString() + '"';
         String cacheControl = cache.forHeight(f.active() ? f.height() : -1);
@@ -54,13 +55,19 @@ public final class ApiController {
 
     public void filters(Context ctx) {
         FilterService.FilterRange r = range(ctx, FilterHeaders.MAX_CFILTERS);
-        Http.sendEither(ctx, () -> Representations.rangeJson(r.filters()), () -> Representations.rangeBinary(r.filters()),
+        Http.sendEither(
+                ctx,
+                () -> Representations.rangeJson(r.filters()),
+                () -> Representations.rangeBinary(r.filters()),
                 cache.forHeight(r.stopHeight()));
     }
 
     public void filterHeaders(Context ctx) {
         FilterService.FilterRange r = range(ctx, FilterHeaders.MAX_CFHEADERS);
-        Http.sendEither(ctx, () -> Representations.filterHeadersJson(r.filters()), () -> Representations.filterHeadersBinary(r.filters()),
+        Http.sendEither(
+                ctx,
+                () -> Representations.filterHeadersJson(r.filters()),
+                () -> Representations.filterHeadersBinary(r.filters()),
                 cache.forHeight(r.stopHeight()));
     }
 
@@ -75,7 +82,11 @@ public final class ApiController {
         Optional<Sha256Hash> stop = raw == null ? Optional.empty() : Optional.of(Http.hash("stop_hash", raw));
         FilterService.Checkpoints c = service.checkpoints(stop);
         String cacheControl = stop.isPresent() ? cache.forHeight(c.stopHeight()) : cache.tipDependent();
-        Http.sendEither(ctx, () -> Representations.checkpointsJson(c), () -> Representations.checkpointsBinary(c), cacheControl);
+        Http.sendEither(
+                ctx,
+                () -> Representations.checkpointsJson(c),
+                () -> Representations.checkpointsBinary(c),
+                cacheControl);
     }
 
     public void headers(Context ctx) {
@@ -86,12 +97,17 @@ public final class ApiController {
         }
         FilterService.Headers h = service.headers(start, count);
         String cacheControl = h.headers().size() < count ? cache.tipDependent() : cache.forHeight(h.lastHeight());
-        Http.sendEither(ctx, () -> Representations.headersJson(h.headers()), () -> Representations.headersBinary(h.headers()), cacheControl);
+        Http.sendEither(
+                ctx,
+                () -> Representations.headersJson(h.headers()),
+                () -> Representations.headersBinary(h.headers()),
+                cacheControl);
     }
 
     public void block(Context ctx) {
         FilterService.RawBlock b = service.block(Http.hash("block hash", ctx.pathParam("hash")));
-        String cacheControl = cache.forHeight(b.height().isPresent() ? b.height().getAsInt() : -1);
+        String cacheControl =
+                cache.forHeight(b.height().isPresent() ? b.height().getAsInt() : -1);
         Http.sendEither(ctx, () -> Representations.blockJson(b), b::block, cacheControl);
     }
 
@@ -128,7 +144,8 @@ public final class ApiController {
         JsonNode node = readJson(body);
         JsonNode value = node.get(field);
         if (value == null || !value.isTextual()) {
-            throw new BadRequestException("bad_json", "body must be a JSON object with a string field \"" + field + "\"");
+            throw new BadRequestException(
+                    "bad_json", "body must be a JSON object with a string field \"" + field + "\"");
         }
         return parseHex(field, value.asText());
     }

@@ -2,7 +2,6 @@ package org.blockfilter.server.http.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.http.Context;
-
 import java.util.List;
 import java.util.Objects;
 
@@ -16,12 +15,15 @@ public final class Bip37Controller {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
-    record BlockJson(int height, String hash, String merkleBlock, List<String> transactions) {
-    }
+    record BlockJson(int height, String hash, String merkleBlock, List<String> transactions) {}
 
-    record ScanJson(List<BlockJson> blocks, int scannedBlocks, long cpuNanos, long bytes, boolean complete,
-                    Integer nextHeight) {
-    }
+    record ScanJson(
+            List<BlockJson> blocks,
+            int scannedBlocks,
+            long cpuNanos,
+            long bytes,
+            boolean complete,
+            Integer nextHeight) {}
 
     public void scan(Context ctx) {
         JsonNode body = ApiController.readJson(ctx.bodyAsBytes());
@@ -34,9 +36,19 @@ public final class Bip37Controller {
         int stop = height(body, "stopHeight");
         Bip37Scanner.ScanResult r = scanner.scan(filterload, start, stop);
         metrics.bip37(r);
-        ScanJson json = new ScanJson(r.blocks().stream().map(b -> new BlockJson(b.height(), b.hash().toString(),
-                Wire.hex(b.merkleBlock()), b.transactions().stream().map(Wire::hex).toList())).toList(),
-                r.scannedBlocks(), r.cpuNanos(), r.bytes(), r.complete(), r.nextHeight());
+        ScanJson json = new ScanJson(
+                r.blocks().stream()
+                        .map(b -> new BlockJson(
+                                b.height(),
+                                b.hash().toString(),
+                                Wire.hex(b.merkleBlock()),
+                                b.transactions().stream().map(Wire::hex).toList()))
+                        .toList(),
+                r.scannedBlocks(),
+                r.cpuNanos(),
+                r.bytes(),
+                r.complete(),
+                r.nextHeight());
         Http.send(ctx, 200, Http.JSON, Representations.json(json), CachePolicy.NO_STORE);
     }
 

@@ -1,5 +1,11 @@
 package org.blockfilter.server.http.internal;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.ProtocolException;
@@ -9,13 +15,6 @@ import org.blockfilter.filters.bloom.BloomFilterFormatException;
 import org.blockfilter.filters.bloom.MerkleBlockMatch;
 import org.blockfilter.server.http.NodeGateway;
 import org.blockfilter.server.index.FilterIndexReader;
-
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * The legacy BIP 37 path: scans best-chain blocks of a height range with a client's
@@ -34,8 +33,14 @@ public final class Bip37Scanner {
     private final long workBudget;
     private final long cpuBudgetNanos;
 
-    public Bip37Scanner(FilterIndexReader index, FilterService service, NodeGateway node, int maxBlocks,
-                        long workBudget, long cpuBudgetNanos, long cacheBytes) {
+    public Bip37Scanner(
+            FilterIndexReader index,
+            FilterService service,
+            NodeGateway node,
+            int maxBlocks,
+            long workBudget,
+            long cpuBudgetNanos,
+            long cacheBytes) {
         this.index = Objects.requireNonNull(index, "index");
         this.service = Objects.requireNonNull(service, "service");
         this.blocks = new BlockCache(node, cacheBytes);
@@ -45,28 +50,33 @@ public final class Bip37Scanner {
     }
 
     /** One scanned block: the merkleblock message and the matched transactions (wire bytes). */
-    public record ScannedBlock(int height, Sha256Hash hash, byte[] merkleBlock, List<byte[]> transactions) {
-    }
+    public record ScannedBlock(int height, Sha256Hash hash, byte[] merkleBlock, List<byte[]> transactions) {}
 
     /**
      * @param complete   false if the CPU budget ran out; then nextHeight is where to continue
      * @param cpuNanos   server thread CPU time spent on the scan (fetch, parse, match, serialize)
      * @param bytes      payload bytes a BIP 37 peer would receive (merkleblocks + transactions)
      */
-    public record ScanResult(List<ScannedBlock> blocks, int scannedBlocks, long cpuNanos, long bytes,
-                             boolean complete, Integer nextHeight) {
-    }
+    public record ScanResult(
+            List<ScannedBlock> blocks,
+            int scannedBlocks,
+            long cpuNanos,
+            long bytes,
+            boolean complete,
+            Integer nextHeight) {}
 
     /** Core's limits come from the filters module's strict parser; its errors become typed 400s. */
     private static Bip37Filter parse(byte[] filterload) {
         try {
             return Bip37Filter.parse(filterload);
         } catch (BloomFilterFormatException e) {
-            String code = e.getMessage().contains("exceeds") ? switch (e.field()) {
-                case "filter length" -> "filter_too_large";
-                case "nHashFuncs" -> "too_many_hash_functions";
-                default -> "bad_filter";
-            } : "bad_filter";
+            String code = e.getMessage().contains("exceeds")
+                    ? switch (e.field()) {
+                        case "filter length" -> "filter_too_large";
+                        case "nHashFuncs" -> "too_many_hash_functions";
+                        default -> "bad_filter";
+                    }
+                    : "bad_filter";
             throw new BadRequestException(code, "filterload: " + e.getMessage());
         }
     }
@@ -74,20 +84,23 @@ public final class Bip37Scanner {
     public ScanResult scan(byte[] filterload, int startHeight, int stopHeight) {
         long cpuStart = THREADS.getCurrentThreadCpuTime();
         if (stopHeight < startHeight) {
-            throw new BadRequestException("stop_before_start",
-                    "stopHeight " + stopHeight + " is below startHeight " + startHeight);
+            throw new BadRequestException(
+                    "stop_before_start", "stopHeight " + stopHeight + " is below startHeight " + startHeight);
         }
         long count = (long) stopHeight - startHeight + 1;
         if (count > maxBlocks) {
-            throw new BadRequestException("range_too_large",
-                    "range of " + count + " blocks exceeds the BIP 37 scan limit of " + maxBlocks);
+            throw new BadRequestException(
+                    "range_too_large", "range of " + count + " blocks exceeds the BIP 37 scan limit of " + maxBlocks);
         }
         Bip37Filter filter = parse(filterload);
         long work = count * Math.max(1, filter.sizeBytes());
         if (work > workBudget) {
-            throw new BadRequestException("work_budget_exceeded", "scan of " + count + " blocks with a "
-                    + filter.sizeBytes() + "-byte filter costs " + work + " (blocks x filter bytes), over the budget of "
-                    + workBudget + "; scan fewer blocks");
+            throw new BadRequestException(
+                    "work_budget_exceeded",
+                    "scan of " + count + " blocks with a "
+                            + filter.sizeBytes() + "-byte filter costs " + work
+                            + " (blocks x filter bytes), over the budget of "
+                            + workBudget + "; scan fewer blocks");
         }
         if (stopHeight > index.tip().height()) {
             throw service.heightNotIndexed(stopHeight);
@@ -101,15 +114,17 @@ public final class Bip37Scanner {
             }
             final int height = h;
             Sha256Hash hash = index.hashAt(h).orElseThrow(() -> service.heightNotIndexed(height));
-            byte[] raw = blocks.get(hash).orElseThrow(
-                    () -> new UnavailableException("node_missing_block", "the node does not have block " + hash));
+            byte[] raw = blocks.get(hash)
+                    .orElseThrow(() ->
+                            new UnavailableException("node_missing_block", "the node does not have block " + hash));
             Block block;
             MerkleBlockMatch match;
             try {
                 block = Block.read(ByteBuffer.wrap(raw));
                 match = filter.filterBlock(block);
             } catch (ProtocolException | java.nio.BufferUnderflowException | IllegalArgumentException e) {
-                throw new UnavailableException("node_bad_block", "the node sent an unusable block " + hash + ": " + e.getMessage());
+                throw new UnavailableException(
+                        "node_bad_block", "the node sent an unusable block " + hash + ": " + e.getMessage());
             }
             scanned++;
             // A node answers every MSG_FILTERED_BLOCK with a merkleblock, matches or not.

@@ -1,15 +1,14 @@
 package org.blockfilter.server.http.internal;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.IndexedFilter;
-
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.index.IndexedFilter;
 
 /**
  * Bitcoin Core's REST {@code blockfilter} and {@code blockfilterheaders} endpoints, answered byte
@@ -23,7 +22,8 @@ public final class CoreRest {
     private static final String FORMATS = ".bin, .hex, .json";
     private static final String BASIC = "basic";
     private static final byte BASIC_FILTER_TYPE = 0;
-    private static final String STILL_INDEXING = "Filter not found. Block filters are still in the process of being indexed.";
+    private static final String STILL_INDEXING =
+            "Filter not found. Block filters are still in the process of being indexed.";
 
     private final FilterService service;
 
@@ -32,13 +32,16 @@ public final class CoreRest {
     }
 
     /** A successful Core REST answer; {@code height} is the newest best-chain block it covers, or -1. */
-    public record Response(String contentType, byte[] body, int height) {
+    public record Response(String contentType, byte[] body, int height) {}
+
+    enum Format {
+        UNDEF,
+        BIN,
+        HEX,
+        JSON
     }
 
-    enum Format { UNDEF, BIN, HEX, JSON }
-
-    private record Parsed(String param, Format format) {
-    }
+    private record Parsed(String param, Format format) {}
 
     /** Core's ParseDataFormat: a known suffix is split off; otherwise the whole part is the param. */
     private static Parsed parseFormat(String uriPart) {
@@ -81,7 +84,11 @@ public final class CoreRest {
         return switch (parsed.format()) {
             case BIN -> new Response(BINARY, serializeBlockFilter(f), height);
             case HEX -> new Response(TEXT, hexLine(serializeBlockFilter(f)), height);
-            case JSON -> new Response(JSON, ("{\"filter\":\"" + Wire.hex(f.filter()) + "\"}\n").getBytes(StandardCharsets.US_ASCII), height);
+            case JSON ->
+                new Response(
+                        JSON,
+                        ("{\"filter\":\"" + Wire.hex(f.filter()) + "\"}\n").getBytes(StandardCharsets.US_ASCII),
+                        height);
             case UNDEF -> throw formatNotFound();
         };
     }
@@ -102,13 +109,16 @@ public final class CoreRest {
             rawHash = parts[1];
             rawCount = countParam == null ? "5" : countParam;
         } else {
-            throw new CoreRestException(400,
+            throw new CoreRestException(
+                    400,
                     "Invalid URI format. Expected /rest/blockfilterheaders/<filtertype>/<blockhash>.<ext>?count=<count>");
         }
         int count = parseCount(rawCount);
         if (count < 1) {
-            throw new CoreRestException(400, "Header count is invalid or out of acceptable range (1-"
-                    + Limits.MAX_REST_HEADERS_RESULTS + "): " + rawCount);
+            throw new CoreRestException(
+                    400,
+                    "Header count is invalid or out of acceptable range (1-" + Limits.MAX_REST_HEADERS_RESULTS + "): "
+                            + rawCount);
         }
         Sha256Hash hash = Wire.parseHash(rawHash);
         if (hash == null) {

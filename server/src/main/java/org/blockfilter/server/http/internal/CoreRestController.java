@@ -1,7 +1,6 @@
 package org.blockfilter.server.http.internal;
 
 import io.javalin.http.Context;
-
 import java.util.Objects;
 
 /** Handlers of the Bitcoin Core-compatible {@code /rest/blockfilter*} endpoints. */

@@ -1,7 +1,6 @@
 package org.blockfilter.server.http.internal;
 
 import io.javalin.http.Context;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,12 +23,13 @@ public final class DocsController {
         String version = swaggerUiVersion();
         String base = "/webjars/swagger-ui/" + version;
         this.swaggerPage = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                + "<title>blockfilter API</title>"
-                + "<link rel=\"stylesheet\" href=\"" + base + "/swagger-ui.css\"></head>"
-                + "<body><div id=\"swagger-ui\"></div>"
-                + "<script src=\"" + base + "/swagger-ui-bundle.js\"></script>"
-                + "<script>window.ui = SwaggerUIBundle({url: '/api/v1/openapi.json', dom_id: '#swagger-ui'});</script>"
-                + "</body></html>\n").getBytes(StandardCharsets.UTF_8);
+                        + "<title>blockfilter API</title>"
+                        + "<link rel=\"stylesheet\" href=\"" + base + "/swagger-ui.css\"></head>"
+                        + "<body><div id=\"swagger-ui\"></div>"
+                        + "<script src=\"" + base + "/swagger-ui-bundle.js\"></script>"
+                        + "<script>window.ui = SwaggerUIBundle({url: '/api/v1/openapi.json', dom_id: '#swagger-ui'});</script>"
+                        + "</body></html>\n")
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     public void openApi(Context ctx) {
@@ -41,8 +41,12 @@ public final class DocsController {
     }
 
     public void metrics(Context ctx) {
-        Http.send(ctx, 200, "text/plain; version=0.0.4; charset=utf-8",
-                metrics.scrape().getBytes(StandardCharsets.UTF_8), CachePolicy.NO_STORE);
+        Http.send(
+                ctx,
+                200,
+                "text/plain; version=0.0.4; charset=utf-8",
+                metrics.scrape().getBytes(StandardCharsets.UTF_8),
+                CachePolicy.NO_STORE);
     }
 
     static byte[] resource(String name) {

@@ -1,17 +1,16 @@
 package org.blockfilter.server.http.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.server.http.NodeException;
 import org.blockfilter.server.http.NodeGateway;
 import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.index.IndexedFilter;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
  * The read side of our API: filters, ranges, headers, checkpoints, blocks and relay, with BIP 157
@@ -29,20 +28,15 @@ public final class FilterService {
         this.network = Objects.requireNonNull(network, "network");
     }
 
-    public record Status(String network, int indexedHeight, String indexedHash, Integer nodeHeight, boolean synced) {
-    }
+    public record Status(String network, int indexedHeight, String indexedHash, Integer nodeHeight, boolean synced) {}
 
-    public record FilterRange(int stopHeight, List<IndexedFilter> filters) {
-    }
+    public record FilterRange(int stopHeight, List<IndexedFilter> filters) {}
 
-    public record Checkpoints(Sha256Hash stopHash, int stopHeight, List<Sha256Hash> headers) {
-    }
+    public record Checkpoints(Sha256Hash stopHash, int stopHeight, List<Sha256Hash> headers) {}
 
-    public record Headers(int lastHeight, List<byte[]> headers) {
-    }
+    public record Headers(int lastHeight, List<byte[]> headers) {}
 
-    public record RawBlock(Sha256Hash hash, OptionalInt height, byte[] block) {
-    }
+    public record RawBlock(Sha256Hash hash, OptionalInt height, byte[] block) {}
 
     public Status status() {
         FilterIndexReader.Tip tip = index.tip();
@@ -72,16 +66,17 @@ public final class FilterService {
         }
         int stop = stopHeight.getAsInt();
         if (stop < startHeight) {
-            throw new BadRequestException("stop_before_start",
-                    "stop_hash is at height " + stop + ", below start_height " + startHeight);
+            throw new BadRequestException(
+                    "stop_before_start", "stop_hash is at height " + stop + ", below start_height " + startHeight);
         }
         long count = (long) stop - startHeight + 1;
         if (count > maxBlocks) {
-            throw new BadRequestException("range_too_large",
-                    "range of " + count + " blocks exceeds the limit of " + maxBlocks);
+            throw new BadRequestException(
+                    "range_too_large", "range of " + count + " blocks exceeds the limit of " + maxBlocks);
         }
         List<IndexedFilter> filters = index.range(startHeight, stopHash)
-                .orElseThrow(() -> new UnavailableException("index_changed", "the best chain changed during the request; retry"));
+                .orElseThrow(() ->
+                        new UnavailableException("index_changed", "the best chain changed during the request; retry"));
         return new FilterRange(stop, filters);
     }
 
@@ -100,7 +95,9 @@ public final class FilterService {
             throw unknownBlock(stopHash);
         }
         List<Sha256Hash> headers = new ArrayList<>();
-        for (int h = FilterHeaders.CHECKPOINT_INTERVAL; h <= stopHeight.getAsInt(); h += FilterHeaders.CHECKPOINT_INTERVAL) {
+        for (int h = FilterHeaders.CHECKPOINT_INTERVAL;
+                h <= stopHeight.getAsInt();
+                h += FilterHeaders.CHECKPOINT_INTERVAL) {
             Optional<IndexedFilter> f = index.hashAt(h).flatMap(index::filter);
             if (f.isEmpty()) {
                 throw new UnavailableException("index_changed", "the best chain changed during the request; retry");
@@ -132,8 +129,8 @@ public final class FilterService {
     }
 
     public RawBlock block(Sha256Hash hash) {
-        byte[] raw = node.rawBlock(hash)
-                .orElseThrow(() -> new NotFoundException("unknown_block", "unknown block " + hash));
+        byte[] raw =
+                node.rawBlock(hash).orElseThrow(() -> new NotFoundException("unknown_block", "unknown block " + hash));
         return new RawBlock(hash, index.heightOf(hash), raw);
     }
 
@@ -154,7 +151,8 @@ public final class FilterService {
         int tip = index.tip().height();
         Integer nodeHeight = nodeHeightOrNull();
         if (nodeHeight != null && height <= nodeHeight) {
-            return new UnavailableException("index_behind",
+            return new UnavailableException(
+                    "index_behind",
                     "height " + height + " is not indexed yet (indexed up to " + tip + ", node at " + nodeHeight + ")");
         }
         return new NotFoundException("unknown_height", "no block at height " + height + " (best height " + tip + ")");

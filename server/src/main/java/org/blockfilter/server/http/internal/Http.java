@@ -1,9 +1,8 @@
 package org.blockfilter.server.http.internal;
 
 import io.javalin.http.Context;
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.function.Supplier;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * Request parsing and response writing shared by the controllers: representation choice,
@@ -15,8 +14,7 @@ public final class Http {
     /** Request attribute: body bytes sent, read by the metrics hook. */
     public static final String SENT_BYTES = "blockfilter.sentBytes";
 
-    private Http() {
-    }
+    private Http() {}
 
     /** Binary if the client asks for {@code application/octet-stream}, JSON otherwise. */
     public static boolean wantsBinary(Context ctx) {
@@ -71,8 +69,10 @@ public final class Http {
     public static Sha256Hash hash(String name, String raw) {
         Sha256Hash hash = Wire.parseHash(raw);
         if (hash == null) {
-            throw new BadRequestException("bad_hash", name + " must be 64 hex digits (display order), got "
-                    + raw.length() + " characters: " + abbreviate(raw));
+            throw new BadRequestException(
+                    "bad_hash",
+                    name + " must be 64 hex digits (display order), got " + raw.length() + " characters: "
+                            + abbreviate(raw));
         }
         return hash;
     }

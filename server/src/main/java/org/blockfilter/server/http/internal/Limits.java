@@ -11,6 +11,5 @@ public final class Limits {
     /** Block headers per {@code /api/v1/headers} request, as Core's REST headers endpoint. */
     public static final int MAX_HEADERS = MAX_REST_HEADERS_RESULTS;
 
-    private Limits() {
-    }
+    private Limits() {}
 }

@@ -3,12 +3,11 @@ package org.blockfilter.server.http.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.index.IndexedFilter;
-
 import java.io.ByteArrayOutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.index.IndexedFilter;
 
 /**
  * The JSON and binary bodies of our API (see docs/api.md). Hashes in JSON are display-order hex;
@@ -17,8 +16,7 @@ import java.util.List;
 public final class Representations {
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
-    private Representations() {
-    }
+    private Representations() {}
 
     public static byte[] json(Object value) {
         try {
@@ -32,39 +30,44 @@ public final class Representations {
         return JSON;
     }
 
-    record FilterJson(String blockHash, int height, String filter, String filterHash, String header,
-                      String prevHeader, boolean active) {
-    }
+    record FilterJson(
+            String blockHash,
+            int height,
+            String filter,
+            String filterHash,
+            String header,
+            String prevHeader,
+            boolean active) {}
 
-    record RangeEntry(String blockHash, int height, String filter) {
-    }
+    record RangeEntry(String blockHash, int height, String filter) {}
 
-    record RangeJson(List<RangeEntry> filters) {
-    }
+    record RangeJson(List<RangeEntry> filters) {}
 
-    record FilterHeadersJson(String prevHeader, List<String> filterHashes, List<String> headers) {
-    }
+    record FilterHeadersJson(String prevHeader, List<String> filterHashes, List<String> headers) {}
 
-    record CheckpointsJson(String stopHash, List<String> checkpoints) {
-    }
+    record CheckpointsJson(String stopHash, List<String> checkpoints) {}
 
-    record HeadersJson(List<String> headers) {
-    }
+    record HeadersJson(List<String> headers) {}
 
-    record BlockJson(String hash, Integer height, String block) {
-    }
+    record BlockJson(String hash, Integer height, String block) {}
 
-    record TxidJson(String txid) {
-    }
+    record TxidJson(String txid) {}
 
     public static byte[] filterJson(IndexedFilter f) {
-        return json(new FilterJson(f.blockHash().toString(), f.height(), Wire.hex(f.filter()),
-                f.filterHash().toString(), f.header().toString(), f.prevHeader().toString(), f.active()));
+        return json(new FilterJson(
+                f.blockHash().toString(),
+                f.height(),
+                Wire.hex(f.filter()),
+                f.filterHash().toString(),
+                f.header().toString(),
+                f.prevHeader().toString(),
+                f.active()));
     }
 
     public static byte[] rangeJson(List<IndexedFilter> filters) {
         return json(new RangeJson(filters.stream()
-                .map(f -> new RangeEntry(f.blockHash().toString(), f.height(), Wire.hex(f.filter()))).toList()));
+                .map(f -> new RangeEntry(f.blockHash().toString(), f.height(), Wire.hex(f.filter())))
+                .toList()));
     }
 
     /** For each block: 32-byte block hash (wire order), CompactSize length, filter bytes. */
@@ -83,7 +86,8 @@ public final class Representations {
     }
 
     public static byte[] filterHeadersJson(List<IndexedFilter> filters) {
-        return json(new FilterHeadersJson(filters.get(0).prevHeader().toString(),
+        return json(new FilterHeadersJson(
+                filters.get(0).prevHeader().toString(),
                 filters.stream().map(f -> f.filterHash().toString()).toList(),
                 filters.stream().map(f -> f.header().toString()).toList()));
     }
@@ -105,7 +109,8 @@ public final class Representations {
 
     /** CompactSize count, then each checkpoint header in wire order. */
     public static byte[] checkpointsBinary(FilterService.Checkpoints c) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(5 + 32 * c.headers().size());
+        ByteArrayOutputStream out =
+                new ByteArrayOutputStream(5 + 32 * c.headers().size());
         Wire.writeCompactSize(out, c.headers().size());
         for (Sha256Hash h : c.headers()) {
             Wire.writeHash(out, h);
@@ -124,8 +129,8 @@ public final class Representations {
     }
 
     public static byte[] blockJson(FilterService.RawBlock b) {
-        return json(new BlockJson(b.hash().toString(),
-                b.height().isPresent() ? b.height().getAsInt() : null, Wire.hex(b.block())));
+        return json(new BlockJson(
+                b.hash().toString(), b.height().isPresent() ? b.height().getAsInt() : null, Wire.hex(b.block())));
     }
 
     public static byte[] txidJson(Sha256Hash txid) {

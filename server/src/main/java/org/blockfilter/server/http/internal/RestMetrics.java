@@ -6,11 +6,10 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.blockfilter.server.index.FilterIndexReader;
-
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.blockfilter.server.index.FilterIndexReader;
 
 /**
  * The server's Prometheus metrics: index height, node height and lag, blocks indexed, request
@@ -25,24 +24,38 @@ public final class RestMetrics {
     private final Counter bip37Bytes;
     private final Counter bip37Scans;
 
-    private record RouteMeters(Timer latency, Counter bytes, Counter cpuSeconds) {
-    }
+    private record RouteMeters(Timer latency, Counter bytes, Counter cpuSeconds) {}
 
     public RestMetrics(FilterIndexReader index, Supplier<Integer> nodeHeight) {
         Gauge.builder("blockfilter_index_height", () -> index.tip().height())
-                .description("Height of the highest indexed best-chain block").register(registry);
+                .description("Height of the highest indexed best-chain block")
+                .register(registry);
         Gauge.builder("blockfilter_index_blocks", () -> index.tip().height() + 1)
-                .description("Best-chain blocks indexed (height + 1)").register(registry);
+                .description("Best-chain blocks indexed (height + 1)")
+                .register(registry);
         Gauge.builder("blockfilter_node_height", () -> orNaN(nodeHeight.get()))
-                .description("Height of the node's best chain (NaN if unreachable)").register(registry);
+                .description("Height of the node's best chain (NaN if unreachable)")
+                .register(registry);
         Gauge.builder("blockfilter_index_lag_blocks", () -> {
-            Integer node = nodeHeight.get();
-            return node == null ? Double.NaN : Math.max(0, node - index.tip().height());
-        }).description("Blocks the index is behind the node").register(registry);
-        bip37Blocks = Counter.builder("blockfilter_bip37_scanned_blocks").description("Blocks scanned for BIP 37 clients").register(registry);
-        bip37CpuSeconds = Counter.builder("blockfilter_bip37_cpu_seconds").description("Server CPU time spent on BIP 37 scans").register(registry);
-        bip37Bytes = Counter.builder("blockfilter_bip37_payload_bytes").description("merkleblock and transaction bytes produced for BIP 37 clients").register(registry);
-        bip37Scans = Counter.builder("blockfilter_bip37_scans").description("BIP 37 scan requests served").register(registry);
+                    Integer node = nodeHeight.get();
+                    return node == null
+                            ? Double.NaN
+                            : Math.max(0, node - index.tip().height());
+                })
+                .description("Blocks the index is behind the node")
+                .register(registry);
+        bip37Blocks = Counter.builder("blockfilter_bip37_scanned_blocks")
+                .description("Blocks scanned for BIP 37 clients")
+                .register(registry);
+        bip37CpuSeconds = Counter.builder("blockfilter_bip37_cpu_seconds")
+                .description("Server CPU time spent on BIP 37 scans")
+                .register(registry);
+        bip37Bytes = Counter.builder("blockfilter_bip37_payload_bytes")
+                .description("merkleblock and transaction bytes produced for BIP 37 clients")
+                .register(registry);
+        bip37Scans = Counter.builder("blockfilter_bip37_scans")
+                .description("BIP 37 scan requests served")
+                .register(registry);
     }
 
     private static double orNaN(Integer v) {
@@ -58,9 +71,18 @@ public final class RestMetrics {
         RouteMeters m = routes.computeIfAbsent(method + ' ' + route + ' ' + status, k -> {
             Tags tags = Tags.of("method", method, "route", route, "status", Integer.toString(status));
             return new RouteMeters(
-                    Timer.builder("blockfilter_http_requests").tags(tags).description("HTTP requests by route").register(registry),
-                    Counter.builder("blockfilter_http_response_bytes").tags(tags).description("Response body bytes before compression").register(registry),
-                    Counter.builder("blockfilter_http_cpu_seconds").tags(tags).description("Server thread CPU time in handlers").register(registry));
+                    Timer.builder("blockfilter_http_requests")
+                            .tags(tags)
+                            .description("HTTP requests by route")
+                            .register(registry),
+                    Counter.builder("blockfilter_http_response_bytes")
+                            .tags(tags)
+                            .description("Response body bytes before compression")
+                            .register(registry),
+                    Counter.builder("blockfilter_http_cpu_seconds")
+                            .tags(tags)
+                            .description("Server thread CPU time in handlers")
+                            .register(registry));
         });
         m.latency().record(nanos, TimeUnit.NANOSECONDS);
         m.bytes().increment(bytes);

@@ -1,17 +1,15 @@
 package org.blockfilter.server.http.internal;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.io.ByteArrayOutputStream;
 import java.util.HexFormat;
 import java.util.List;
+import org.bitcoinj.base.Sha256Hash;
 
 /** Bitcoin wire encodings the binary representations use: CompactSize and internal-order hashes. Stateless. */
 public final class Wire {
     public static final HexFormat HEX = HexFormat.of();
 
-    private Wire() {
-    }
+    private Wire() {}
 
     public static void writeCompactSize(ByteArrayOutputStream out, long n) {
         if (n < 0xfd) {

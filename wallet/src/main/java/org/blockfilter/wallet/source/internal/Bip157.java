@@ -9,8 +9,7 @@ import org.blockfilter.filters.FilterHeaders;
  * https://github.com/bitcoin/bips/blob/master/bip-0157.mediawiki
  */
 public final class Bip157 {
-    private Bip157() {
-    }
+    private Bip157() {}
 
     /** BIP 158 basic filter type. */
     public static final int BASIC_FILTER_TYPE = Bip158.BASIC_FILTER_TYPE;
@@ -26,6 +25,7 @@ public final class Bip157 {
     public static final int MAX_MESSAGE_BYTES = 4_000_000;
     /** Checkpoints that fit in one protocol message. */
     public static final int MAX_CHECKPOINTS = (MAX_MESSAGE_BYTES - 64) / 32;
+
     public static final int HEADER_BYTES = 80;
     public static final int HASH_BYTES = 32;
 }

@@ -1,8 +1,7 @@
 package org.blockfilter.wallet.source.internal;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.Arrays;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * Reads Bitcoin wire encodings from a byte array, strictly: non-canonical CompactSize values,
@@ -136,7 +135,8 @@ public final class WireReader {
         int n = (int) compactSize(field, max);
         if ((long) n * itemSize > remaining()) {
             pos = start;
-            throw error(field, "count " + n + " needs " + (long) n * itemSize + " bytes, " + (remaining() - 0) + " left");
+            throw error(
+                    field, "count " + n + " needs " + (long) n * itemSize + " bytes, " + (remaining() - 0) + " left");
         }
         return n;
     }

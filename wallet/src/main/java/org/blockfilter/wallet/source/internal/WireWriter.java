@@ -1,8 +1,7 @@
 package org.blockfilter.wallet.source.internal;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.io.ByteArrayOutputStream;
+import org.bitcoinj.base.Sha256Hash;
 
 /** Writes Bitcoin wire encodings. Mutable, not thread-safe; one writer per message. */
 public final class WireWriter {

@@ -1,5 +1,14 @@
 package org.blockfilter.wallet.source.p2p;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
@@ -10,16 +19,6 @@ import org.blockfilter.wallet.source.internal.MalformedDataException;
 import org.blockfilter.wallet.source.p2p.internal.HeaderChain;
 import org.blockfilter.wallet.source.p2p.internal.Message;
 import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
-
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Objects;
-import java.util.OptionalInt;
 
 /**
  * A {@link ChainSource} that speaks BIP 157 over the Bitcoin P2P protocol to one node.
@@ -78,7 +77,8 @@ public final class P2pSource implements ChainSource {
         this.params = params;
         this.options = options;
         this.name = "p2p:" + peer.getHostString() + ":" + peer.getPort();
-        this.chain = new HeaderChain(Arrays.copyOf(params.getGenesisBlock().serialize(), Bip157.HEADER_BYTES), options.maxHeight());
+        this.chain = new HeaderChain(
+                Arrays.copyOf(params.getGenesisBlock().serialize(), Bip157.HEADER_BYTES), options.maxHeight());
     }
 
     /** Connects and handshakes now, so a peer that does not serve compact filters fails here. */
@@ -127,13 +127,15 @@ public final class P2pSource implements ChainSource {
         int stopHeight = heightOf(stopHash);
         int expected = stopHeight - startHeight + 1;
         if (expected < 1 || expected > Bip157.MAX_CFHEADERS) {
-            throw new IllegalArgumentException("range " + startHeight + ".." + stopHeight + " is not 1.." + Bip157.MAX_CFHEADERS + " blocks");
+            throw new IllegalArgumentException(
+                    "range " + startHeight + ".." + stopHeight + " is not 1.." + Bip157.MAX_CFHEADERS + " blocks");
         }
         Message.CFHeaders answer = call("getcfheaders", c -> {
             c.send(new Message.GetCFHeaders(Bip157.BASIC_FILTER_TYPE, startHeight, stopHash));
             long deadline = deadline();
             while (true) {
-                if (c.receive(deadline) instanceof Message.CFHeaders m && m.stopHash().equals(stopHash)) {
+                if (c.receive(deadline) instanceof Message.CFHeaders m
+                        && m.stopHash().equals(stopHash)) {
                     return m;
                 }
             }
@@ -155,7 +157,8 @@ public final class P2pSource implements ChainSource {
             c.send(new Message.GetCFCheckpt(Bip157.BASIC_FILTER_TYPE, stopHash));
             long deadline = deadline();
             while (true) {
-                if (c.receive(deadline) instanceof Message.CFCheckpt m && m.stopHash().equals(stopHash)) {
+                if (c.receive(deadline) instanceof Message.CFCheckpt m
+                        && m.stopHash().equals(stopHash)) {
                     return m;
                 }
             }
@@ -165,7 +168,8 @@ public final class P2pSource implements ChainSource {
         }
         int expected = stopHeight / Bip157.CHECKPOINT_INTERVAL;
         if (answer.headers().size() != expected) {
-            throw fail("cfcheckpt: " + answer.headers().size() + " checkpoints up to height " + stopHeight + ", expected " + expected);
+            throw fail("cfcheckpt: " + answer.headers().size() + " checkpoints up to height " + stopHeight
+                    + ", expected " + expected);
         }
         return answer.headers();
     }
@@ -177,7 +181,8 @@ public final class P2pSource implements ChainSource {
         int stopHeight = heightOf(stopHash);
         int expected = stopHeight - startHeight + 1;
         if (expected < 1 || expected > Bip157.MAX_CFILTERS) {
-            throw new IllegalArgumentException("range " + startHeight + ".." + stopHeight + " is not 1.." + Bip157.MAX_CFILTERS + " blocks");
+            throw new IllegalArgumentException(
+                    "range " + startHeight + ".." + stopHeight + " is not 1.." + Bip157.MAX_CFILTERS + " blocks");
         }
         return call("getcfilters", c -> {
             c.send(new Message.GetCFilters(Bip157.BASIC_FILTER_TYPE, startHeight, stopHash));
@@ -187,7 +192,8 @@ public final class P2pSource implements ChainSource {
                 if (c.receive(deadline) instanceof Message.CFilter m) {
                     Sha256Hash want = chain.hashAt(startHeight + out.size());
                     if (m.filterType() != Bip157.BASIC_FILTER_TYPE) {
-                        throw fail("cfilter: filter type " + m.filterType() + ", asked for " + Bip157.BASIC_FILTER_TYPE);
+                        throw fail(
+                                "cfilter: filter type " + m.filterType() + ", asked for " + Bip157.BASIC_FILTER_TYPE);
                     }
                     if (!m.blockHash().equals(want)) {
                         throw fail("cfilter #" + out.size() + " is for block " + m.blockHash() + ", expected " + want
@@ -209,10 +215,12 @@ public final class P2pSource implements ChainSource {
             long deadline = deadline();
             while (true) {
                 Message m = c.receive(deadline);
-                if (m instanceof Message.BlockMessage b && HeaderChain.hashOf(b.raw()).equals(blockHash)) {
+                if (m instanceof Message.BlockMessage b
+                        && HeaderChain.hashOf(b.raw()).equals(blockHash)) {
                     return b.raw();
                 }
-                if (m instanceof Message.NotFound nf && nf.items().stream().anyMatch(i -> i.hash().equals(blockHash))) {
+                if (m instanceof Message.NotFound nf
+                        && nf.items().stream().anyMatch(i -> i.hash().equals(blockHash))) {
                     throw fail("peer does not have block " + blockHash);
                 }
             }
@@ -266,10 +274,12 @@ public final class P2pSource implements ChainSource {
             if (m instanceof Message.Reject r && txid.equals(r.data())) {
                 throw fail("peer rejected transaction " + txid + ": " + r.reason() + " (code " + r.code() + ")");
             }
-            if (m instanceof Message.Tx t && Transaction.read(ByteBuffer.wrap(t.raw())).getTxId().equals(txid)) {
+            if (m instanceof Message.Tx t
+                    && Transaction.read(ByteBuffer.wrap(t.raw())).getTxId().equals(txid)) {
                 return true;
             }
-            if (m instanceof Message.NotFound nf && nf.items().stream().anyMatch(i -> i.hash().equals(txid))) {
+            if (m instanceof Message.NotFound nf
+                    && nf.items().stream().anyMatch(i -> i.hash().equals(txid))) {
                 return false;
             }
         }
@@ -342,9 +352,12 @@ public final class P2pSource implements ChainSource {
                 throw e;
             }
         }
-        throw fail(what + ": no answer after " + options.attempts() + " attempts of " + options.timeout().toMillis()
-                + " ms (btcd ignores requests while it considers itself not synced, or for a range it finds invalid): "
-                + last, last);
+        throw fail(
+                what + ": no answer after " + options.attempts() + " attempts of "
+                        + options.timeout().toMillis()
+                        + " ms (btcd ignores requests while it considers itself not synced, or for a range it finds invalid): "
+                        + last,
+                last);
     }
 
     private PeerConnection connection() throws IOException {
@@ -352,11 +365,13 @@ public final class P2pSource implements ChainSource {
             throw fail("closed");
         }
         if (connection == null) {
-            PeerConnection c = PeerConnection.open(peer, params.getPacketMagic(), options.timeout().toMillis(), USER_AGENT);
+            PeerConnection c = PeerConnection.open(
+                    peer, params.getPacketMagic(), options.timeout().toMillis(), USER_AGENT);
             if ((c.peerVersion().services() & Message.NODE_COMPACT_FILTERS) == 0) {
                 c.close();
                 throw fail("peer does not advertise NODE_COMPACT_FILTERS (services 0x"
-                        + Long.toHexString(c.peerVersion().services()) + ", " + c.peerVersion().userAgent() + ")");
+                        + Long.toHexString(c.peerVersion().services()) + ", "
+                        + c.peerVersion().userAgent() + ")");
             }
             connection = c;
         }

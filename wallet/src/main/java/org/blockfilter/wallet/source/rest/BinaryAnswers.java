@@ -1,5 +1,7 @@
 package org.blockfilter.wallet.source.rest;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.wallet.source.ChainSource.BlockFilterBytes;
 import org.blockfilter.wallet.source.ChainSource.FilterHeaders;
@@ -7,16 +9,12 @@ import org.blockfilter.wallet.source.internal.Bip157;
 import org.blockfilter.wallet.source.internal.MalformedDataException;
 import org.blockfilter.wallet.source.internal.WireReader;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Strict decoders of the REST API's binary representations; each throws {@link
  * MalformedDataException} naming the field and offset. Stateless.
  */
 final class BinaryAnswers {
-    private BinaryAnswers() {
-    }
+    private BinaryAnswers() {}
 
     /** 32-byte prev header + CompactSize count (1..2000) + count x 32-byte filter hashes, as {@code cfheaders}. */
     static FilterHeaders filterHeaders(byte[] body) {

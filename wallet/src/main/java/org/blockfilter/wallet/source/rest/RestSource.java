@@ -3,15 +3,6 @@ package org.blockfilter.wallet.source.rest;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.ProtocolException;
-import org.bitcoinj.core.Transaction;
-import org.blockfilter.wallet.source.ChainSource;
-import org.blockfilter.wallet.source.SourceException;
-import org.blockfilter.wallet.source.internal.Bip157;
-import org.blockfilter.wallet.source.internal.LimitedBodySubscriber;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,6 +21,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.ProtocolException;
+import org.bitcoinj.core.Transaction;
+import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.SourceException;
+import org.blockfilter.wallet.source.internal.Bip157;
+import org.blockfilter.wallet.source.internal.LimitedBodySubscriber;
+import org.blockfilter.wallet.source.internal.MalformedDataException;
 
 /**
  * A {@link ChainSource} that reads our server's REST API ({@code /api/v1}) in its binary
@@ -132,8 +131,8 @@ public final class RestSource implements ChainSource {
         if (count < 1 || count > Bip157.MAX_HEADERS) {
             throw new IllegalArgumentException("count must be 1.." + Bip157.MAX_HEADERS + ": " + count);
         }
-        byte[] body = getBinary("/api/v1/headers?start_height=" + startHeight + "&count=" + count,
-                (long) count * Bip157.HEADER_BYTES);
+        byte[] body = getBinary(
+                "/api/v1/headers?start_height=" + startHeight + "&count=" + count, (long) count * Bip157.HEADER_BYTES);
         if (body.length == 0 || body.length % Bip157.HEADER_BYTES != 0) {
             throw fail("headers: body of " + body.length + " bytes is not a positive multiple of 80");
         }
@@ -170,7 +169,8 @@ public final class RestSource implements ChainSource {
     public List<BlockFilterBytes> filters(int startHeight, Sha256Hash stopHash) {
         checkHeight(startHeight);
         Objects.requireNonNull(stopHash, "stopHash");
-        byte[] body = getBinary("/api/v1/filters?start_height=" + startHeight + "&stop_hash=" + stopHash,
+        byte[] body = getBinary(
+                "/api/v1/filters?start_height=" + startHeight + "&stop_hash=" + stopHash,
                 limits.maxFiltersResponseBytes());
         return decode("filters", () -> BinaryAnswers.filters(body, stopHash, limits.maxFilterBytes()));
     }
@@ -231,7 +231,8 @@ public final class RestSource implements ChainSource {
     }
 
     private JsonNode getJson(String path) {
-        HttpRequest req = request(path).header("Accept", "application/json").GET().build();
+        HttpRequest req =
+                request(path).header("Accept", "application/json").GET().build();
         return parseJson(path, send(req, limits.maxJsonBytes()));
     }
 
@@ -297,7 +298,9 @@ public final class RestSource implements ChainSource {
         } catch (IOException | RuntimeException e) {
             // Not our error shape: the status alone says enough.
         }
-        resp.headers().firstValue("Retry-After").ifPresent(s -> sb.append(" (retry after ").append(s).append(" s)"));
+        resp.headers()
+                .firstValue("Retry-After")
+                .ifPresent(s -> sb.append(" (retry after ").append(s).append(" s)"));
         return sb.toString();
     }
 

@@ -1,10 +1,5 @@
 package org.blockfilter.wallet.source.p2p;
 
-import org.bitcoinj.params.RegTestParams;
-import org.blockfilter.wallet.source.p2p.internal.Message;
-import org.blockfilter.wallet.source.p2p.internal.MessageCodec;
-import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
-
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,6 +13,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+import org.bitcoinj.params.RegTestParams;
+import org.blockfilter.wallet.source.p2p.internal.Message;
+import org.blockfilter.wallet.source.p2p.internal.MessageCodec;
+import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
 
 /**
  * A scripted Bitcoin peer on 127.0.0.1 (free port) for P2pSource tests: it handshakes with the
@@ -63,7 +62,9 @@ final class FakePeer implements AutoCloseable {
                     in.readFully(payload);
                     Message m = PeerConnection.decodeChecked(f, payload);
                     List<Message> answers = m instanceof Message.Version
-                            ? List.of(new Message.Version(70016, services, 0, 0, 99, "/fake:1/", 0, true), new Message.Verack())
+                            ? List.of(
+                                    new Message.Version(70016, services, 0, 0, 99, "/fake:1/", 0, true),
+                                    new Message.Verack())
                             : script.apply(n, m);
                     for (Message a : answers) {
                         out.write(PeerConnection.frame(MAGIC, a.command(), MessageCodec.encode(a)));

@@ -1,5 +1,16 @@
 package org.blockfilter.wallet.source.p2p;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.BiFunction;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.params.RegTestParams;
 import org.blockfilter.wallet.source.ChainSource;
@@ -8,22 +19,11 @@ import org.blockfilter.wallet.source.p2p.internal.HeaderChain;
 import org.blockfilter.wallet.source.p2p.internal.Message;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.function.BiFunction;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /** P2pSource against a scripted peer: handshake rules, retries on silence, and strict answers. */
 class P2pSourceTest {
     private static final long SERVES_FILTERS = Message.NODE_WITNESS | Message.NODE_COMPACT_FILTERS;
-    private static final P2pSource.Options FAST = P2pSource.Options.DEFAULT.withTimeout(Duration.ofMillis(500)).withAttempts(2);
+    private static final P2pSource.Options FAST =
+            P2pSource.Options.DEFAULT.withTimeout(Duration.ofMillis(500)).withAttempts(2);
 
     /** Three headers on regtest genesis (heights 1..3); proof of work is not this layer's check. */
     private static final List<byte[]> CHAIN = chain(3);
@@ -46,15 +46,16 @@ class P2pSourceTest {
     }
 
     /** Answers getheaders with CHAIN, then whatever {@code rest} says. */
-    private static BiFunction<Integer, Message, List<Message>> withHeaders(BiFunction<Integer, Message, List<Message>> rest) {
+    private static BiFunction<Integer, Message, List<Message>> withHeaders(
+            BiFunction<Integer, Message, List<Message>> rest) {
         return (n, m) -> m instanceof Message.GetHeaders ? List.of(new Message.Headers(CHAIN)) : rest.apply(n, m);
     }
 
     @Test
     void peerWithoutCompactFiltersServiceIsRefusedAtConnect() throws IOException {
         try (FakePeer peer = new FakePeer(Message.NODE_WITNESS | 1, (n, m) -> List.of())) {
-            SourceException e = assertThrows(SourceException.class,
-                    () -> P2pSource.connect(peer.address(), RegTestParams.get(), FAST));
+            SourceException e = assertThrows(
+                    SourceException.class, () -> P2pSource.connect(peer.address(), RegTestParams.get(), FAST));
             assertTrue(e.getMessage().contains("does not advertise NODE_COMPACT_FILTERS"), e.getMessage());
             assertEquals("p2p:127.0.0.1:" + peer.address().getPort(), e.source());
         }
@@ -63,12 +64,13 @@ class P2pSourceTest {
     @Test
     void tipAndHeadersComeFromTheSyncedHeaderChain() throws IOException {
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
             assertEquals(3, source.tipHeight());
             List<byte[]> headers = source.blockHeaders(2, 10);
             assertEquals(2, headers.size());
             assertArrayEquals(CHAIN.get(1), headers.get(0));
-            assertArrayEquals(FakePeer.genesisHeader(), source.blockHeaders(0, 1).get(0));
+            assertArrayEquals(
+                    FakePeer.genesisHeader(), source.blockHeaders(0, 1).get(0));
         }
     }
 
@@ -76,11 +78,12 @@ class P2pSourceTest {
     void requestThePeerIgnoresOnceIsRetriedOnAFreshConnection() throws IOException {
         Sha256Hash prev = Sha256Hash.of(new byte[] {4});
         List<Sha256Hash> hashes = List.of(Sha256Hash.of(new byte[] {5}), Sha256Hash.of(new byte[] {6}));
-        try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) ->
-                m instanceof Message.GetCFHeaders g && n >= 2
-                        ? List.of(new Message.Ping(1), new Message.CFHeaders(0, g.stopHash(), prev, hashes))
-                        : List.of()));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+        try (FakePeer peer = new FakePeer(
+                        SERVES_FILTERS,
+                        withHeaders((n, m) -> m instanceof Message.GetCFHeaders g && n >= 2
+                                ? List.of(new Message.Ping(1), new Message.CFHeaders(0, g.stopHash(), prev, hashes))
+                                : List.of()));
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
             ChainSource.FilterHeaders fh = source.filterHeaders(2, hashAt(3));
             assertEquals(prev, fh.previousHeader());
             assertEquals(hashes, fh.filterHashes());
@@ -91,7 +94,7 @@ class P2pSourceTest {
     @Test
     void peerThatStaysSilentIsNamedAfterTheLastAttempt() throws IOException {
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.filterCheckpoints(hashAt(3)));
             assertTrue(e.getMessage().contains("getcfcheckpt: no answer after 2 attempts"), e.getMessage());
         }
@@ -99,10 +102,14 @@ class P2pSourceTest {
 
     @Test
     void cfiltersMustBeForTheBlocksOfTheRangeInOrder() throws IOException {
-        try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> m instanceof Message.GetCFilters
-                ? List.of(new Message.CFilter(0, hashAt(1), new byte[] {0}), new Message.CFilter(0, hashAt(3), new byte[] {0}))
-                : List.of()));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+        try (FakePeer peer = new FakePeer(
+                        SERVES_FILTERS,
+                        withHeaders((n, m) -> m instanceof Message.GetCFilters
+                                ? List.of(
+                                        new Message.CFilter(0, hashAt(1), new byte[] {0}),
+                                        new Message.CFilter(0, hashAt(3), new byte[] {0}))
+                                : List.of()));
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.filters(1, hashAt(3)));
             assertTrue(e.getMessage().contains("cfilter #1 is for block " + hashAt(3)), e.getMessage());
         }
@@ -110,22 +117,35 @@ class P2pSourceTest {
 
     @Test
     void cfiltersForTheRangeAreReturnedInHeightOrder() throws IOException {
-        try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> m instanceof Message.GetCFilters
-                ? List.of(new Message.Inv(List.of()), new Message.CFilter(0, hashAt(2), new byte[] {1, 7}),
-                        new Message.CFilter(0, hashAt(3), new byte[] {0}))
-                : List.of()));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
-            assertEquals(List.of(new ChainSource.BlockFilterBytes(hashAt(2), new byte[] {1, 7}),
-                    new ChainSource.BlockFilterBytes(hashAt(3), new byte[] {0})), source.filters(2, hashAt(3)));
+        try (FakePeer peer = new FakePeer(
+                        SERVES_FILTERS,
+                        withHeaders((n, m) -> m instanceof Message.GetCFilters
+                                ? List.of(
+                                        new Message.Inv(List.of()),
+                                        new Message.CFilter(0, hashAt(2), new byte[] {1, 7}),
+                                        new Message.CFilter(0, hashAt(3), new byte[] {0}))
+                                : List.of()));
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+            assertEquals(
+                    List.of(
+                            new ChainSource.BlockFilterBytes(hashAt(2), new byte[] {1, 7}),
+                            new ChainSource.BlockFilterBytes(hashAt(3), new byte[] {0})),
+                    source.filters(2, hashAt(3)));
         }
     }
 
     @Test
     void cfheadersWithTheWrongCountAreRejected() throws IOException {
-        try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> m instanceof Message.GetCFHeaders g
-                ? List.of(new Message.CFHeaders(0, g.stopHash(), Sha256Hash.ZERO_HASH, Collections.nCopies(5, Sha256Hash.ZERO_HASH)))
-                : List.of()));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+        try (FakePeer peer = new FakePeer(
+                        SERVES_FILTERS,
+                        withHeaders((n, m) -> m instanceof Message.GetCFHeaders g
+                                ? List.of(new Message.CFHeaders(
+                                        0,
+                                        g.stopHash(),
+                                        Sha256Hash.ZERO_HASH,
+                                        Collections.nCopies(5, Sha256Hash.ZERO_HASH)))
+                                : List.of()));
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.filterHeaders(1, hashAt(3)));
             assertTrue(e.getMessage().contains("5 filter hashes for 3 blocks"), e.getMessage());
         }
@@ -133,10 +153,12 @@ class P2pSourceTest {
 
     @Test
     void malformedAnswerIsNotRetried() throws IOException {
-        try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> m instanceof Message.GetCFCheckpt
-                ? List.of(new Message.CFCheckpt(1, hashAt(3), List.of()))
-                : List.of()));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+        try (FakePeer peer = new FakePeer(
+                        SERVES_FILTERS,
+                        withHeaders((n, m) -> m instanceof Message.GetCFCheckpt
+                                ? List.of(new Message.CFCheckpt(1, hashAt(3), List.of()))
+                                : List.of()));
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.filterCheckpoints(hashAt(3)));
             assertTrue(e.getMessage().contains("filter type 1"), e.getMessage());
             assertEquals(1, peer.connections());
@@ -146,8 +168,9 @@ class P2pSourceTest {
     @Test
     void stopHashOutsideThePeersChainIsNamed() throws IOException {
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
-            SourceException e = assertThrows(SourceException.class, () -> source.filters(0, Sha256Hash.of(new byte[] {1})));
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+            SourceException e =
+                    assertThrows(SourceException.class, () -> source.filters(0, Sha256Hash.of(new byte[] {1})));
             assertTrue(e.getMessage().contains("is not in the peer's best chain"), e.getMessage());
         }
     }
@@ -155,10 +178,12 @@ class P2pSourceTest {
     @Test
     void blockThePeerDoesNotHaveIsNamed() throws IOException {
         Sha256Hash missing = Sha256Hash.of(new byte[] {8});
-        try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> m instanceof Message.GetData g
-                ? List.of(new Message.NotFound(g.items()))
-                : List.of()));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+        try (FakePeer peer = new FakePeer(
+                        SERVES_FILTERS,
+                        withHeaders((n, m) -> m instanceof Message.GetData g
+                                ? List.of(new Message.NotFound(g.items()))
+                                : List.of()));
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.block(missing));
             assertTrue(e.getMessage().contains("peer does not have block " + missing), e.getMessage());
         }
@@ -167,29 +192,38 @@ class P2pSourceTest {
     @Test
     void blockIsReturnedWhenThePeerSendsIt() throws IOException {
         byte[] genesis = RegTestParams.get().getGenesisBlock().serialize();
-        try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> m instanceof Message.GetData g
-                && g.items().get(0).type() == Message.MSG_WITNESS_BLOCK ? List.of(new Message.BlockMessage(genesis)) : List.of()));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
-            assertArrayEquals(genesis, source.block(RegTestParams.get().getGenesisBlock().getHash()));
+        try (FakePeer peer = new FakePeer(
+                        SERVES_FILTERS,
+                        withHeaders((n, m) -> m instanceof Message.GetData g
+                                        && g.items().get(0).type() == Message.MSG_WITNESS_BLOCK
+                                ? List.of(new Message.BlockMessage(genesis))
+                                : List.of()));
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+            assertArrayEquals(
+                    genesis, source.block(RegTestParams.get().getGenesisBlock().getHash()));
         }
     }
 
     @Test
     void rejectedTransactionCarriesThePeersReason() throws IOException {
-        byte[] tx = RegTestParams.get().getGenesisBlock().getTransactions().get(0).serialize();
-        Sha256Hash txid = RegTestParams.get().getGenesisBlock().getTransactions().get(0).getTxId();
+        byte[] tx =
+                RegTestParams.get().getGenesisBlock().getTransactions().get(0).serialize();
+        Sha256Hash txid =
+                RegTestParams.get().getGenesisBlock().getTransactions().get(0).getTxId();
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> {
-            if (m instanceof Message.GetData g) {
-                return List.of(new Message.NotFound(g.items()));
-            }
-            if (m instanceof Message.Tx) {
-                return List.of(new Message.Reject("tx", 0x10, "bad-txns-vin-empty", txid));
-            }
-            return List.of();
-        }));
-             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                    if (m instanceof Message.GetData g) {
+                        return List.of(new Message.NotFound(g.items()));
+                    }
+                    if (m instanceof Message.Tx) {
+                        return List.of(new Message.Reject("tx", 0x10, "bad-txns-vin-empty", txid));
+                    }
+                    return List.of();
+                }));
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.broadcast(tx));
-            assertTrue(e.getMessage().contains("peer rejected transaction " + txid + ": bad-txns-vin-empty"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("peer rejected transaction " + txid + ": bad-txns-vin-empty"),
+                    e.getMessage());
         }
     }
 

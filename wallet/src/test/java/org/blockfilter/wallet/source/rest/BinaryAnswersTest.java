@@ -1,15 +1,14 @@
 package org.blockfilter.wallet.source.rest;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.wallet.source.internal.MalformedDataException;
+import org.junit.jupiter.api.Test;
 
 class BinaryAnswersTest {
     private static final Sha256Hash STOP = Sha256Hash.of(new byte[] {1});

@@ -2,7 +2,6 @@ package org.blockfilter.wallet.source.rest;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -19,13 +18,15 @@ import java.util.concurrent.CountDownLatch;
 final class FakeRestServer implements AutoCloseable {
 
     /** A canned answer. {@code chunked} streams the body without a Content-Length. */
-    record Answer(int status, String contentType, byte[] body, Map<String, String> headers, boolean chunked, boolean hang) {
+    record Answer(
+            int status, String contentType, byte[] body, Map<String, String> headers, boolean chunked, boolean hang) {
         static Answer binary(byte[] body) {
             return new Answer(200, "application/octet-stream", body, Map.of(), false, false);
         }
 
         static Answer json(int status, String json) {
-            return new Answer(status, "application/json", json.getBytes(StandardCharsets.UTF_8), Map.of(), false, false);
+            return new Answer(
+                    status, "application/json", json.getBytes(StandardCharsets.UTF_8), Map.of(), false, false);
         }
 
         static Answer hanging() {
@@ -44,8 +45,7 @@ final class FakeRestServer implements AutoCloseable {
     }
 
     /** What the last request looked like, for tests that check the request. */
-    record Seen(String method, String accept, String contentType, byte[] body) {
-    }
+    record Seen(String method, String accept, String contentType, byte[] body) {}
 
     private final HttpServer server;
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
@@ -74,12 +74,22 @@ final class FakeRestServer implements AutoCloseable {
 
     private void handle(HttpExchange ex) throws IOException {
         String key = ex.getRequestURI().getRawPath()
-                + (ex.getRequestURI().getRawQuery() == null ? "" : "?" + ex.getRequestURI().getRawQuery());
+                + (ex.getRequestURI().getRawQuery() == null
+                        ? ""
+                        : "?" + ex.getRequestURI().getRawQuery());
         byte[] requestBody = ex.getRequestBody().readAllBytes();
-        seen.put(key, new Seen(ex.getRequestMethod(), ex.getRequestHeaders().getFirst("Accept"),
-                ex.getRequestHeaders().getFirst("Content-Type"), requestBody));
-        Answer a = answers.getOrDefault(key,
-                Answer.json(404, "{\"error\":{\"status\":404,\"code\":\"not_found\",\"message\":\"no route " + key + "\"}}"));
+        seen.put(
+                key,
+                new Seen(
+                        ex.getRequestMethod(),
+                        ex.getRequestHeaders().getFirst("Accept"),
+                        ex.getRequestHeaders().getFirst("Content-Type"),
+                        requestBody));
+        Answer a = answers.getOrDefault(
+                key,
+                Answer.json(
+                        404,
+                        "{\"error\":{\"status\":404,\"code\":\"not_found\",\"message\":\"no route " + key + "\"}}"));
         try (ex) {
             if (a.hang()) {
                 release.await();

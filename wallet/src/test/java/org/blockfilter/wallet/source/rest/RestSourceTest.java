@@ -1,5 +1,17 @@
 package org.blockfilter.wallet.source.rest;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
@@ -12,19 +24,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
-
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RestSourceTest {
     private static final Sha256Hash STOP = Sha256Hash.of(new byte[] {1});
@@ -62,8 +61,11 @@ class RestSourceTest {
 
     @Test
     void tipHeightIsTheIndexedHeightFromStatus() {
-        server.answer("/api/v1/status", Answer.json(200,
-                "{\"network\":\"regtest\",\"indexedHeight\":321,\"indexedHash\":\"00\",\"nodeHeight\":330,\"synced\":false}"));
+        server.answer(
+                "/api/v1/status",
+                Answer.json(
+                        200,
+                        "{\"network\":\"regtest\",\"indexedHeight\":321,\"indexedHash\":\"00\",\"nodeHeight\":330,\"synced\":false}"));
         assertEquals(321, source.tipHeight());
         assertEquals("application/json", server.seen("/api/v1/status").accept());
     }
@@ -91,7 +93,9 @@ class RestSourceTest {
         assertEquals(2, headers.size());
         assertArrayEquals(Arrays.copyOfRange(body, 0, 80), headers.get(0));
         assertArrayEquals(Arrays.copyOfRange(body, 80, 160), headers.get(1));
-        assertEquals("application/octet-stream", server.seen("/api/v1/headers?start_height=7&count=2").accept());
+        assertEquals(
+                "application/octet-stream",
+                server.seen("/api/v1/headers?start_height=7&count=2").accept());
     }
 
     @Test
@@ -155,7 +159,8 @@ class RestSourceTest {
 
     @Test
     void filterHeadersBodyLongerThan2000HashesIsCutOff() {
-        server.answer("/api/v1/filter-headers?start_height=5&stop_hash=" + STOP, Answer.binary(new byte[32 + 3 + 2001 * 32]));
+        server.answer(
+                "/api/v1/filter-headers?start_height=5&stop_hash=" + STOP, Answer.binary(new byte[32 + 3 + 2001 * 32]));
         assertSourceError(() -> source.filterHeaders(5, STOP), "larger than");
     }
 
@@ -183,10 +188,18 @@ class RestSourceTest {
 
     @Test
     void filtersDecodeHashAndBytesPerBlock() {
-        byte[] body = new WireWriter().hash(A).varBytes(new byte[] {1, 2, 3}).hash(STOP).varBytes(new byte[] {0}).toByteArray();
+        byte[] body = new WireWriter()
+                .hash(A)
+                .varBytes(new byte[] {1, 2, 3})
+                .hash(STOP)
+                .varBytes(new byte[] {0})
+                .toByteArray();
         server.answer("/api/v1/filters?start_height=3&stop_hash=" + STOP, Answer.binary(body));
-        assertEquals(List.of(new ChainSource.BlockFilterBytes(A, new byte[] {1, 2, 3}),
-                new ChainSource.BlockFilterBytes(STOP, new byte[] {0})), source.filters(3, STOP));
+        assertEquals(
+                List.of(
+                        new ChainSource.BlockFilterBytes(A, new byte[] {1, 2, 3}),
+                        new ChainSource.BlockFilterBytes(STOP, new byte[] {0})),
+                source.filters(3, STOP));
     }
 
     @Test
@@ -204,7 +217,11 @@ class RestSourceTest {
 
     @Test
     void filterWhoseLengthRunsPastTheEndIsRejected() {
-        byte[] body = new WireWriter().hash(STOP).compactSize(10).bytes(new byte[] {1, 2}).toByteArray();
+        byte[] body = new WireWriter()
+                .hash(STOP)
+                .compactSize(10)
+                .bytes(new byte[] {1, 2})
+                .toByteArray();
         server.answer("/api/v1/filters?start_height=3&stop_hash=" + STOP, Answer.binary(body));
         assertSourceError(() -> source.filters(3, STOP), "filters[0].filter");
     }
@@ -221,8 +238,8 @@ class RestSourceTest {
 
     @Test
     void filterLargerThanTheLimitIsRejected() {
-        RestSource small = RestSource.create(server.uri(), Duration.ofSeconds(5),
-                new RestSource.Limits(1024, 10, 1 << 20, 10));
+        RestSource small =
+                RestSource.create(server.uri(), Duration.ofSeconds(5), new RestSource.Limits(1024, 10, 1 << 20, 10));
         byte[] body = new WireWriter().hash(STOP).varBytes(new byte[11]).toByteArray();
         server.answer("/api/v1/filters?start_height=3&stop_hash=" + STOP, Answer.binary(body));
         try (small) {
@@ -233,9 +250,11 @@ class RestSourceTest {
 
     @Test
     void streamedBodyLargerThanTheLimitIsCutOff() {
-        RestSource small = RestSource.create(server.uri(), Duration.ofSeconds(5),
-                new RestSource.Limits(1024, 10, 1000, 10));
-        server.answer("/api/v1/filters?start_height=3&stop_hash=" + STOP, Answer.binary(new byte[1_000_000]).chunkedBody());
+        RestSource small =
+                RestSource.create(server.uri(), Duration.ofSeconds(5), new RestSource.Limits(1024, 10, 1000, 10));
+        server.answer(
+                "/api/v1/filters?start_height=3&stop_hash=" + STOP,
+                Answer.binary(new byte[1_000_000]).chunkedBody());
         try (small) {
             SourceException e = assertThrows(SourceException.class, () -> small.filters(3, STOP));
             assertTrue(e.getMessage().contains("larger than 1000 bytes"), e.getMessage());
@@ -276,21 +295,28 @@ class RestSourceTest {
 
     @Test
     void unknownBlockNamesTheServersErrorCode() {
-        server.answer("/api/v1/blocks/" + A, Answer.json(404,
-                "{\"error\":{\"status\":404,\"code\":\"unknown_block\",\"message\":\"no block " + A + "\"}}"));
+        server.answer(
+                "/api/v1/blocks/" + A,
+                Answer.json(
+                        404,
+                        "{\"error\":{\"status\":404,\"code\":\"unknown_block\",\"message\":\"no block " + A + "\"}}"));
         assertSourceError(() -> source.block(A), "HTTP 404 unknown_block: no block " + A);
     }
 
     @Test
     void indexBehindSaysWhenToRetry() {
-        server.answer("/api/v1/filters?start_height=3&stop_hash=" + STOP, Answer.json(503,
-                "{\"error\":{\"status\":503,\"code\":\"index_behind\",\"message\":\"indexed to 2\"}}").withHeader("Retry-After", "2"));
+        server.answer(
+                "/api/v1/filters?start_height=3&stop_hash=" + STOP,
+                Answer.json(503, "{\"error\":{\"status\":503,\"code\":\"index_behind\",\"message\":\"indexed to 2\"}}")
+                        .withHeader("Retry-After", "2"));
         assertSourceError(() -> source.filters(3, STOP), "HTTP 503 index_behind: indexed to 2 (retry after 2 s)");
     }
 
     @Test
     void errorWithoutOurShapeStillNamesTheStatus() {
-        server.answer("/api/v1/status", new Answer(500, "text/html", "<html>oops</html>".getBytes(), java.util.Map.of(), false, false));
+        server.answer(
+                "/api/v1/status",
+                new Answer(500, "text/html", "<html>oops</html>".getBytes(), java.util.Map.of(), false, false));
         assertSourceError(source::tipHeight, "HTTP 500");
     }
 
@@ -320,8 +346,11 @@ class RestSourceTest {
 
     @Test
     void nodeRejectionCarriesItsReason() {
-        server.answer("/api/v1/transactions", Answer.json(400,
-                "{\"error\":{\"status\":400,\"code\":\"tx_rejected\",\"message\":\"bad-txns-inputs-missingorspent\"}}"));
+        server.answer(
+                "/api/v1/transactions",
+                Answer.json(
+                        400,
+                        "{\"error\":{\"status\":400,\"code\":\"tx_rejected\",\"message\":\"bad-txns-inputs-missingorspent\"}}"));
         assertSourceError(() -> source.broadcast(someTransaction()), "tx_rejected: bad-txns-inputs-missingorspent");
     }
 

@@ -1,15 +1,14 @@
 package org.blockfilter.wallet.source.p2p.internal;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.wallet.source.internal.Bip157;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.wallet.source.internal.Bip157;
+import org.blockfilter.wallet.source.internal.MalformedDataException;
 
 /**
  * The peer's best header chain as the peer told it, from genesis: raw 80-byte headers, their
@@ -88,11 +87,13 @@ public final class HeaderChain {
         }
         Integer forkPoint = heights.get(prevOf(answer.get(0)));
         if (forkPoint == null) {
-            throw new MalformedDataException("headers[0].prevBlock", 4, "does not connect to any header we have: " + prevOf(answer.get(0)));
+            throw new MalformedDataException(
+                    "headers[0].prevBlock", 4, "does not connect to any header we have: " + prevOf(answer.get(0)));
         }
         for (int i = 1; i < answer.size(); i++) {
             if (!prevOf(answer.get(i)).equals(hashOf(answer.get(i - 1)))) {
-                throw new MalformedDataException("headers[" + i + "].prevBlock", 4, "does not link to headers[" + (i - 1) + "]");
+                throw new MalformedDataException(
+                        "headers[" + i + "].prevBlock", 4, "does not link to headers[" + (i - 1) + "]");
             }
         }
         if ((long) forkPoint + answer.size() > maxHeight) {

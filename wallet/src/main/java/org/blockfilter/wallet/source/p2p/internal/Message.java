@@ -1,8 +1,7 @@
 package org.blockfilter.wallet.source.p2p.internal;
 
-import org.bitcoinj.base.Sha256Hash;
-
 import java.util.List;
+import org.bitcoinj.base.Sha256Hash;
 
 /**
  * The P2P messages the light client sends or understands. Immutable values; byte arrays are
@@ -16,6 +15,7 @@ public sealed interface Message {
 
     /** BIP 157 / 37 / 144 service bits and inventory types we use. */
     long NODE_WITNESS = 1L << 3;
+
     long NODE_COMPACT_FILTERS = 1L << 6;
     int MSG_TX = 1;
     int MSG_BLOCK = 2;
@@ -23,8 +23,16 @@ public sealed interface Message {
     int MSG_WITNESS_BLOCK = MSG_BLOCK | MSG_WITNESS_FLAG;
     int MSG_WITNESS_TX = MSG_TX | MSG_WITNESS_FLAG;
 
-    record Version(int protocolVersion, long services, long timestamp, long receiverServices, long nonce,
-                   String userAgent, int startHeight, boolean relay) implements Message {
+    record Version(
+            int protocolVersion,
+            long services,
+            long timestamp,
+            long receiverServices,
+            long nonce,
+            String userAgent,
+            int startHeight,
+            boolean relay)
+            implements Message {
         public String command() {
             return "version";
         }
@@ -70,8 +78,7 @@ public sealed interface Message {
         }
     }
 
-    record InvItem(int type, Sha256Hash hash) {
-    }
+    record InvItem(int type, Sha256Hash hash) {}
 
     record GetData(List<InvItem> items) implements Message {
         public GetData {
@@ -170,6 +177,5 @@ public sealed interface Message {
     }
 
     /** Any other command; its payload is read (within the size cap) and dropped. */
-    record Unknown(String command, int length) implements Message {
-    }
+    record Unknown(String command, int length) implements Message {}
 }

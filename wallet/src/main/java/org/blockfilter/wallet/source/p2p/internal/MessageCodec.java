@@ -1,5 +1,10 @@
 package org.blockfilter.wallet.source.p2p.internal;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
@@ -8,12 +13,6 @@ import org.blockfilter.wallet.source.internal.MalformedDataException;
 import org.blockfilter.wallet.source.internal.WireReader;
 import org.blockfilter.wallet.source.internal.WireWriter;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
 /**
  * Payload encodings of {@link Message}s, and their strict decoding: counts above the protocol
  * and BIP 157 maxima, non-canonical CompactSizes, short or trailing bytes, headers with a
@@ -21,13 +20,13 @@ import java.util.List;
  * MalformedDataException}s naming the field and offset. Stateless.
  */
 public final class MessageCodec {
-    private MessageCodec() {
-    }
+    private MessageCodec() {}
 
     /** Bitcoin Core's MAX_INV_SZ. */
     public static final int MAX_INV = 50_000;
     /** btcd's MaxBlockLocatorsPerMsg. */
     public static final int MAX_LOCATOR = 500;
+
     static final int MAX_USER_AGENT = 256;
     private static final int MAX_REJECT_TEXT = 1024;
 
@@ -51,8 +50,10 @@ public final class MessageCodec {
             w.u32le(v.protocolVersion()).i64le(v.services()).i64le(v.timestamp());
             netAddr(w, v.receiverServices());
             netAddr(w, v.services());
-            w.i64le(v.nonce()).varBytes(v.userAgent().getBytes(StandardCharsets.US_ASCII))
-                    .u32le(v.startHeight()).u8(v.relay() ? 1 : 0);
+            w.i64le(v.nonce())
+                    .varBytes(v.userAgent().getBytes(StandardCharsets.US_ASCII))
+                    .u32le(v.startHeight())
+                    .u8(v.relay() ? 1 : 0);
         } else if (m instanceof Message.Verack) {
             // no payload
         } else if (m instanceof Message.Ping p) {
@@ -79,7 +80,8 @@ public final class MessageCodec {
         } else if (m instanceof Message.Tx t) {
             w.bytes(t.raw());
         } else if (m instanceof Message.Reject r) {
-            w.varBytes(r.rejectedCommand().getBytes(StandardCharsets.US_ASCII)).u8(r.code())
+            w.varBytes(r.rejectedCommand().getBytes(StandardCharsets.US_ASCII))
+                    .u8(r.code())
                     .varBytes(r.reason().getBytes(StandardCharsets.UTF_8));
             if (r.data() != null) {
                 w.hash(r.data());
@@ -91,7 +93,10 @@ public final class MessageCodec {
         } else if (m instanceof Message.GetCFHeaders g) {
             w.u8(g.filterType()).u32le(g.startHeight()).hash(g.stopHash());
         } else if (m instanceof Message.CFHeaders c) {
-            w.u8(c.filterType()).hash(c.stopHash()).hash(c.previousHeader()).compactSize(c.filterHashes().size());
+            w.u8(c.filterType())
+                    .hash(c.stopHash())
+                    .hash(c.previousHeader())
+                    .compactSize(c.filterHashes().size());
             c.filterHashes().forEach(w::hash);
         } else if (m instanceof Message.GetCFCheckpt g) {
             w.u8(g.filterType()).hash(g.stopHash());
@@ -160,8 +165,9 @@ public final class MessageCodec {
                 yield new Message.Reject(rejected, code, reason, data);
             }
             case "getcfilters" -> new Message.GetCFilters(r.u8("filterType"), height(r), r.hash("stopHash"));
-            case "cfilter" -> new Message.CFilter(r.u8("filterType"), r.hash("blockHash"),
-                    r.varBytes("filter", Bip157.MAX_MESSAGE_BYTES));
+            case "cfilter" ->
+                new Message.CFilter(
+                        r.u8("filterType"), r.hash("blockHash"), r.varBytes("filter", Bip157.MAX_MESSAGE_BYTES));
             case "getcfheaders" -> new Message.GetCFHeaders(r.u8("filterType"), height(r), r.hash("stopHash"));
             case "cfheaders" -> {
                 int type = r.u8("filterType");

@@ -1,8 +1,5 @@
 package org.blockfilter.wallet.source.p2p.internal;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,6 +9,8 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.wallet.source.internal.MalformedDataException;
 
 /**
  * One TCP connection to a Bitcoin peer: message framing (magic, 12-byte command, length,
@@ -37,7 +36,9 @@ public final class PeerConnection implements AutoCloseable {
         this.socket = socket;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
-        this.magic = new byte[] {(byte) (packetMagic >>> 24), (byte) (packetMagic >>> 16), (byte) (packetMagic >>> 8), (byte) packetMagic};
+        this.magic = new byte[] {
+            (byte) (packetMagic >>> 24), (byte) (packetMagic >>> 16), (byte) (packetMagic >>> 8), (byte) packetMagic
+        };
     }
 
     /**
@@ -63,8 +64,15 @@ public final class PeerConnection implements AutoCloseable {
 
     private void handshake(long deadline, String userAgent) throws IOException {
         long nonce = new SecureRandom().nextLong();
-        send(new Message.Version(PROTOCOL_VERSION, Message.NODE_WITNESS, System.currentTimeMillis() / 1000,
-                0, nonce, userAgent, 0, false));
+        send(new Message.Version(
+                PROTOCOL_VERSION,
+                Message.NODE_WITNESS,
+                System.currentTimeMillis() / 1000,
+                0,
+                nonce,
+                userAgent,
+                0,
+                false));
         boolean verackSeen = false;
         while (peerVersion == null || !verackSeen) {
             Message m = receive(deadline);
@@ -128,8 +136,7 @@ public final class PeerConnection implements AutoCloseable {
     }
 
     /** A frame header: the command and payload length, checked; and the checksum to compare. */
-    public record Frame(String command, int length, byte[] checksum) {
-    }
+    public record Frame(String command, int length, byte[] checksum) {}
 
     public static Frame parseHeader(byte[] magic, byte[] header) {
         if (!Arrays.equals(magic, 0, 4, header, 0, 4)) {
@@ -152,7 +159,10 @@ public final class PeerConnection implements AutoCloseable {
             }
         }
         String command = new String(header, 4, end - 4, StandardCharsets.US_ASCII);
-        long length = (header[16] & 0xffL) | (header[17] & 0xffL) << 8 | (header[18] & 0xffL) << 16 | (header[19] & 0xffL) << 24;
+        long length = (header[16] & 0xffL)
+                | (header[17] & 0xffL) << 8
+                | (header[18] & 0xffL) << 16
+                | (header[19] & 0xffL) << 24;
         int cap = MessageCodec.maxPayload(command);
         if (length > cap) {
             throw new MalformedDataException("length", 16, command + " payload of " + length + " bytes exceeds " + cap);
@@ -163,8 +173,10 @@ public final class PeerConnection implements AutoCloseable {
     public static Message decodeChecked(Frame f, byte[] payload) {
         byte[] sum = Arrays.copyOf(Sha256Hash.hashTwice(payload), 4);
         if (!Arrays.equals(sum, f.checksum())) {
-            throw new MalformedDataException("checksum", 20, f.command() + " checksum " + hex(f.checksum())
-                    + " does not match payload " + hex(sum));
+            throw new MalformedDataException(
+                    "checksum",
+                    20,
+                    f.command() + " checksum " + hex(f.checksum()) + " does not match payload " + hex(sum));
         }
         return MessageCodec.decode(f.command(), payload);
     }

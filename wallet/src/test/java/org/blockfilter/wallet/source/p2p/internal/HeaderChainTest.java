@@ -1,16 +1,15 @@
 package org.blockfilter.wallet.source.p2p.internal;
 
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.wallet.source.internal.MalformedDataException;
+import org.junit.jupiter.api.Test;
 
 class HeaderChainTest {
     static final byte[] GENESIS = header(Sha256Hash.ZERO_HASH, 0);
@@ -100,7 +99,8 @@ class HeaderChainTest {
         assertEquals(chain.hashAt(90), locator.get(10));
         assertEquals(chain.hashAt(88), locator.get(11));
         assertEquals(chain.hashAt(0), locator.get(locator.size() - 1));
-        assertEquals(List.of(chain.hashAt(84), chain.hashAt(76), chain.hashAt(60), chain.hashAt(28), chain.hashAt(0)),
+        assertEquals(
+                List.of(chain.hashAt(84), chain.hashAt(76), chain.hashAt(60), chain.hashAt(28), chain.hashAt(0)),
                 locator.subList(12, locator.size()));
     }
 }

@@ -1,5 +1,17 @@
 package org.blockfilter.wallet.source.p2p.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.params.RegTestParams;
 import org.blockfilter.wallet.source.internal.MalformedDataException;
@@ -8,26 +20,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.List;
-import java.util.Random;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class MessageCodecTest {
     private static final Sha256Hash H1 = Sha256Hash.of(new byte[] {1});
     private static final Sha256Hash H2 = Sha256Hash.of(new byte[] {2});
 
     static Stream<Message> everyMessage() {
         byte[] genesis = RegTestParams.get().getGenesisBlock().serialize();
-        byte[] coinbase = RegTestParams.get().getGenesisBlock().getTransactions().get(0).serialize();
+        byte[] coinbase =
+                RegTestParams.get().getGenesisBlock().getTransactions().get(0).serialize();
         return Stream.of(
                 new Message.Version(70016, Message.NODE_WITNESS, 1_700_000_000L, 0, 42, "/test:1/", 7, false),
                 new Message.Verack(),
@@ -62,8 +62,15 @@ class MessageCodecTest {
 
     @Test
     void versionFieldsSurviveTheRoundTrip() {
-        Message.Version v = new Message.Version(70016, Message.NODE_WITNESS | Message.NODE_COMPACT_FILTERS,
-                1_700_000_000L, 0, 42, "/btcd:0.26/", 1005, true);
+        Message.Version v = new Message.Version(
+                70016,
+                Message.NODE_WITNESS | Message.NODE_COMPACT_FILTERS,
+                1_700_000_000L,
+                0,
+                42,
+                "/btcd:0.26/",
+                1005,
+                true);
         assertEquals(v, MessageCodec.decode("version", MessageCodec.encode(v)));
     }
 
@@ -76,36 +83,56 @@ class MessageCodecTest {
 
     @Test
     void cfheadersWithMoreThan2000HashesAreRejected() {
-        byte[] payload = new WireWriter().u8(0).hash(H1).hash(H2).compactSize(2001).toByteArray();
-        MalformedDataException e = assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfheaders", payload));
+        byte[] payload =
+                new WireWriter().u8(0).hash(H1).hash(H2).compactSize(2001).toByteArray();
+        MalformedDataException e =
+                assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfheaders", payload));
         assertEquals("filterHashes count", e.field());
         assertEquals(65, e.offset());
     }
 
     @Test
     void cfheadersCountBeyondThePayloadIsRejected() {
-        byte[] payload = new WireWriter().u8(0).hash(H1).hash(H2).compactSize(3).hash(H1).toByteArray();
+        byte[] payload =
+                new WireWriter().u8(0).hash(H1).hash(H2).compactSize(3).hash(H1).toByteArray();
         assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfheaders", payload));
     }
 
     @Test
     void cfilterWhoseLengthRunsPastTheEndIsRejected() {
-        byte[] payload = new WireWriter().u8(0).hash(H1).compactSize(5).bytes(new byte[4]).toByteArray();
-        MalformedDataException e = assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfilter", payload));
+        byte[] payload = new WireWriter()
+                .u8(0)
+                .hash(H1)
+                .compactSize(5)
+                .bytes(new byte[4])
+                .toByteArray();
+        MalformedDataException e =
+                assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfilter", payload));
         assertEquals("filter", e.field());
     }
 
     @Test
     void cfcheckptWithNonCanonicalCountIsRejected() {
-        byte[] payload = new WireWriter().u8(0).hash(H1).u8(0xfd).u8(2).u8(0).hash(H1).hash(H2).toByteArray();
-        MalformedDataException e = assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfcheckpt", payload));
+        byte[] payload = new WireWriter()
+                .u8(0)
+                .hash(H1)
+                .u8(0xfd)
+                .u8(2)
+                .u8(0)
+                .hash(H1)
+                .hash(H2)
+                .toByteArray();
+        MalformedDataException e =
+                assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfcheckpt", payload));
         assertTrue(e.getMessage().contains("non-canonical"), e.getMessage());
     }
 
     @Test
     void headersWithATransactionCountAreRejected() {
-        byte[] payload = new WireWriter().compactSize(1).bytes(new byte[80]).u8(1).toByteArray();
-        MalformedDataException e = assertThrows(MalformedDataException.class, () -> MessageCodec.decode("headers", payload));
+        byte[] payload =
+                new WireWriter().compactSize(1).bytes(new byte[80]).u8(1).toByteArray();
+        MalformedDataException e =
+                assertThrows(MalformedDataException.class, () -> MessageCodec.decode("headers", payload));
         assertEquals("headers[0].txCount", e.field());
     }
 
@@ -124,15 +151,20 @@ class MessageCodecTest {
     @Test
     void trailingBytesAreRejected() {
         byte[] payload = new WireWriter().i64le(1).u8(0).toByteArray();
-        MalformedDataException e = assertThrows(MalformedDataException.class, () -> MessageCodec.decode("pong", payload));
+        MalformedDataException e =
+                assertThrows(MalformedDataException.class, () -> MessageCodec.decode("pong", payload));
         assertTrue(e.getMessage().contains("1 trailing bytes"), e.getMessage());
     }
 
     @Test
     void blockThatDoesNotParseIsRejected() {
         byte[] genesis = RegTestParams.get().getGenesisBlock().serialize();
-        assertThrows(MalformedDataException.class, () -> MessageCodec.decode("block", Arrays.copyOf(genesis, genesis.length - 1)));
-        assertThrows(MalformedDataException.class, () -> MessageCodec.decode("block", Arrays.copyOf(genesis, genesis.length + 1)));
+        assertThrows(
+                MalformedDataException.class,
+                () -> MessageCodec.decode("block", Arrays.copyOf(genesis, genesis.length - 1)));
+        assertThrows(
+                MalformedDataException.class,
+                () -> MessageCodec.decode("block", Arrays.copyOf(genesis, genesis.length + 1)));
     }
 
     @Test
@@ -151,8 +183,19 @@ class MessageCodecTest {
     @Test
     void randomPayloadsNeverEscapeAsAnythingButMalformedData() {
         Random random = new Random(11);
-        List<String> commands = List.of("version", "ping", "headers", "inv", "notfound", "reject", "cfilter",
-                "cfheaders", "cfcheckpt", "getcfilters", "block", "tx");
+        List<String> commands = List.of(
+                "version",
+                "ping",
+                "headers",
+                "inv",
+                "notfound",
+                "reject",
+                "cfilter",
+                "cfheaders",
+                "cfcheckpt",
+                "getcfilters",
+                "block",
+                "tx");
         int accepted = 0;
         for (int i = 0; i < 2000; i++) {
             byte[] payload = new byte[random.nextInt(150)];

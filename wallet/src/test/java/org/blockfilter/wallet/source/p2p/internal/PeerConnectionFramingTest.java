@@ -1,16 +1,15 @@
 package org.blockfilter.wallet.source.p2p.internal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.HexFormat;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.params.RegTestParams;
 import org.blockfilter.wallet.source.internal.MalformedDataException;
 import org.junit.jupiter.api.Test;
-
-import java.util.Arrays;
-import java.util.HexFormat;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PeerConnectionFramingTest {
     private static final long MAGIC = RegTestParams.get().getPacketMagic();
@@ -21,7 +20,9 @@ class PeerConnectionFramingTest {
         assertEquals(0xfabfb5daL, MAGIC & 0xffff_ffffL);
         byte[] frame = PeerConnection.frame(MAGIC_BYTES, "verack", new byte[0]);
         // verack: empty payload, checksum 5df6e0e2 (the well-known double SHA-256 of nothing).
-        assertEquals("fabfb5da76657261636b000000000000000000005df6e0e2", HexFormat.of().formatHex(frame));
+        assertEquals(
+                "fabfb5da76657261636b000000000000000000005df6e0e2",
+                HexFormat.of().formatHex(frame));
     }
 
     @Test
@@ -36,7 +37,8 @@ class PeerConnectionFramingTest {
     @Test
     void wrongMagicIsRejected() {
         byte[] frame = PeerConnection.frame(HexFormat.of().parseHex("f9beb4d9"), "verack", new byte[0]);
-        MalformedDataException e = assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, frame));
+        MalformedDataException e =
+                assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, frame));
         assertEquals("magic", e.field());
     }
 
@@ -46,7 +48,8 @@ class PeerConnectionFramingTest {
         header[16] = (byte) 0xff;
         header[17] = (byte) 0xff;
         header[18] = 0x01; // 131071 bytes > the cfheaders cap of 64,068
-        MalformedDataException e = assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, header));
+        MalformedDataException e =
+                assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, header));
         assertTrue(e.getMessage().contains("exceeds 64068"), e.getMessage());
     }
 
@@ -62,7 +65,8 @@ class PeerConnectionFramingTest {
         byte[] frame = PeerConnection.frame(MAGIC_BYTES, "ping", new byte[8]);
         frame[24] = 1;
         PeerConnection.Frame f = PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24));
-        MalformedDataException e = assertThrows(MalformedDataException.class,
+        MalformedDataException e = assertThrows(
+                MalformedDataException.class,
                 () -> PeerConnection.decodeChecked(f, Arrays.copyOfRange(frame, 24, frame.length)));
         assertEquals("checksum", e.field());
     }
@@ -71,7 +75,8 @@ class PeerConnectionFramingTest {
     void commandWithBytesAfterItsPaddingIsRejected() {
         byte[] frame = PeerConnection.frame(MAGIC_BYTES, "ping", new byte[8]);
         frame[15] = 'x';
-        assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24)));
+        assertThrows(
+                MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24)));
     }
 
     @Test
