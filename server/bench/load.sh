@@ -19,7 +19,7 @@ trap 'exec 3>&- 2>/dev/null || true; [ -n "${PID:-}" ] && kill "$PID" 2>/dev/nul
 CP="server/target/test-classes:server/target/classes:$(cat "$WORK/cp.txt")"
 
 mkfifo "$WORK/in"
-java -Xmx512m -XX:+UseParallelGC -Dtestvectors.dir="$(pwd)/../shared/testvectors" -cp "$CP" \
+java -Xmx512m -XX:+UseParallelGC -cp "$CP" \
   org.blockfilter.server.http.LoadTestServer 10000 20 2000 <"$WORK/in" >"$WORK/server.out" 2>"$WORK/server.err" &
 PID=$!
 exec 3>"$WORK/in"

@@ -1,11 +1,7 @@
 package org.blockfilter.filters.bloom;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -13,25 +9,17 @@ import java.util.List;
 import java.util.Map;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.filters.Vectors;
 import org.junit.jupiter.params.provider.Arguments;
 
-/** Reads {@code bip37/bloom_vectors.json} from the shared vectors directory (system property {@code testvectors.dir}). */
+/** Reads {@code bip37/bloom_vectors.json} from the classpath copy of the official vectors. */
 final class Bip37Vectors {
     static final HexFormat HEX = HexFormat.of();
 
-    private Bip37Vectors() {
-    }
+    private Bip37Vectors() {}
 
     static JsonNode root() {
-        String dir = System.getProperty("testvectors.dir");
-        if (dir == null) {
-            throw new IllegalStateException("system property testvectors.dir is not set (the parent pom sets it for surefire)");
-        }
-        try {
-            return new ObjectMapper().readTree(Path.of(dir, "bip37", "bloom_vectors.json").toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Vectors.json("bip37/bloom_vectors.json");
     }
 
     /** One scenario: a name, its ordered steps, the block it uses (if any) and the named transactions. */
@@ -51,12 +39,19 @@ final class Bip37Vectors {
         }
         JsonNode m = root.get("bloom_match");
         Map<String, Transaction> txs = new HashMap<>();
-        txs.put("tx", Transaction.read(ByteBuffer.wrap(HEX.parseHex(m.get("tx_hex").asText()))));
-        txs.put("spending_tx", Transaction.read(ByteBuffer.wrap(HEX.parseHex(m.get("spending_tx_hex").asText()))));
+        txs.put(
+                "tx",
+                Transaction.read(ByteBuffer.wrap(HEX.parseHex(m.get("tx_hex").asText()))));
+        txs.put(
+                "spending_tx",
+                Transaction.read(
+                        ByteBuffer.wrap(HEX.parseHex(m.get("spending_tx_hex").asText()))));
         out.add(Arguments.of(new Scenario(m.get("name").asText(), m.get("steps"), null, txs)));
         Map<String, Block> blocks = new HashMap<>();
         for (JsonNode b : root.get("blocks")) {
-            blocks.put(b.get("block_hash").asText(), Block.read(ByteBuffer.wrap(HEX.parseHex(b.get("block_hex").asText()))));
+            blocks.put(
+                    b.get("block_hash").asText(),
+                    Block.read(ByteBuffer.wrap(HEX.parseHex(b.get("block_hex").asText()))));
         }
         for (JsonNode s : root.get("merkle_blocks")) {
             Block block = blocks.get(s.get("block_hash").asText());
@@ -68,7 +63,10 @@ final class Bip37Vectors {
     static List<Arguments> murmur() {
         List<Arguments> out = new ArrayList<>();
         for (JsonNode v : root().get("murmurhash3").get("vectors")) {
-            out.add(Arguments.of(v.get("seed").asLong(), v.get("data_hex").asText(), v.get("expected").asLong()));
+            out.add(Arguments.of(
+                    v.get("seed").asLong(),
+                    v.get("data_hex").asText(),
+                    v.get("expected").asLong()));
         }
         return out;
     }
@@ -76,7 +74,8 @@ final class Bip37Vectors {
     static List<Arguments> blocks() {
         List<Arguments> out = new ArrayList<>();
         for (JsonNode b : root().get("blocks")) {
-            out.add(Arguments.of(b.get("block_hash").asText(), b.get("block_hex").asText()));
+            out.add(Arguments.of(
+                    b.get("block_hash").asText(), b.get("block_hex").asText()));
         }
         return out;
     }

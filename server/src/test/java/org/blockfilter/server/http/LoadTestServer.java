@@ -1,15 +1,14 @@
 package org.blockfilter.server.http;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Random;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.script.ScriptBuilder;
 import org.blockfilter.server.index.IndexedFilter;
-
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.util.Arrays;
-import java.util.Random;
 
 /**
  * The server the load script (server/bench/load.sh) measures: the REST layer over an in-memory
@@ -18,11 +17,10 @@ import java.util.Random;
  * transactions, so the BIP 37 path scans blocks of a realistic size. Prints the URLs the script
  * needs, then serves until its standard input closes.
  *
- * <p>Usage: {@code LoadTestServer [length] [bigBlocks] [txPerBlock]} with -Dtestvectors.dir set.
+ * <p>Usage: {@code LoadTestServer [length] [bigBlocks] [txPerBlock]}.
  */
 public final class LoadTestServer {
-    private LoadTestServer() {
-    }
+    private LoadTestServer() {}
 
     public static void main(String[] args) throws IOException {
         int length = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
@@ -34,8 +32,10 @@ public final class LoadTestServer {
             IndexedFilter f = chain.at(h);
             chain.rawBlocks.put(f.blockHash(), bigBlock(chain.headers.get(f.blockHash()), txPerBlock, random));
         }
-        RestServer server = RestServer.start(RestConfig.defaults().withPort(Integer.getInteger("port", 0)),
-                new InMemoryIndex(chain), new FakeNode(chain, 0, true));
+        RestServer server = RestServer.start(
+                RestConfig.defaults().withPort(Integer.getInteger("port", 0)),
+                new InMemoryIndex(chain),
+                new FakeNode(chain, 0, true));
         System.out.println("BASE " + server.baseUri());
         System.out.println("FILTER_HASH " + chain.at(length / 2).blockHash());
         System.out.println("RANGE_START " + (length - 1500));
@@ -64,7 +64,8 @@ public final class LoadTestServer {
             for (int o = 0; o < 2; o++) {
                 byte[] keyHash = new byte[20];
                 random.nextBytes(keyHash);
-                tx.addOutput(Coin.valueOf(10_000 + random.nextInt(1_000_000)),
+                tx.addOutput(
+                        Coin.valueOf(10_000 + random.nextInt(1_000_000)),
                         new ScriptBuilder().smallNum(0).data(keyHash).build());
             }
             out.writeBytes(tx.serialize());

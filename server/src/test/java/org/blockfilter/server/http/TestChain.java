@@ -2,20 +2,19 @@ package org.blockfilter.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.index.IndexedFilter;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.Vectors;
+import org.blockfilter.server.index.IndexedFilter;
 
 /**
  * A test chain for the REST layer, immutable once built: heights 0..9 carry the ten BIP 158 vector
@@ -37,14 +36,6 @@ final class TestChain {
     final IndexedFilter stale;
     final Sha256Hash unindexedButKnownToNode;
 
-    static Path vectors() {
-        String dir = System.getProperty("testvectors.dir");
-        if (dir == null) {
-            throw new IllegalStateException("system property testvectors.dir is not set (the parent pom sets it for surefire)");
-        }
-        return Path.of(dir);
-    }
-
     static TestChain build(int length) {
         return new TestChain(length);
     }
@@ -53,8 +44,8 @@ final class TestChain {
         ObjectMapper json = new ObjectMapper();
         JsonNode rows;
         try {
-            rows = json.readTree(vectors().resolve("bip158/blockfilters.json").toFile());
-            bloomVectors = json.readTree(vectors().resolve("bip37/bloom_vectors.json").toFile());
+            rows = json.readTree(Vectors.bytes("bip158/blockfilters.json"));
+            bloomVectors = json.readTree(Vectors.bytes("bip37/bloom_vectors.json"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -68,30 +59,62 @@ final class TestChain {
             Sha256Hash hash = Sha256Hash.wrap(row.get(1).asText());
             byte[] block = HEX.parseHex(row.get(2).asText());
             byte[] filter = HEX.parseHex(row.get(5).asText());
-            add(new IndexedFilter(hash, height, filter, filterHash(filter), Sha256Hash.wrap(row.get(6).asText()),
-                    Sha256Hash.wrap(row.get(4).asText()), true), block);
+            add(
+                    new IndexedFilter(
+                            hash,
+                            height,
+                            filter,
+                            filterHash(filter),
+                            Sha256Hash.wrap(row.get(6).asText()),
+                            Sha256Hash.wrap(row.get(4).asText()),
+                            true),
+                    block);
         }
         for (JsonNode b : bloomVectors.get("blocks")) {
             int height = active.size();
             byte[] block = HEX.parseHex(b.get("block_hex").asText());
-            byte[] filter = HEX.parseHex(bip158Rows.get(height % BIP158_ROWS).get(5).asText());
+            byte[] filter =
+                    HEX.parseHex(bip158Rows.get(height % BIP158_ROWS).get(5).asText());
             Sha256Hash prev = active.get(height - 1).header();
-            add(new IndexedFilter(Sha256Hash.wrap(b.get("block_hash").asText()), height, filter, filterHash(filter),
-                    header(filterHash(filter), prev), prev, true), block);
+            add(
+                    new IndexedFilter(
+                            Sha256Hash.wrap(b.get("block_hash").asText()),
+                            height,
+                            filter,
+                            filterHash(filter),
+                            header(filterHash(filter), prev),
+                            prev,
+                            true),
+                    block);
         }
         while (active.size() < length) {
             int height = active.size();
             byte[] header = syntheticHeader(height, active.get(height - 1).blockHash());
-            byte[] filter = HEX.parseHex(bip158Rows.get(height % BIP158_ROWS).get(5).asText());
+            byte[] filter =
+                    HEX.parseHex(bip158Rows.get(height % BIP158_ROWS).get(5).asText());
             Sha256Hash prev = active.get(height - 1).header();
             byte[] block = Arrays.copyOf(header, 81); // header + zero transactions: opaque to the REST layer
-            add(new IndexedFilter(hashOfHeader(header), height, filter, filterHash(filter), header(filterHash(filter), prev),
-                    prev, true), block);
+            add(
+                    new IndexedFilter(
+                            hashOfHeader(header),
+                            height,
+                            filter,
+                            filterHash(filter),
+                            header(filterHash(filter), prev),
+                            prev,
+                            true),
+                    block);
         }
         byte[] staleHeader = syntheticHeader(-50, active.get(49).blockHash());
         byte[] staleFilter = HEX.parseHex(bip158Rows.get(3).get(5).asText());
-        stale = new IndexedFilter(hashOfHeader(staleHeader), 50, staleFilter, filterHash(staleFilter),
-                header(filterHash(staleFilter), active.get(49).header()), active.get(49).header(), false);
+        stale = new IndexedFilter(
+                hashOfHeader(staleHeader),
+                50,
+                staleFilter,
+                filterHash(staleFilter),
+                header(filterHash(staleFilter), active.get(49).header()),
+                active.get(49).header(),
+                false);
         byHash.put(stale.blockHash(), stale);
         headers.put(stale.blockHash(), staleHeader);
         rawBlocks.put(stale.blockHash(), Arrays.copyOf(staleHeader, 81));
@@ -121,7 +144,8 @@ final class TestChain {
 
     /** BIP 157: double-SHA256(filter hash || previous header), both in internal byte order. */
     static Sha256Hash header(Sha256Hash filterHash, Sha256Hash prevHeader) {
-        return Sha256Hash.wrapReversed(Sha256Hash.hashTwice(filterHash.getReversedBytes(), prevHeader.getReversedBytes()));
+        return Sha256Hash.wrapReversed(
+                Sha256Hash.hashTwice(filterHash.getReversedBytes(), prevHeader.getReversedBytes()));
     }
 
     static Sha256Hash hashOfHeader(byte[] header) {
