@@ -166,7 +166,11 @@ public final class LightWallet {
         if (filterHeaders.base() > 0) {
             fh.add(filterHeaders.anchor());
         }
-        fh.addAll(filterHeaders.headers());
+        // Filter headers are persisted only as far as their filters were checked against them
+        // (the scan); the rest was only a source's word and is fetched again next time.
+        List<Sha256Hash> all = filterHeaders.headers();
+        int keep = Math.max(0, Math.min(all.size(), scannedHeight - filterHeaders.base() + 1));
+        fh.addAll(all.subList(0, keep));
         byte[] fhBytes = new byte[fh.size() * 32];
         for (int i = 0; i < fh.size(); i++) {
             System.arraycopy(fh.get(i).getBytes(), 0, fhBytes, i * 32, 32);
@@ -277,5 +281,22 @@ public final class LightWallet {
 
     public void setScannedHeight(int height) {
         this.scannedHeight = height;
+    }
+
+    /**
+     * Forgets the filter headers and the scan from {@code height} on, so the next sync fetches
+     * them again from the sources and rescans; the transactions found stay (their blocks were
+     * checked against the header chain).
+     */
+    public void rescanFrom(int height) {
+        if (height < 0) {
+            throw new IllegalArgumentException("rescan height must be >= 0, got " + height);
+        }
+        if (height - 1 < filterHeaders.base() - 1) {
+            filterHeaders = new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV);
+        } else {
+            filterHeaders.truncate(height - 1);
+        }
+        scannedHeight = Math.min(scannedHeight, height - 1);
     }
 }

@@ -66,6 +66,8 @@ import picocli.CommandLine.ParentCommand;
             WalletCli.Watch.class,
             WalletCli.Receive.class,
             WalletCli.Sync.class,
+            WalletCli.Verify.class,
+            WalletCli.Rescan.class,
             WalletCli.Balance.class,
             WalletCli.History.class,
             WalletCli.Send.class
@@ -359,13 +361,17 @@ public final class WalletCli {
     @Command(
             name = "sync",
             description = "Sync with the servers/peers: headers, filter headers, filters, matching blocks.")
-    static final class Sync extends NetworkOptions implements Callable<Integer> {
+    static class Sync extends NetworkOptions implements Callable<Integer> {
         @Option(names = "--quiet", description = "no progress bar")
         boolean quiet;
+
+        /** What the command does to the wallet before syncing; nothing for a plain sync. */
+        void before(LightWallet w) {}
 
         @Override
         public Integer call() {
             LightWallet w = LightWallet.load(cli.wallet);
+            before(w);
             List<ChainSource> sources = open(w.network());
             try {
                 long t0 = System.nanoTime();
@@ -380,17 +386,45 @@ public final class WalletCli {
                 j.put("millis", ms);
                 j.put("sourcesUsed", r.sourcesUsed());
                 j.put("dropped", r.dropped().stream().map(SourceFault::toString).toList());
+                j.put("rolledBack", r.rollbacks());
                 StringBuilder human = new StringBuilder("synced to height " + r.tipHeight() + ": " + r.filtersScanned()
                         + " filters, " + r.matchedBlocks() + " matched blocks, " + ms + " ms; balance "
                         + w.ledger().balance(true).toPlainString() + " BTC");
                 for (SourceFault f : r.dropped()) {
                     human.append("\ndropped ").append(f);
                 }
+                for (String rb : r.rollbacks()) {
+                    human.append("\nrolled back ").append(rb);
+                }
                 cli.print(j, human.toString());
                 return 0;
             } finally {
                 sources.forEach(ChainSource::close);
             }
+        }
+    }
+
+    @Command(
+            name = "verify",
+            description = "Check the wallet file, then check everything it stores (block headers, checkpoints, filter"
+                    + " headers) against the given sources, roll back what they contradict and the blocks do not"
+                    + " refute, and sync.")
+    static final class Verify extends Sync {}
+
+    @Command(
+            name = "rescan",
+            description = "Forget the filter headers and the scan from --from on, fetch them again and rescan; found"
+                    + " transactions are kept.")
+    static final class Rescan extends Sync {
+        @Option(names = "--from", required = true, description = "first block height to fetch and scan again")
+        int from;
+
+        @Override
+        void before(LightWallet w) {
+            if (from < 0) {
+                throw new IllegalArgumentException("--from must be >= 0, got " + from);
+            }
+            w.rescanFrom(from);
         }
     }
 

@@ -51,6 +51,7 @@ public final class SyncEngine {
     private final SourcePool pool;
     private final SyncProgress.Listener listener;
     private final Map<Integer, BasicFilter> filterCache = new HashMap<>();
+    private final List<String> rollbacks = new ArrayList<>();
     private int matchedBlocks;
     private int filtersScanned;
     private int reorgDepth;
@@ -79,7 +80,8 @@ public final class SyncEngine {
                 matchedBlocks,
                 reorgDepth,
                 pool.faults(),
-                pool.live().stream().map(ChainSource::name).toList());
+                pool.live().stream().map(ChainSource::name).toList(),
+                rollbacks);
     }
 
     // ---------------------------------------------------------------- headers
@@ -251,8 +253,20 @@ public final class SyncEngine {
                 List<Sha256Hash> stored = wallet.checkpoints();
                 for (int i = 0; i < Math.min(stored.size(), agreed.size()); i++) {
                     if (!stored.get(i).equals(agreed.get(i))) {
-                        // Every source now disagrees with a checkpoint verified before: start the filter headers over.
-                        wallet.resetFilterHeaders(new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV));
+                        // Every live source disagrees with a checkpoint an earlier sync stored: the
+                        // filter headers from the last agreed checkpoint on are redone and rescanned.
+                        int keep = i * FilterHeaders.CHECKPOINT_INTERVAL;
+                        FilterHeaderChain fh = wallet.filterHeaders();
+                        if (i == 0 || keep < fh.base() - 1) {
+                            wallet.resetFilterHeaders(new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV));
+                            keep = -1;
+                        } else {
+                            fh.truncate(keep);
+                        }
+                        wallet.setScannedHeight(Math.min(wallet.scannedHeight(), keep));
+                        rollbacks.add("stored checkpoint " + (i + 1) * FilterHeaders.CHECKPOINT_INTERVAL
+                                + " contradicted by every source: filter headers from " + (keep + 1)
+                                + " dropped and rescanned");
                         break;
                     }
                 }
@@ -309,6 +323,7 @@ public final class SyncEngine {
                     aligned * FilterHeaders.CHECKPOINT_INTERVAL + 1,
                     wallet.checkpoints().get(aligned - 1)));
         }
+        checkStoredFilterHeaders();
         int target = target();
         while (wallet.filterHeaders().tipHeight() < target) {
             fh = wallet.filterHeaders();
@@ -344,6 +359,135 @@ public final class SyncEngine {
             wallet.save();
             progress("filter headers");
         }
+    }
+
+    /**
+     * The stored filter headers came from earlier syncs and are only as good as the sources that
+     * served them. Every live source is asked for the header at the stored tip; one that disagrees
+     * is not convicted for contradicting the file but heard out ({@link #reconcile}): the stored
+     * chain is rolled back when the block cannot refute the new source.
+     */
+    private void checkStoredFilterHeaders() {
+        HeaderChain chain = wallet.headers();
+        while (true) {
+            FilterHeaderChain fh = wallet.filterHeaders();
+            int tip = fh.tipHeight();
+            if (tip < fh.base()) {
+                return;
+            }
+            List<ChainSource> backers = new ArrayList<>();
+            List<ChainSource> against = new ArrayList<>();
+            for (ChainSource s : pool.live()) {
+                if (pool.tip(s) < tip) {
+                    continue;
+                }
+                try {
+                    ChainSource.FilterHeaders r = s.filterHeaders(tip, chain.hash(tip));
+                    if (r.filterHashes().size() != 1) {
+                        throw new SourcePool.DisputeException(
+                                tip, "cfheaders has " + r.filterHashes().size() + " filter hashes, expected 1");
+                    }
+                    Sha256Hash theirs = FilterHeaders.next(r.filterHashes().get(0), r.previousHeader());
+                    (theirs.equals(fh.header(tip)) ? backers : against).add(s);
+                } catch (SourceException e) {
+                    pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                } catch (SourcePool.DisputeException e) {
+                    pool.drop(s, SourceFault.Kind.LIED, e.height(), e.getMessage());
+                }
+            }
+            pool.requireLive("checking the stored filter headers");
+            if (against.isEmpty()) {
+                return;
+            }
+            try {
+                reconcile(against.get(0), backers);
+            } catch (SourceException e) {
+                pool.drop(against.get(0), SourceFault.Kind.FAILED, -1, e.getMessage());
+            } catch (SourcePool.DisputeException e) {
+                pool.drop(against.get(0), SourceFault.Kind.LIED, e.height(), e.getMessage());
+            }
+            pool.requireLive("checking the stored filter headers");
+        }
+    }
+
+    /**
+     * A live source contradicts the stored filter-header chain: find the first height where they
+     * differ, then let the block judge the source's filter there. Refuted: the source lied. Not
+     * refuted and no live source backs the stored chain: the stored chain is rolled back to just
+     * below that height and rescanned from there. Both backed: an ordinary dispute ({@link #settle}).
+     */
+    private void reconcile(ChainSource s, List<ChainSource> backers) {
+        HeaderChain chain = wallet.headers();
+        FilterHeaderChain fh = wallet.filterHeaders();
+        int d = -1;
+        Sha256Hash theirHash = null;
+        Sha256Hash prev = fh.anchor();
+        for (int start = fh.base(); start <= fh.tipHeight() && d < 0; ) {
+            int stop = Math.min(fh.tipHeight(), start + FilterHeaders.MAX_CFHEADERS - 1);
+            ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
+            List<Sha256Hash> headers = checkedHeaders(s, r, start, stop, prev);
+            for (int i = 0; i < headers.size(); i++) {
+                if (!headers.get(i).equals(fh.header(start + i))) {
+                    d = start + i;
+                    theirHash = r.filterHashes().get(i);
+                    break;
+                }
+            }
+            prev = headers.get(headers.size() - 1);
+            start = stop + 1;
+        }
+        if (d < 0) {
+            throw new SourcePool.DisputeException(
+                    fh.tipHeight(), "its filter header at the stored tip contradicts its own cfheaders");
+        }
+        if (!backers.isEmpty()) {
+            Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
+            hashes.put(s, List.of(theirHash));
+            for (ChainSource b : backers) {
+                try {
+                    ChainSource.FilterHeaders r = b.filterHeaders(d, chain.hash(d));
+                    checkedHeaders(b, r, d, d, fh.header(d - 1));
+                    hashes.put(b, r.filterHashes());
+                } catch (SourceException e) {
+                    pool.drop(b, SourceFault.Kind.FAILED, -1, e.getMessage());
+                } catch (SourcePool.DisputeException e) {
+                    pool.drop(b, SourceFault.Kind.LIED, e.height(), e.getMessage());
+                }
+            }
+            settle(d, hashes);
+            if (pool.isLive(s) && backers.stream().noneMatch(pool::isLive)) {
+                rollBackStored(
+                        d, s.name() + " and the sources backing the stored chain disagreed; the block refuted them");
+            }
+            return;
+        }
+        Sha256Hash blockHash = chain.hash(d);
+        BasicFilter filter = pool.singleFilter(s, d, blockHash);
+        if (!filter.filterHash().equals(theirHash)) {
+            throw new SourcePool.DisputeException(
+                    d, "its filter hashes to " + filter.filterHash() + ", not its committed " + theirHash);
+        }
+        String refutation = FilterEvidence.of(
+                        pool.verifiedBlock(d),
+                        op -> wallet.ledger()
+                                .ownedOutput(op)
+                                .map(TransactionOutput::getScriptBytes)
+                                .orElse(null))
+                .refute(filter)
+                .orElse(null);
+        if (refutation != null) {
+            throw new SourcePool.DisputeException(
+                    d,
+                    "contradicts the stored filter headers at height " + d + " and its filter for block " + blockHash
+                            + " " + refutation);
+        }
+        rollBackStored(d, s.name() + " contradicts them and its filter passes every check against the block");
+    }
+
+    private void rollBackStored(int height, String why) {
+        wallet.filterHeaders().truncate(height - 1);
+        wallet.setScannedHeight(Math.min(wallet.scannedHeight(), height - 1));
+        rollbacks.add("stored filter headers from height " + height + " dropped and rescanned: " + why);
     }
 
     /** Highest height some live source can serve on our chain. */
