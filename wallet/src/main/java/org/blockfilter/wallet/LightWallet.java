@@ -7,7 +7,12 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
@@ -44,6 +49,8 @@ public final class LightWallet {
     private FilterHeaderChain filterHeaders;
     private List<Sha256Hash> checkpoints = List.of();
     private int scannedHeight;
+    /** The file's content as this object last read or wrote it: the base of the merge in {@link #save()}. */
+    private WalletFileContent baseline;
 
     private LightWallet(
             Path file, Network network, WalletKeys keys, SealedSecret secret, int birthdayHeight, Long birthdayTime) {
@@ -91,7 +98,8 @@ public final class LightWallet {
         SealedSecret sealed =
                 SealedSecret.seal(String.join(" ", mnemonic).getBytes(StandardCharsets.UTF_8), passphrase, scryptN);
         LightWallet w = new LightWallet(file, network, pub, sealed, birthday.height(), birthday.epochSeconds());
-        WalletFile.create(file, w.content());
+        w.baseline = w.content();
+        WalletFile.create(file, w.baseline);
         return w;
     }
 
@@ -100,7 +108,8 @@ public final class LightWallet {
             Path file, Network network, String xpub, AddressKind kind, int gapLimit, Birthday birthday) {
         WalletKeys keys = WalletKeys.of(network, gapLimit, List.of(HdAccount.watchOnly(xpub, kind, network)));
         LightWallet w = new LightWallet(file, network, keys, null, birthday.height(), birthday.epochSeconds());
-        WalletFile.create(file, w.content());
+        w.baseline = w.content();
+        WalletFile.create(file, w.baseline);
         return w;
     }
 
@@ -119,33 +128,124 @@ public final class LightWallet {
             keys.restoreChainState(kind, true, new WalletKeys.ChainState(a.changeUsed(), a.changeIssued()));
         }
         LightWallet w = new LightWallet(file, network, keys, c.secret(), c.birthdayHeight(), c.birthdayTime());
-        w.headers = HeaderChain.restore(network, Base64.getDecoder().decode(c.headers()));
+        w.restoreChains(c);
+        for (WalletFileContent.Tx t : c.transactions()) {
+            w.ledger.put(walletTx(t));
+        }
+        w.baseline = c;
+        return w;
+    }
+
+    private void restoreChains(WalletFileContent c) {
+        headers = HeaderChain.restore(network, Base64.getDecoder().decode(c.headers()));
         byte[] fh = Base64.getDecoder().decode(c.filterHeaders());
         Sha256Hash anchor = c.filterHeaderStart() == 0
                 ? FilterHeaders.GENESIS_PREV
                 : Sha256Hash.wrap(Arrays.copyOfRange(fh, 0, 32));
         int first = c.filterHeaderStart() == 0 ? 0 : 32;
-        w.filterHeaders = new FilterHeaderChain(c.filterHeaderStart(), anchor);
+        filterHeaders = new FilterHeaderChain(c.filterHeaderStart(), anchor);
         List<Sha256Hash> list = new ArrayList<>();
         for (int i = first; i + 32 <= fh.length; i += 32) {
             list.add(Sha256Hash.wrap(Arrays.copyOfRange(fh, i, i + 32)));
         }
-        w.filterHeaders.append(list);
-        w.checkpoints = c.checkpoints().stream().map(Sha256Hash::wrap).toList();
-        w.scannedHeight = c.scannedHeight();
-        for (WalletFileContent.Tx t : c.transactions()) {
-            w.ledger.put(new WalletTx(
-                    Sha256Hash.wrap(t.txid()),
-                    t.height(),
-                    t.blockHash() == null ? null : Sha256Hash.wrap(t.blockHash()),
-                    HexFormat.of().parseHex(t.raw())));
-        }
-        return w;
+        filterHeaders.append(list);
+        checkpoints = c.checkpoints().stream().map(Sha256Hash::wrap).toList();
+        scannedHeight = c.scannedHeight();
     }
 
-    /** Writes the wallet file atomically. */
+    private static WalletTx walletTx(WalletFileContent.Tx t) {
+        return new WalletTx(
+                Sha256Hash.wrap(t.txid()),
+                t.height(),
+                t.blockHash() == null ? null : Sha256Hash.wrap(t.blockHash()),
+                HexFormat.of().parseHex(t.raw()));
+    }
+
+    /**
+     * Saves under the wallet file's lock as a read-modify-write: what another process saved since
+     * this one loaded (or last saved) the file is merged in first, so no update is lost. The merge
+     * is three-way against the content this object last read or wrote: transactions the other
+     * process added, confirmed or dropped are taken unless this process changed the same one (then
+     * a confirmed version beats a pending one); address positions take the higher of the two; the
+     * other process's chains and scan position are taken when this process did not move its own.
+     */
     public void save() {
-        WalletFile.save(file, content());
+        baseline = WalletFile.update(file, current -> {
+            if (current != null && baseline != null && !current.equals(baseline)) {
+                absorb(current);
+            }
+            return content();
+        });
+    }
+
+    private void absorb(WalletFileContent theirs) {
+        WalletFileContent base = baseline;
+        for (WalletFileContent.Account a : theirs.accounts()) {
+            AddressKind kind = AddressKind.valueOf(a.kind());
+            if (keys.account(kind).isEmpty()) {
+                continue;
+            }
+            WalletKeys.ChainState r = keys.chainState(kind, false);
+            WalletKeys.ChainState ch = keys.chainState(kind, true);
+            keys.restoreChainState(
+                    kind,
+                    false,
+                    new WalletKeys.ChainState(
+                            Math.max(r.highestUsed(), a.receiveUsed()), Math.max(r.issued(), a.receiveIssued())));
+            keys.restoreChainState(
+                    kind,
+                    true,
+                    new WalletKeys.ChainState(
+                            Math.max(ch.highestUsed(), a.changeUsed()), Math.max(ch.issued(), a.changeIssued())));
+        }
+        Map<String, WalletFileContent.Tx> baseTx = byTxid(base.transactions());
+        Map<String, WalletFileContent.Tx> theirTx = byTxid(theirs.transactions());
+        Map<String, WalletFileContent.Tx> mineTx = byTxid(txRecords());
+        Set<String> ids = new LinkedHashSet<>(baseTx.keySet());
+        ids.addAll(theirTx.keySet());
+        for (String id : ids) {
+            WalletFileContent.Tx b = baseTx.get(id);
+            WalletFileContent.Tx t = theirTx.get(id);
+            WalletFileContent.Tx m = mineTx.get(id);
+            if (Objects.equals(t, b)) {
+                continue; // they did not touch it
+            }
+            if (Objects.equals(m, b)) {
+                if (t == null) {
+                    ledger.remove(Sha256Hash.wrap(id));
+                } else {
+                    ledger.put(walletTx(t));
+                }
+            } else if (t != null && t.height() >= 0 && (m == null || m.height() < 0)) {
+                ledger.put(walletTx(t));
+            }
+        }
+        WalletFileContent mine = content();
+        if (chainsOf(mine).equals(chainsOf(base)) && !chainsOf(theirs).equals(chainsOf(base))) {
+            restoreChains(theirs);
+        }
+    }
+
+    private static List<Object> chainsOf(WalletFileContent c) {
+        return List.of(c.headers(), c.filterHeaderStart(), c.filterHeaders(), c.checkpoints(), c.scannedHeight());
+    }
+
+    private static Map<String, WalletFileContent.Tx> byTxid(List<WalletFileContent.Tx> txs) {
+        Map<String, WalletFileContent.Tx> out = new LinkedHashMap<>();
+        for (WalletFileContent.Tx t : txs) {
+            out.put(t.txid(), t);
+        }
+        return out;
+    }
+
+    private List<WalletFileContent.Tx> txRecords() {
+        return ledger.transactions().stream()
+                .map(t -> new WalletFileContent.Tx(
+                        t.txid().toString(),
+                        t.height(),
+                        t.blockHash() == null ? null : t.blockHash().toString(),
+                        HexFormat.of().formatHex(t.raw())))
+                .toList();
     }
 
     private WalletFileContent content() {
@@ -175,13 +275,7 @@ public final class LightWallet {
         for (int i = 0; i < fh.size(); i++) {
             System.arraycopy(fh.get(i).getBytes(), 0, fhBytes, i * 32, 32);
         }
-        List<WalletFileContent.Tx> txs = ledger.transactions().stream()
-                .map(t -> new WalletFileContent.Tx(
-                        t.txid().toString(),
-                        t.height(),
-                        t.blockHash() == null ? null : t.blockHash().toString(),
-                        HexFormat.of().formatHex(t.raw())))
-                .toList();
+        List<WalletFileContent.Tx> txs = txRecords();
         return new WalletFileContent(
                 WalletFileContent.CURRENT_VERSION,
                 ((BitcoinNetwork) network).toString(),

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -14,6 +16,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
 
 /**
  * Reads and writes the wallet file.
@@ -22,28 +26,134 @@ import java.nio.file.StandardOpenOption;
  * writes {@code <name>.tmp} in the same directory, fsyncs it, renames it over {@code <name>}
  * atomically and fsyncs the directory. A crash at any point leaves either the old or the new
  * complete file under {@code <name>}; a leftover {@code <name>.tmp} is never read and is
- * overwritten by the next save.
+ * overwritten by the next save. {@code <name>.lock} is an empty file whose OS lock every create and
+ * save holds (see {@link #lock}), so processes sharing a wallet take turns and each save is a
+ * read-modify-write of the file as it is at that moment ({@link #update}).
  *
- * <p>Stateless; thread-safe for different paths (callers serialise saves of one wallet).
+ * <p>Stateless; thread-safe.
  */
 public final class WalletFile {
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
+    /** How long a save waits for another process that holds the wallet's lock. */
+    public static final Duration DEFAULT_LOCK_WAIT = Duration.ofSeconds(10);
+
+    private static final long LOCK_POLL_MILLIS = 20;
+
     private WalletFile() {}
 
     /** Writes a new wallet; refuses to overwrite an existing one. */
     public static void create(Path path, WalletFileContent content) {
-        if (Files.exists(path)) {
-            throw new WalletFileException(
-                    "wallet file already exists: " + path, new FileAlreadyExistsException(path.toString()));
+        try (Lock ignored = lock(path, DEFAULT_LOCK_WAIT)) {
+            if (Files.exists(path)) {
+                throw new WalletFileException(
+                        "wallet file already exists: " + path, new FileAlreadyExistsException(path.toString()));
+            }
+            write(path, content);
         }
-        save(path, content);
     }
 
-    /** Replaces the wallet file atomically. */
+    /** Replaces the wallet file atomically, under the lock. Prefer {@link #update}, which sees other processes' saves. */
     public static void save(Path path, WalletFileContent content) {
+        update(path, current -> content, DEFAULT_LOCK_WAIT);
+    }
+
+    /**
+     * Read-modify-write under the wallet's lock: reads the file as it is now (null when there is
+     * none), lets {@code change} merge into it, writes the result atomically and returns it. So a
+     * save never overwrites what another process saved since this one loaded the file.
+     */
+    public static WalletFileContent update(Path path, UnaryOperator<WalletFileContent> change, Duration wait) {
+        try (Lock ignored = lock(path, wait)) {
+            WalletFileContent current = Files.exists(path) ? load(path) : null;
+            WalletFileContent next = change.apply(current);
+            write(path, next);
+            return next;
+        }
+    }
+
+    public static WalletFileContent update(Path path, UnaryOperator<WalletFileContent> change) {
+        return update(path, change, DEFAULT_LOCK_WAIT);
+    }
+
+    /**
+     * Takes the exclusive lock on the wallet at {@code path}: an OS file lock on the sibling
+     * {@code <name>.lock}, shared by every process (and every channel in this one) that uses this
+     * class. Waits up to {@code wait}, then fails naming the file.
+     */
+    public static Lock lock(Path path, Duration wait) {
+        Path abs = path.toAbsolutePath();
+        Path lockFile = abs.resolveSibling(abs.getFileName() + ".lock");
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new WalletFileException("could not open the lock file " + lockFile + ": " + e.getMessage(), e);
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        try {
+            while (true) {
+                try {
+                    FileLock l = ch.tryLock();
+                    if (l != null) {
+                        return new Lock(ch, l);
+                    }
+                } catch (OverlappingFileLockException e) {
+                    // Held through another channel of this JVM: wait like for another process.
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new WalletFileException(
+                            "wallet " + abs + " is in use by another process (its lock " + lockFile
+                                    + " was held for more than " + wait.toMillis() + " ms); try again when it is done",
+                            null);
+                }
+                Thread.sleep(LOCK_POLL_MILLIS);
+            }
+        } catch (IOException e) {
+            closeQuietly(ch);
+            throw new WalletFileException("could not lock " + lockFile + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            closeQuietly(ch);
+            Thread.currentThread().interrupt();
+            throw new WalletFileException("interrupted while waiting for the lock on " + abs, e);
+        } catch (RuntimeException e) {
+            closeQuietly(ch);
+            throw e;
+        }
+    }
+
+    /** A held wallet lock; {@link #close()} releases it. The lock file itself stays (deleting it would race). */
+    public static final class Lock implements AutoCloseable {
+        private final FileChannel channel;
+        private final FileLock lock;
+
+        private Lock(FileChannel channel, FileLock lock) {
+            this.channel = channel;
+            this.lock = lock;
+        }
+
+        @Override
+        public void close() {
+            try {
+                lock.release();
+            } catch (IOException e) {
+                // Closing the channel below releases it too.
+            }
+            closeQuietly(channel);
+        }
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException e) {
+            // Nothing left to release.
+        }
+    }
+
+    private static void write(Path path, WalletFileContent content) {
         Path abs = path.toAbsolutePath();
         Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
         try {
@@ -64,7 +174,10 @@ public final class WalletFile {
             }
             fsyncDirectory(abs.getParent());
         } catch (IOException e) {
-            throw new WalletFileException("could not save wallet " + abs + ": " + e.getMessage(), e);
+            throw new WalletFileException(
+                    "could not save wallet " + abs + " (writing " + tmp.getFileName() + " then renaming it): "
+                            + e.getMessage(),
+                    e);
         }
     }
 
