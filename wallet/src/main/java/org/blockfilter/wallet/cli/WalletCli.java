@@ -382,14 +382,20 @@ public final class WalletCli {
                 j.put("filtersScanned", r.filtersScanned());
                 j.put("matchedBlocks", r.matchedBlocks());
                 j.put("reorgDepth", r.reorgDepth());
-                j.put("balance", w.ledger().balance(true).toPlainString());
+                j.put(
+                        "balance",
+                        w.ledger().spendableBalance(w.headers().tipHeight()).toPlainString());
+                j.put(
+                        "immature",
+                        w.ledger().immatureBalance(w.headers().tipHeight()).toPlainString());
                 j.put("millis", ms);
                 j.put("sourcesUsed", r.sourcesUsed());
                 j.put("dropped", r.dropped().stream().map(SourceFault::toString).toList());
                 j.put("rolledBack", r.rollbacks());
                 StringBuilder human = new StringBuilder("synced to height " + r.tipHeight() + ": " + r.filtersScanned()
                         + " filters, " + r.matchedBlocks() + " matched blocks, " + ms + " ms; balance "
-                        + w.ledger().balance(true).toPlainString() + " BTC");
+                        + w.ledger().spendableBalance(w.headers().tipHeight()).toPlainString() + " BTC, immature "
+                        + w.ledger().immatureBalance(w.headers().tipHeight()).toPlainString() + " BTC");
                 for (SourceFault f : r.dropped()) {
                     human.append("\ndropped ").append(f);
                 }
@@ -436,12 +442,16 @@ public final class WalletCli {
         @Override
         public Integer call() {
             LightWallet w = LightWallet.load(cli.wallet);
-            Coin confirmed = w.ledger().balance(true);
+            int tip = w.headers().tipHeight();
+            Coin confirmed = w.ledger().spendableBalance(tip);
+            Coin immature = w.ledger().immatureBalance(tip);
             Coin total = w.ledger().balance(false);
+            Coin unconfirmed = total.subtract(confirmed).subtract(immature);
             List<Utxo> utxos = w.ledger().utxos(false);
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("confirmed", confirmed.toPlainString());
-            j.put("unconfirmedDelta", total.subtract(confirmed).toPlainString());
+            j.put("immature", immature.toPlainString());
+            j.put("unconfirmedDelta", unconfirmed.toPlainString());
             j.put("total", total.toPlainString());
             j.put("syncedHeight", w.scannedHeight());
             j.put(
@@ -453,13 +463,16 @@ public final class WalletCli {
                                     "value",
                                     u.value().toPlainString(),
                                     "height",
-                                    u.height()))
+                                    u.height(),
+                                    "spendable",
+                                    u.height() >= 0 && u.matureAt(tip)))
                             .toList());
             cli.print(
                     j,
-                    "confirmed " + confirmed.toPlainString() + " BTC, unconfirmed "
-                            + total.subtract(confirmed).toPlainString() + " BTC (synced to height " + w.scannedHeight()
-                            + ", " + utxos.size() + " coins)");
+                    "confirmed " + confirmed.toPlainString() + " BTC, immature " + immature.toPlainString()
+                            + " BTC (coinbase, " + Utxo.COINBASE_MATURITY + " confirmations needed), unconfirmed "
+                            + unconfirmed.toPlainString() + " BTC (synced to height " + w.scannedHeight() + ", "
+                            + utxos.size() + " coins)");
             return 0;
         }
     }

@@ -43,9 +43,10 @@ public final class Spender {
                             + wallet.network().id());
         }
         List<Utxo> spendable = new ArrayList<>();
+        int tip = wallet.headers().tipHeight();
         for (Utxo u : wallet.ledger().utxos(true)) {
             AddressKind k = kindOf(u);
-            if (k == AddressKind.P2WPKH || k == AddressKind.P2PKH) {
+            if ((k == AddressKind.P2WPKH || k == AddressKind.P2PKH) && u.matureAt(tip)) {
                 spendable.add(u);
             }
         }
