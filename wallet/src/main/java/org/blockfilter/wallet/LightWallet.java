@@ -26,6 +26,7 @@ import org.blockfilter.wallet.ledger.WalletTx;
 import org.blockfilter.wallet.store.SealedSecret;
 import org.blockfilter.wallet.store.WalletFile;
 import org.blockfilter.wallet.store.WalletFileContent;
+import org.blockfilter.wallet.store.WalletFileException;
 import org.blockfilter.wallet.sync.FilterHeaderChain;
 import org.blockfilter.wallet.sync.HeaderChain;
 
@@ -38,6 +39,9 @@ import org.blockfilter.wallet.sync.HeaderChain;
  * documented.
  */
 public final class LightWallet {
+    private static final int MAX_GAP_LIMIT = 10_000;
+    private static final int MAX_INDEX = 1 << 30;
+
     private final Path file;
     private final Network network;
     private final WalletKeys keys;
@@ -113,8 +117,61 @@ public final class LightWallet {
         return w;
     }
 
+    /**
+     * Reads and checks the wallet file: every field in range, the block headers linked with valid
+     * proof of work from genesis, the filter headers within the chain and agreeing with the stored
+     * checkpoints, each transaction's bytes hashing to its txid and its block in the stored chain.
+     * Anything else is a {@link WalletFileException} that names the file and the field.
+     */
     public static LightWallet load(Path file) {
         WalletFileContent c = WalletFile.load(file);
+        try {
+            return restore(file, c);
+        } catch (WalletFileException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new WalletFileException(
+                    "wallet file " + file.toAbsolutePath() + " is damaged or was edited: " + e.getMessage(), e);
+        }
+    }
+
+    private static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new IllegalArgumentException(what);
+        }
+    }
+
+    private static LightWallet restore(Path file, WalletFileContent c) {
+        check(
+                c.network() != null
+                        && c.accounts() != null
+                        && c.headers() != null
+                        && c.filterHeaders() != null
+                        && c.checkpoints() != null
+                        && c.transactions() != null,
+                "a required field is missing");
+        check(
+                c.gapLimit() >= 1 && c.gapLimit() <= MAX_GAP_LIMIT,
+                "gapLimit " + c.gapLimit() + " is outside 1.." + MAX_GAP_LIMIT);
+        check(c.birthdayHeight() >= 0, "birthdayHeight " + c.birthdayHeight() + " is negative");
+        check(!c.accounts().isEmpty(), "no accounts");
+        for (WalletFileContent.Account a : c.accounts()) {
+            check(
+                    a.kind() != null
+                            && java.util.Arrays.stream(AddressKind.values())
+                                    .anyMatch(k -> k.name().equals(a.kind())),
+                    "unknown account kind " + a.kind());
+            check(
+                    a.receiveUsed() >= -1
+                            && a.receiveUsed() < MAX_INDEX
+                            && a.changeUsed() >= -1
+                            && a.changeUsed() < MAX_INDEX
+                            && a.receiveIssued() >= 0
+                            && a.receiveIssued() <= MAX_INDEX
+                            && a.changeIssued() >= 0
+                            && a.changeIssued() <= MAX_INDEX,
+                    "address positions of the " + a.kind() + " account are out of range");
+        }
         Network network = BitcoinNetwork.fromString(c.network())
                 .orElseThrow(() -> new KeyFormatException("unknown network in wallet file: " + c.network(), null));
         List<HdAccount> accounts = new ArrayList<>();
@@ -129,16 +186,63 @@ public final class LightWallet {
         }
         LightWallet w = new LightWallet(file, network, keys, c.secret(), c.birthdayHeight(), c.birthdayTime());
         w.restoreChains(c);
+        w.checkChains();
         for (WalletFileContent.Tx t : c.transactions()) {
-            w.ledger.put(walletTx(t));
+            WalletTx tx = walletTx(t);
+            if (tx.pending()) {
+                check(tx.blockHash() == null, "pending transaction " + tx.txid() + " names a block");
+            } else {
+                check(
+                        tx.height() <= w.headers.tipHeight()
+                                && tx.blockHash() != null
+                                && tx.blockHash().equals(w.headers.hash(tx.height())),
+                        "transaction " + tx.txid() + " claims block " + tx.blockHash() + " at height " + tx.height()
+                                + ", which is not in the stored block-header chain (tip " + w.headers.tipHeight()
+                                + ")");
+            }
+            w.ledger.put(tx);
         }
         w.baseline = c;
         return w;
     }
 
+    /** The stored chains agree with each other; a filter-header tail past the scan (older files) is dropped. */
+    private void checkChains() {
+        int tip = headers.tipHeight();
+        check(
+                filterHeaders.base() >= 0 && filterHeaders.base() <= tip + 1,
+                "filterHeaderStart " + filterHeaders.base() + " is outside 0.." + (tip + 1));
+        check(
+                filterHeaders.tipHeight() <= tip,
+                "filter headers reach height " + filterHeaders.tipHeight() + ", past the block-header tip " + tip);
+        check(
+                checkpoints.size() <= tip / FilterHeaders.CHECKPOINT_INTERVAL,
+                checkpoints.size() + " checkpoints stored, but the block-header chain (tip " + tip + ") has room for "
+                        + tip / FilterHeaders.CHECKPOINT_INTERVAL);
+        for (int i = 0; i < checkpoints.size(); i++) {
+            int h = (i + 1) * FilterHeaders.CHECKPOINT_INTERVAL;
+            if (h >= filterHeaders.base() - 1 && h <= filterHeaders.tipHeight()) {
+                check(
+                        filterHeaders.header(h).equals(checkpoints.get(i)),
+                        "the stored filter header at " + h + " differs from the stored checkpoint");
+            }
+        }
+        int highest = Math.max(birthdayHeight() - 1, filterHeaders.tipHeight());
+        check(
+                scannedHeight >= -1 && scannedHeight <= highest,
+                "scannedHeight " + scannedHeight + " is outside -1.." + highest + " (the stored filter headers end at "
+                        + filterHeaders.tipHeight() + ")");
+        if (filterHeaders.tipHeight() > scannedHeight) {
+            filterHeaders.truncate(Math.max(scannedHeight, filterHeaders.base() - 1));
+        }
+    }
+
     private void restoreChains(WalletFileContent c) {
         headers = HeaderChain.restore(network, Base64.getDecoder().decode(c.headers()));
         byte[] fh = Base64.getDecoder().decode(c.filterHeaders());
+        check(
+                fh.length % 32 == 0 && (c.filterHeaderStart() == 0 || fh.length >= 32),
+                "filterHeaders has " + fh.length + " bytes, not a whole number of 32-byte headers (with the anchor)");
         Sha256Hash anchor = c.filterHeaderStart() == 0
                 ? FilterHeaders.GENESIS_PREV
                 : Sha256Hash.wrap(Arrays.copyOfRange(fh, 0, 32));
@@ -149,16 +253,36 @@ public final class LightWallet {
             list.add(Sha256Hash.wrap(Arrays.copyOfRange(fh, i, i + 32)));
         }
         filterHeaders.append(list);
+        for (String cp : c.checkpoints()) {
+            check(cp != null && cp.matches("[0-9a-f]{64}"), "malformed checkpoint " + cp);
+        }
         checkpoints = c.checkpoints().stream().map(Sha256Hash::wrap).toList();
         scannedHeight = c.scannedHeight();
     }
 
     private static WalletTx walletTx(WalletFileContent.Tx t) {
-        return new WalletTx(
+        check(t.txid() != null && t.txid().matches("[0-9a-f]{64}"), "a transaction has no valid txid: " + t.txid());
+        check(t.raw() != null && !t.raw().isEmpty(), "transaction " + t.txid() + " has no raw bytes");
+        check(t.height() >= WalletTx.PENDING, "transaction " + t.txid() + " has height " + t.height());
+        check(
+                t.blockHash() == null || t.blockHash().matches("[0-9a-f]{64}"),
+                "transaction " + t.txid() + " has a malformed block hash");
+        WalletTx tx = new WalletTx(
                 Sha256Hash.wrap(t.txid()),
                 t.height(),
                 t.blockHash() == null ? null : Sha256Hash.wrap(t.blockHash()),
                 HexFormat.of().parseHex(t.raw()));
+        Sha256Hash actual;
+        try {
+            actual = tx.tx().getTxId();
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "raw bytes of transaction " + t.txid() + " do not parse: " + e.getMessage(), e);
+        }
+        check(
+                actual.equals(tx.txid()),
+                "raw bytes of transaction " + t.txid() + " do not hash to its txid (they hash to " + actual + ")");
+        return tx;
     }
 
     /**
@@ -297,7 +421,12 @@ public final class LightWallet {
         if (secret == null) {
             throw new IllegalStateException("this wallet is watch-only: it has no private keys");
         }
-        byte[] words = secret.open(passphrase);
+        byte[] words;
+        try {
+            words = secret.open(passphrase);
+        } catch (WalletFileException e) {
+            throw new WalletFileException("wallet file " + file.toAbsolutePath() + ": " + e.getMessage(), e);
+        }
         List<String> mnemonic = List.of(new String(words, StandardCharsets.UTF_8).split(" "));
         Arrays.fill(words, (byte) 0);
         WalletKeys full = WalletKeys.fromMnemonic(

@@ -368,6 +368,11 @@ public final class WalletCli {
         /** What the command does to the wallet before syncing; nothing for a plain sync. */
         void before(LightWallet w) {}
 
+        /** Whether every stored filter header is compared with the sources, not only the stored tip. */
+        boolean everyStoredHeader() {
+            return false;
+        }
+
         @Override
         public Integer call() {
             LightWallet w = LightWallet.load(cli.wallet);
@@ -375,7 +380,8 @@ public final class WalletCli {
             List<ChainSource> sources = open(w.network());
             try {
                 long t0 = System.nanoTime();
-                SyncReport r = new SyncEngine(w, sources, quiet ? null : new ProgressBar(cli.err)).sync();
+                SyncEngine engine = new SyncEngine(w, sources, quiet ? null : new ProgressBar(cli.err));
+                SyncReport r = everyStoredHeader() ? engine.verifyAndSync() : engine.sync();
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 Map<String, Object> j = new LinkedHashMap<>();
                 j.put("height", r.tipHeight());
@@ -412,10 +418,15 @@ public final class WalletCli {
 
     @Command(
             name = "verify",
-            description = "Check the wallet file, then check everything it stores (block headers, checkpoints, filter"
-                    + " headers) against the given sources, roll back what they contradict and the blocks do not"
-                    + " refute, and sync.")
-    static final class Verify extends Sync {}
+            description = "Check the wallet file, compare every stored filter header (a sync compares only the"
+                    + " stored tip) and the block headers and checkpoints with the given sources, roll back what they"
+                    + " contradict and the blocks do not refute, then sync.")
+    static final class Verify extends Sync {
+        @Override
+        boolean everyStoredHeader() {
+            return true;
+        }
+    }
 
     @Command(
             name = "rescan",

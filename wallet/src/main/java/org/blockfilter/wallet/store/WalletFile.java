@@ -2,8 +2,10 @@ package org.blockfilter.wallet.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,13 +18,18 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.function.UnaryOperator;
 
 /**
  * Reads and writes the wallet file.
  *
- * <p>On-disk layout: {@code <name>} is one UTF-8 JSON document, {@link WalletFileContent}. A save
+ * <p>On-disk layout: {@code <name>} is one UTF-8 JSON document, {@link WalletFileContent} plus a
+ * {@code checksum} field (SHA-256 of the rest, see {@link #withChecksum}; older files without it
+ * are read). A save
  * writes {@code <name>.tmp} in the same directory, fsyncs it, renames it over {@code <name>}
  * atomically and fsyncs the directory. A crash at any point leaves either the old or the new
  * complete file under {@code <name>}; a leftover {@code <name>.tmp} is never read and is
@@ -41,6 +48,7 @@ public final class WalletFile {
     public static final Duration DEFAULT_LOCK_WAIT = Duration.ofSeconds(10);
 
     private static final long LOCK_POLL_MILLIS = 20;
+    private static final String CHECKSUM = "checksum";
 
     private WalletFile() {}
 
@@ -157,7 +165,7 @@ public final class WalletFile {
         Path abs = path.toAbsolutePath();
         Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
         try {
-            byte[] bytes = JSON.writeValueAsBytes(content);
+            byte[] bytes = JSON.writeValueAsBytes(withChecksum(content));
             try (FileChannel ch = FileChannel.open(
                     tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer buf = ByteBuffer.wrap(bytes);
@@ -192,7 +200,19 @@ public final class WalletFile {
         }
         WalletFileContent c;
         try {
-            c = JSON.readValue(bytes, WalletFileContent.class);
+            JsonNode tree = JSON.readTree(bytes);
+            if (tree instanceof ObjectNode root && root.has(CHECKSUM)) {
+                String stored = root.remove(CHECKSUM).asText();
+                if (!stored.equals(checksum(root))) {
+                    throw new WalletFileException(
+                            "wallet file " + path + " is damaged: its checksum does not match its content (edited or"
+                                    + " corrupted on disk); restore a backup, or remove the \"" + CHECKSUM
+                                    + "\" field to load it anyway (it is then checked field by field, and the next"
+                                    + " verify compares it with the sources)",
+                            null);
+                }
+            }
+            c = tree == null || tree.isMissingNode() ? null : JSON.treeToValue(tree, WalletFileContent.class);
         } catch (JsonProcessingException e) {
             throw new WalletFileException(
                     "not a readable wallet file: " + path + " (" + e.getOriginalMessage() + ")", e);
@@ -204,6 +224,27 @@ public final class WalletFile {
                     "unsupported wallet file version in " + path + ": " + (c == null ? "empty" : c.version()), null);
         }
         return c;
+    }
+
+    /**
+     * The document with a {@code checksum} field: SHA-256 of the document's JSON without it. It
+     * finds accidental damage (a flipped bit, a half-finished edit); it is no protection against
+     * someone who edits the file on purpose and recomputes it, which is why {@code LightWallet}
+     * also checks each field and sync checks the stored chains against the sources.
+     */
+    private static ObjectNode withChecksum(WalletFileContent content) {
+        ObjectNode root = JSON.valueToTree(content);
+        root.put(CHECKSUM, checksum(root));
+        return root;
+    }
+
+    private static String checksum(ObjectNode withoutChecksum) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(JSON.writeValueAsBytes(withoutChecksum)));
+        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void fsyncDirectory(Path dir) {

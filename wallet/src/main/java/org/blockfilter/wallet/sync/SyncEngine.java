@@ -68,8 +68,23 @@ public final class SyncEngine {
 
     /** Runs one sync to the best tip the sources can prove; saves the wallet after each verified step. */
     public SyncReport sync() {
+        return run(false);
+    }
+
+    /**
+     * Like {@link #sync()}, but first compares every stored filter header with every source, not
+     * only the stored tip; what they contradict and the blocks cannot refute is rolled back.
+     */
+    public SyncReport verifyAndSync() {
+        return run(true);
+    }
+
+    private SyncReport run(boolean everyStoredHeader) {
         syncHeaders();
         syncCheckpoints();
+        if (everyStoredHeader) {
+            checkEveryStoredFilterHeader();
+        }
         syncFilterHeaders();
         scanFilters();
         wallet.save();
@@ -417,29 +432,94 @@ public final class SyncEngine {
      * below that height and rescanned from there. Both backed: an ordinary dispute ({@link #settle}).
      */
     private void reconcile(ChainSource s, List<ChainSource> backers) {
+        Divergence div = firstDivergence(s);
+        if (div == null) {
+            throw new SourcePool.DisputeException(
+                    wallet.filterHeaders().tipHeight(),
+                    "its filter header at the stored tip contradicts its own cfheaders");
+        }
+        judge(s, div, backers);
+    }
+
+    /** Where a source's filter-header chain first differs from the stored one, and its filter hash there. */
+    private record Divergence(int height, Sha256Hash filterHash) {}
+
+    /** Downloads the source's filter headers over the whole stored range; null when they all agree. */
+    private Divergence firstDivergence(ChainSource s) {
         HeaderChain chain = wallet.headers();
         FilterHeaderChain fh = wallet.filterHeaders();
-        int d = -1;
-        Sha256Hash theirHash = null;
         Sha256Hash prev = fh.anchor();
-        for (int start = fh.base(); start <= fh.tipHeight() && d < 0; ) {
+        for (int start = fh.base(); start <= fh.tipHeight(); ) {
             int stop = Math.min(fh.tipHeight(), start + FilterHeaders.MAX_CFHEADERS - 1);
             ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
             List<Sha256Hash> headers = checkedHeaders(s, r, start, stop, prev);
             for (int i = 0; i < headers.size(); i++) {
                 if (!headers.get(i).equals(fh.header(start + i))) {
-                    d = start + i;
-                    theirHash = r.filterHashes().get(i);
-                    break;
+                    return new Divergence(start + i, r.filterHashes().get(i));
                 }
             }
             prev = headers.get(headers.size() - 1);
             start = stop + 1;
         }
-        if (d < 0) {
-            throw new SourcePool.DisputeException(
-                    fh.tipHeight(), "its filter header at the stored tip contradicts its own cfheaders");
+        return null;
+    }
+
+    /**
+     * {@code verify}: every stored filter header (not only the tip, which each sync checks) is
+     * compared with every live source, so a file edited in the middle of its chain is found too.
+     * Costs 32 bytes per stored height per source.
+     */
+    private void checkEveryStoredFilterHeader() {
+        while (true) {
+            Map<ChainSource, Divergence> found = new LinkedHashMap<>();
+            List<ChainSource> agreeing = new ArrayList<>();
+            for (ChainSource s : pool.live()) {
+                if (pool.tip(s) < wallet.filterHeaders().tipHeight()) {
+                    continue;
+                }
+                try {
+                    Divergence d = firstDivergence(s);
+                    if (d == null) {
+                        agreeing.add(s);
+                    } else {
+                        found.put(s, d);
+                    }
+                } catch (SourceException e) {
+                    pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
+                } catch (SourcePool.DisputeException e) {
+                    pool.drop(s, SourceFault.Kind.LIED, e.height(), e.getMessage());
+                }
+            }
+            pool.requireLive("verifying the stored filter headers");
+            if (found.isEmpty()) {
+                return;
+            }
+            Map.Entry<ChainSource, Divergence> first = found.entrySet().stream()
+                    .min(java.util.Comparator.comparingInt(e -> e.getValue().height()))
+                    .orElseThrow();
+            int h = first.getValue().height();
+            List<ChainSource> backers = new ArrayList<>(agreeing);
+            found.forEach((s, d) -> {
+                if (d.height() > h) {
+                    backers.add(s);
+                }
+            });
+            try {
+                judge(first.getKey(), first.getValue(), backers);
+            } catch (SourceException e) {
+                pool.drop(first.getKey(), SourceFault.Kind.FAILED, -1, e.getMessage());
+            } catch (SourcePool.DisputeException e) {
+                pool.drop(first.getKey(), SourceFault.Kind.LIED, e.height(), e.getMessage());
+            }
+            pool.requireLive("verifying the stored filter headers");
         }
+    }
+
+    private void judge(ChainSource s, Divergence div, List<ChainSource> backers) {
+        HeaderChain chain = wallet.headers();
+        FilterHeaderChain fh = wallet.filterHeaders();
+        int d = div.height();
+        Sha256Hash theirHash = div.filterHash();
         if (!backers.isEmpty()) {
             Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
             hashes.put(s, List.of(theirHash));
