@@ -96,7 +96,11 @@ public final class WalletCli {
     PrintStream err = System.err;
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        // stdout carries only the command's answer (pure JSON with --json): anything a library
+        // prints or logs to System.out goes to stderr instead.
+        PrintStream answer = System.out;
+        System.setOut(System.err);
+        System.exit(run(args, answer, System.err));
     }
 
     /** Runs the CLI with the given streams; returns the exit code. */
@@ -109,8 +113,11 @@ public final class WalletCli {
         cmd.setErr(new java.io.PrintWriter(err, true));
         cmd.setExecutionExceptionHandler((e, c, parsed) -> {
             err.println("error: " + e.getMessage());
-            if (e instanceof SyncException) {
-                return 2;
+            if (e instanceof SyncException se) {
+                // Every source unreachable or failing is a network failure (3), not a stopped sync (2).
+                boolean networkOnly = !se.faults().isEmpty()
+                        && se.faults().stream().allMatch(f -> f.kind() == SourceFault.Kind.FAILED);
+                return networkOnly ? 3 : 2;
             }
             if (e instanceof SourceException) {
                 return 3;
@@ -215,12 +222,14 @@ public final class WalletCli {
         }
 
         Integer created(LightWallet w, List<String> mnemonic) {
+            // Shown, not issued: the next `receive` (P2WPKH by default) gives this same address.
+            AddressKind kind = w.keys().account(AddressKind.P2WPKH).isPresent()
+                    ? AddressKind.P2WPKH
+                    : w.keys().accounts().iterator().next().kind();
             DerivedAddress first = w.keys()
-                    .nextReceive(
-                            w.keys().account(AddressKind.P2WPKH).isPresent()
-                                    ? AddressKind.P2WPKH
-                                    : w.keys().accounts().iterator().next().kind());
-            w.save();
+                    .account(kind)
+                    .orElseThrow()
+                    .derive(false, w.keys().chainState(kind, false).issued());
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("file", w.file().toString());
             j.put("network", cli.network);
