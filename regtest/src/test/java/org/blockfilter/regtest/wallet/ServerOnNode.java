@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
-import org.blockfilter.server.http.RpcNodeGateway;
+import org.blockfilter.server.node.RpcNodeGateway;
 import org.blockfilter.server.index.FilterIndexer;
 import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.index.StoreFilterIndexReader;

@@ -22,7 +22,7 @@ import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
-import org.blockfilter.server.http.RpcNodeGateway;
+import org.blockfilter.server.node.RpcNodeGateway;
 import org.blockfilter.server.index.FilterIndexer;
 import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.index.StoreFilterIndexReader;

@@ -124,7 +124,7 @@ class LieDetectionTest {
         public List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash) {
             List<Sha256Hash> out = new ArrayList<>();
             for (Sha256Hash ignored : honest.filterCheckpoints(stopHash)) {
-                out.add(fakeHeaders.get((out.size() + 1) * org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL));
+                out.add(fakeHeaders.get((out.size() + 1) * org.blockfilter.filters.Bip157.CHECKPOINT_INTERVAL));
             }
             return out;
         }
