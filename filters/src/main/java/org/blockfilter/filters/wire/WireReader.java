@@ -172,7 +172,7 @@ public final class WireReader {
     /** Throws unless every byte was read; {@code what} names the message or record. */
     public void end(String what) {
         if (remaining() != 0) {
-            throw error(what, remaining() + " bytes", "trailing bytes after the end");
+            throw error(what, null, remaining() + " trailing bytes");
         }
     }
 }

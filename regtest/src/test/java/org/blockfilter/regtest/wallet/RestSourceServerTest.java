@@ -12,7 +12,6 @@ import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.Bip157;
-import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.regtest.NodeLogOnFailure;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;

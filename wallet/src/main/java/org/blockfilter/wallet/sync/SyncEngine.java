@@ -13,8 +13,8 @@ import org.bitcoinj.core.Block;
 import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionOutput;
-import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.BasicFilter;
+import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.OutputScript;
@@ -27,7 +27,7 @@ import org.blockfilter.wallet.source.SourceException;
 /**
  * Syncs a {@link LightWallet} from one or more untrusted {@link ChainSource}s (BIP 157/158):
  * <ol>
- * <li>block headers from every source, each branch checked ({@link HeaderChain}); the most-work
+ * <li>block headers from every source, each branch checked ({@link VerifiedHeaderChain}); the most-work
  * chain wins, a reorg rolls the wallet back to the fork;</li>
  * <li>filter-header checkpoints and filter headers from every source, checked link by link
  * ({@link FilterHeaders#next}) and against the checkpoints, and compared between sources; a
@@ -97,7 +97,7 @@ public final class SyncEngine {
                 pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
             }
         }
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         // A source processed before a heavier branch arrived may now be on the weaker side.
         for (ChainSource s : pool.live()) {
             int h = Math.min(pool.tip(s), chain.tipHeight());
@@ -122,7 +122,7 @@ public final class SyncEngine {
     }
 
     private void absorbHeaders(ChainSource s, int tip) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         int fork = forkPoint(s, Math.min(tip, chain.tipHeight()));
         if (tip <= fork) {
             return;
@@ -148,7 +148,7 @@ public final class SyncEngine {
             chain.connect(fork + 1, branch);
             return;
         }
-        if (HeaderChain.work(parsed).compareTo(chain.workAbove(fork)) > 0) {
+        if (VerifiedHeaderChain.work(parsed).compareTo(chain.workAbove(fork)) > 0) {
             rollback(fork);
             chain.connect(fork + 1, branch);
         } else {
@@ -162,7 +162,7 @@ public final class SyncEngine {
 
     /** Highest height at or below {@code upTo} where the source's chain and ours agree. */
     private int forkPoint(ChainSource s, int upTo) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         int unequal = upTo + 1;
         int h = upTo;
         int step = 1;
@@ -196,11 +196,11 @@ public final class SyncEngine {
         if (one.size() != 1 || one.get(0).length != Block.HEADER_SIZE) {
             throw new InvalidHeaderException(height, "asked for 1 header, got " + one.size());
         }
-        return HeaderChain.parse(one.get(0)).getHash();
+        return VerifiedHeaderChain.parse(one.get(0)).getHash();
     }
 
     private void rollback(int fork) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         reorgDepth = Math.max(reorgDepth, chain.tipHeight() - fork);
         chain.truncate(fork);
         wallet.ledger().rollbackAbove(fork);
@@ -219,7 +219,7 @@ public final class SyncEngine {
     // ---------------------------------------------------------------- checkpoints
 
     private void syncCheckpoints() {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         int expected = chain.tipHeight() / Bip157.CHECKPOINT_INTERVAL;
         while (true) {
             Map<ChainSource, List<Sha256Hash>> answers = new LinkedHashMap<>();
@@ -269,7 +269,7 @@ public final class SyncEngine {
                     continue;
                 }
                 try {
-                    ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
+                    ChainSource.FilterHashBatch r = s.filterHeaders(start, chain.hash(stop));
                     List<Sha256Hash> headers = checkedHeaders(
                             s,
                             r,
@@ -296,7 +296,7 @@ public final class SyncEngine {
     // ---------------------------------------------------------------- filter headers
 
     private void syncFilterHeaders() {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         int birthday = Math.min(wallet.birthdayHeight(), chain.tipHeight() + 1);
         FilterHeaderChain fh = wallet.filterHeaders();
         int aligned = (birthday - 1) / Bip157.CHECKPOINT_INTERVAL;
@@ -322,7 +322,7 @@ public final class SyncEngine {
                     continue;
                 }
                 try {
-                    ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
+                    ChainSource.FilterHashBatch r = s.filterHeaders(start, chain.hash(stop));
                     List<Sha256Hash> headers = checkedHeaders(s, r, start, stop, fh.header(start - 1));
                     hashes.put(s, r.filterHashes());
                     headersBySource.put(s, headers);
@@ -358,7 +358,7 @@ public final class SyncEngine {
 
     /** The source's headers for start..stop, linked from {@code prev} and checked against the agreed checkpoints. */
     private List<Sha256Hash> checkedHeaders(
-            ChainSource s, ChainSource.FilterHeaders r, int start, int stop, Sha256Hash prev) {
+            ChainSource s, ChainSource.FilterHashBatch r, int start, int stop, Sha256Hash prev) {
         if (r.filterHashes().size() != stop - start + 1) {
             throw new SourcePool.DisputeException(
                     start,

@@ -63,7 +63,7 @@ public class MemorySource implements ChainSource {
     }
 
     @Override
-    public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
+    public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
         int stop = stopHeight(startHeight, stopHash, org.blockfilter.filters.Bip157.MAX_CFHEADERS);
         List<Sha256Hash> hashes = new ArrayList<>();
         for (int h = startHeight; h <= stop; h++) {
@@ -72,7 +72,7 @@ public class MemorySource implements ChainSource {
         Sha256Hash prev = startHeight == 0
                 ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV
                 : chain.filterHeader(startHeight - 1);
-        return new FilterHeaders(prev, hashes);
+        return new FilterHashBatch(prev, hashes);
     }
 
     @Override

@@ -1,5 +1,5 @@
 /**
- * Not API. Strict, bounded decoding of the Bitcoin wire encodings that the transports read
- * (CompactSize, hashes, length-prefixed byte strings), and an HTTP body reader with a size limit.
+ * Not API. Limits the wallet's transports (REST and P2P) enforce on what a source sends, besides
+ * BIP 157's. The wire codec itself is {@code org.blockfilter.filters.wire}.
  */
 package org.blockfilter.wallet.source.internal;

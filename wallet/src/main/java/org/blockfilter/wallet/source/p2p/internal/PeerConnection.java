@@ -10,14 +10,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
+import org.blockfilter.filters.wire.WireFormatException;
 
 /**
  * One TCP connection to a Bitcoin peer: message framing (magic, 12-byte command, length,
  * double-SHA256 checksum), the version handshake, and reads bounded by a deadline. Pings from
  * the peer are answered while reading. Frames are checked before their payload is read: a wrong
  * magic, a malformed command, a payload above {@link MessageCodec#maxPayload} or a bad checksum
- * is a {@link MalformedDataException}; a peer that is silent past the deadline is a {@link
+ * is a {@link WireFormatException}; a peer that is silent past the deadline is a {@link
  * SocketTimeoutException}.
  *
  * <p>Not thread-safe: one caller at a time (P2pSource serializes its calls).
@@ -78,7 +78,7 @@ public final class PeerConnection implements AutoCloseable {
             Message m = receive(deadline);
             if (m instanceof Message.Version v) {
                 if (peerVersion != null) {
-                    throw new MalformedDataException("version", 0, "peer sent a second version message");
+                    throw new WireFormatException("version", null, 0, "peer sent a second version message");
                 }
                 if (v.nonce() == nonce) {
                     throw new IOException("connected to ourselves");
@@ -140,22 +140,22 @@ public final class PeerConnection implements AutoCloseable {
 
     public static Frame parseHeader(byte[] magic, byte[] header) {
         if (!Arrays.equals(magic, 0, 4, header, 0, 4)) {
-            throw new MalformedDataException("magic", 0, "wrong network magic " + hex(Arrays.copyOf(header, 4)));
+            throw new WireFormatException("magic", null, 0, "wrong network magic " + hex(Arrays.copyOf(header, 4)));
         }
         int end = 4;
         while (end < 16 && header[end] != 0) {
             byte c = header[end];
             if (c < 0x21 || c > 0x7e) {
-                throw new MalformedDataException("command", end, "non-printable byte " + (c & 0xff));
+                throw new WireFormatException("command", null, end, "non-printable byte " + (c & 0xff));
             }
             end++;
         }
         if (end == 4) {
-            throw new MalformedDataException("command", 4, "empty command");
+            throw new WireFormatException("command", null, 4, "empty command");
         }
         for (int i = end; i < 16; i++) {
             if (header[i] != 0) {
-                throw new MalformedDataException("command", i, "bytes after the NUL padding");
+                throw new WireFormatException("command", null, i, "bytes after the NUL padding");
             }
         }
         String command = new String(header, 4, end - 4, StandardCharsets.US_ASCII);
@@ -165,7 +165,8 @@ public final class PeerConnection implements AutoCloseable {
                 | (header[19] & 0xffL) << 24;
         int cap = MessageCodec.maxPayload(command);
         if (length > cap) {
-            throw new MalformedDataException("length", 16, command + " payload of " + length + " bytes exceeds " + cap);
+            throw new WireFormatException(
+                    "length", null, 16, command + " payload of " + length + " bytes exceeds " + cap);
         }
         return new Frame(command, (int) length, Arrays.copyOfRange(header, 20, 24));
     }
@@ -173,8 +174,9 @@ public final class PeerConnection implements AutoCloseable {
     public static Message decodeChecked(Frame f, byte[] payload) {
         byte[] sum = Arrays.copyOf(Sha256Hash.hashTwice(payload), 4);
         if (!Arrays.equals(sum, f.checksum())) {
-            throw new MalformedDataException(
+            throw new WireFormatException(
                     "checksum",
+                    null,
                     20,
                     f.command() + " checksum " + hex(f.checksum()) + " does not match payload " + hex(sum));
         }

@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.params.RegTestParams;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
+import org.blockfilter.filters.wire.WireFormatException;
 import org.junit.jupiter.api.Test;
 
 class PeerConnectionFramingTest {
@@ -37,8 +37,8 @@ class PeerConnectionFramingTest {
     @Test
     void wrongMagicIsRejected() {
         byte[] frame = PeerConnection.frame(HexFormat.of().parseHex("f9beb4d9"), "verack", new byte[0]);
-        MalformedDataException e =
-                assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, frame));
+        WireFormatException e =
+                assertThrows(WireFormatException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, frame));
         assertEquals("magic", e.field());
     }
 
@@ -48,8 +48,8 @@ class PeerConnectionFramingTest {
         header[16] = (byte) 0xff;
         header[17] = (byte) 0xff;
         header[18] = 0x01; // 131071 bytes > the cfheaders cap of 64,068
-        MalformedDataException e =
-                assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, header));
+        WireFormatException e =
+                assertThrows(WireFormatException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, header));
         assertTrue(e.getMessage().contains("exceeds 64068"), e.getMessage());
     }
 
@@ -57,7 +57,7 @@ class PeerConnectionFramingTest {
     void payloadAboveTheProtocolMaximumIsRefused() {
         byte[] header = PeerConnection.frame(MAGIC_BYTES, "block", new byte[0]);
         header[19] = 0x7f;
-        assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, header));
+        assertThrows(WireFormatException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, header));
     }
 
     @Test
@@ -65,8 +65,8 @@ class PeerConnectionFramingTest {
         byte[] frame = PeerConnection.frame(MAGIC_BYTES, "ping", new byte[8]);
         frame[24] = 1;
         PeerConnection.Frame f = PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24));
-        MalformedDataException e = assertThrows(
-                MalformedDataException.class,
+        WireFormatException e = assertThrows(
+                WireFormatException.class,
                 () -> PeerConnection.decodeChecked(f, Arrays.copyOfRange(frame, 24, frame.length)));
         assertEquals("checksum", e.field());
     }
@@ -76,12 +76,12 @@ class PeerConnectionFramingTest {
         byte[] frame = PeerConnection.frame(MAGIC_BYTES, "ping", new byte[8]);
         frame[15] = 'x';
         assertThrows(
-                MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24)));
+                WireFormatException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24)));
     }
 
     @Test
     void emptyCommandIsRejected() {
         byte[] frame = PeerConnection.frame(MAGIC_BYTES, "", new byte[0]);
-        assertThrows(MalformedDataException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, frame));
+        assertThrows(WireFormatException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, frame));
     }
 }
