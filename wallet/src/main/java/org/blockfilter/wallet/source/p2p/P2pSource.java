@@ -14,11 +14,11 @@ import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.Bip158;
+import org.blockfilter.filters.p2p.Message;
+import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
-import org.blockfilter.wallet.source.internal.TransportLimits;
-import org.blockfilter.wallet.source.p2p.internal.Message;
 import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
 import org.blockfilter.wallet.source.p2p.internal.PeerHeaderChain;
 
@@ -80,7 +80,7 @@ public final class P2pSource implements ChainSource {
         this.options = options;
         this.name = "p2p:" + peer.getHostString() + ":" + peer.getPort();
         this.chain = new PeerHeaderChain(
-                Arrays.copyOf(params.getGenesisBlock().serialize(), TransportLimits.HEADER_BYTES), options.maxHeight());
+                Arrays.copyOf(params.getGenesisBlock().serialize(), ProtocolLimits.HEADER_BYTES), options.maxHeight());
     }
 
     /** Connects and handshakes now, so a peer that does not serve compact filters fails here. */
@@ -108,9 +108,8 @@ public final class P2pSource implements ChainSource {
     @Override
     public synchronized List<byte[]> blockHeaders(int startHeight, int count) {
         checkHeight(startHeight);
-        if (count < 1 || count > TransportLimits.MAX_HEADERS_RESULTS) {
-            throw new IllegalArgumentException(
-                    "count must be 1.." + TransportLimits.MAX_HEADERS_RESULTS + ": " + count);
+        if (count < 1 || count > ProtocolLimits.MAX_HEADERS_RESULTS) {
+            throw new IllegalArgumentException("count must be 1.." + ProtocolLimits.MAX_HEADERS_RESULTS + ": " + count);
         }
         call("getheaders", this::syncHeaders);
         if (startHeight > chain.tipHeight()) {
@@ -326,7 +325,7 @@ public final class P2pSource implements ChainSource {
             } while (!(m instanceof Message.Headers));
             List<byte[]> headers = ((Message.Headers) m).headers();
             chain.connect(headers);
-            if (headers.size() < TransportLimits.MAX_HEADERS_RESULTS) {
+            if (headers.size() < ProtocolLimits.MAX_HEADERS_RESULTS) {
                 return null;
             }
         }

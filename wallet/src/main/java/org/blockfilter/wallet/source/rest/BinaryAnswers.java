@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Bip157;
+import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.filters.wire.WireReader;
 import org.blockfilter.wallet.source.ChainSource.BlockFilterBytes;
 import org.blockfilter.wallet.source.ChainSource.FilterHashBatch;
-import org.blockfilter.wallet.source.internal.TransportLimits;
 
 /**
  * Strict decoders of the REST API's binary representations; each throws {@link
@@ -21,7 +21,7 @@ final class BinaryAnswers {
     static FilterHashBatch filterHeaders(byte[] body) {
         WireReader r = new WireReader(body);
         Sha256Hash prev = r.hash("prevHeader");
-        int n = r.count("count", Bip157.MAX_CFHEADERS, TransportLimits.HASH_BYTES);
+        int n = r.count("count", Bip157.MAX_CFHEADERS, ProtocolLimits.HASH_BYTES);
         if (n == 0) {
             throw r.error("count", 0, "no filter hashes");
         }
@@ -36,7 +36,7 @@ final class BinaryAnswers {
     /** CompactSize count + count x 32-byte filter headers. */
     static List<Sha256Hash> checkpoints(byte[] body, int maxCheckpoints) {
         WireReader r = new WireReader(body);
-        int n = r.count("count", maxCheckpoints, TransportLimits.HASH_BYTES);
+        int n = r.count("count", maxCheckpoints, ProtocolLimits.HASH_BYTES);
         List<Sha256Hash> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             out.add(r.hash("checkpoints[" + i + "]"));

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.function.BiFunction;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.params.RegTestParams;
+import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
-import org.blockfilter.wallet.source.p2p.internal.Message;
 import org.blockfilter.wallet.source.p2p.internal.PeerHeaderChain;
 import org.junit.jupiter.api.Test;
 

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
-import org.blockfilter.wallet.source.internal.TransportLimits;
 
 /**
  * The peer's best header chain as the peer told it, from genesis: raw 80-byte headers, their
@@ -26,11 +26,11 @@ public final class PeerHeaderChain {
 
     public PeerHeaderChain(byte[] genesisHeader, int maxHeight) {
         this.maxHeight = maxHeight;
-        append(Arrays.copyOf(genesisHeader, TransportLimits.HEADER_BYTES));
+        append(Arrays.copyOf(genesisHeader, ProtocolLimits.HEADER_BYTES));
     }
 
     public static Sha256Hash hashOf(byte[] header) {
-        return Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header, 0, TransportLimits.HEADER_BYTES));
+        return Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header, 0, ProtocolLimits.HEADER_BYTES));
     }
 
     private static Sha256Hash prevOf(byte[] header) {

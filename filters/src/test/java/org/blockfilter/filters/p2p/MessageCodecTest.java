@@ -1,4 +1,4 @@
-package org.blockfilter.wallet.source.p2p.internal;
+package org.blockfilter.filters.p2p;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -142,7 +142,8 @@ class MessageCodecTest {
 
     @Test
     void invCountAboveTheProtocolMaximumIsRejected() {
-        byte[] payload = new WireWriter().compactSize(MessageCodec.MAX_INV + 1).toByteArray();
+        byte[] payload =
+                new WireWriter().compactSize(ProtocolLimits.MAX_INV_SZ + 1).toByteArray();
         assertThrows(WireFormatException.class, () -> MessageCodec.decode("notfound", payload));
     }
 

@@ -1,4 +1,4 @@
-package org.blockfilter.wallet.source.p2p.internal;
+package org.blockfilter.filters.p2p;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,6 @@ import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.filters.wire.WireReader;
 import org.blockfilter.filters.wire.WireWriter;
-import org.blockfilter.wallet.source.internal.TransportLimits;
 
 /**
  * Payload encodings of {@link Message}s, and their strict decoding: counts above the protocol
@@ -23,11 +22,6 @@ import org.blockfilter.wallet.source.internal.TransportLimits;
 public final class MessageCodec {
     private MessageCodec() {}
 
-    /** Bitcoin Core's MAX_INV_SZ. */
-    public static final int MAX_INV = 50_000;
-    /** btcd's MaxBlockLocatorsPerMsg. */
-    public static final int MAX_LOCATOR = 500;
-
     static final int MAX_USER_AGENT = 256;
     private static final int MAX_REJECT_TEXT = 1024;
 
@@ -37,11 +31,11 @@ public final class MessageCodec {
             case "version" -> 4 + 8 + 8 + 26 + 26 + 8 + 3 + MAX_USER_AGENT + 4 + 1 + 64;
             case "verack", "sendheaders", "wtxidrelay", "sendaddrv2", "getaddr", "mempool" -> 0;
             case "ping", "pong", "feefilter" -> 8;
-            case "cfheaders" -> 1 + 32 + 32 + 3 + Bip157.MAX_CFHEADERS * TransportLimits.HASH_BYTES;
-            case "headers" -> 3 + TransportLimits.MAX_HEADERS_RESULTS * (TransportLimits.HEADER_BYTES + 1);
+            case "cfheaders" -> 1 + 32 + 32 + 3 + Bip157.MAX_CFHEADERS * ProtocolLimits.HASH_BYTES;
+            case "headers" -> 3 + ProtocolLimits.MAX_HEADERS_RESULTS * (ProtocolLimits.HEADER_BYTES + 1);
             case "getcfilters", "getcfheaders" -> 1 + 4 + 32;
             case "getcfcheckpt" -> 1 + 32;
-            default -> TransportLimits.MAX_MESSAGE_BYTES;
+            default -> ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH;
         };
     }
 
@@ -135,7 +129,7 @@ public final class MessageCodec {
             case "pong" -> new Message.Pong(r.u64le("nonce"));
             case "getheaders" -> {
                 int version = r.i32le("version");
-                int n = r.count("locator count", MAX_LOCATOR, TransportLimits.HASH_BYTES);
+                int n = r.count("locator count", ProtocolLimits.MAX_LOCATOR_SZ, ProtocolLimits.HASH_BYTES);
                 List<Sha256Hash> locator = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     locator.add(r.hash("locator[" + i + "]"));
@@ -143,10 +137,10 @@ public final class MessageCodec {
                 yield new Message.GetHeaders(version, locator, r.hash("stopHash"));
             }
             case "headers" -> {
-                int n = r.count("headers count", TransportLimits.MAX_HEADERS_RESULTS, TransportLimits.HEADER_BYTES + 1);
+                int n = r.count("headers count", ProtocolLimits.MAX_HEADERS_RESULTS, ProtocolLimits.HEADER_BYTES + 1);
                 List<byte[]> headers = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    headers.add(r.bytes("headers[" + i + "]", TransportLimits.HEADER_BYTES));
+                    headers.add(r.bytes("headers[" + i + "]", ProtocolLimits.HEADER_BYTES));
                     if (r.compactSize("headers[" + i + "].txCount", 0) != 0) {
                         throw r.error("headers[" + i + "].txCount", null, "not zero");
                     }
@@ -162,7 +156,7 @@ public final class MessageCodec {
                 String rejected = ascii(r.varBytes("message", 12));
                 int code = r.u8("ccode");
                 String reason = new String(r.varBytes("reason", MAX_REJECT_TEXT), StandardCharsets.UTF_8);
-                Sha256Hash data = r.remaining() >= TransportLimits.HASH_BYTES ? r.hash("data") : null;
+                Sha256Hash data = r.remaining() >= ProtocolLimits.HASH_BYTES ? r.hash("data") : null;
                 yield new Message.Reject(rejected, code, reason, data);
             }
             case "getcfilters" -> new Message.GetCFilters(r.u8("filterType"), height(r), r.hash("stopHash"));
@@ -170,13 +164,13 @@ public final class MessageCodec {
                 new Message.CFilter(
                         r.u8("filterType"),
                         r.hash("blockHash"),
-                        r.varBytes("filter", TransportLimits.MAX_MESSAGE_BYTES));
+                        r.varBytes("filter", ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH));
             case "getcfheaders" -> new Message.GetCFHeaders(r.u8("filterType"), height(r), r.hash("stopHash"));
             case "cfheaders" -> {
                 int type = r.u8("filterType");
                 Sha256Hash stop = r.hash("stopHash");
                 Sha256Hash prev = r.hash("previousFilterHeader");
-                int n = r.count("filterHashes count", Bip157.MAX_CFHEADERS, TransportLimits.HASH_BYTES);
+                int n = r.count("filterHashes count", Bip157.MAX_CFHEADERS, ProtocolLimits.HASH_BYTES);
                 List<Sha256Hash> hashes = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     hashes.add(r.hash("filterHashes[" + i + "]"));
@@ -187,7 +181,7 @@ public final class MessageCodec {
             case "cfcheckpt" -> {
                 int type = r.u8("filterType");
                 Sha256Hash stop = r.hash("stopHash");
-                int n = r.count("filterHeaders count", TransportLimits.MAX_CHECKPOINTS, TransportLimits.HASH_BYTES);
+                int n = r.count("filterHeaders count", ProtocolLimits.MAX_CHECKPOINTS, ProtocolLimits.HASH_BYTES);
                 List<Sha256Hash> headers = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     headers.add(r.hash("filterHeaders[" + i + "]"));
@@ -224,7 +218,7 @@ public final class MessageCodec {
     }
 
     private static List<Message.InvItem> invItems(WireReader r) {
-        int n = r.count("inv count", MAX_INV, 36);
+        int n = r.count("inv count", ProtocolLimits.MAX_INV_SZ, 36);
         List<Message.InvItem> items = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             items.add(new Message.InvItem(r.i32le("inv[" + i + "].type"), r.hash("inv[" + i + "].hash")));

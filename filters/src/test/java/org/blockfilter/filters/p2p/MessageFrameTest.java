@@ -1,4 +1,4 @@
-package org.blockfilter.wallet.source.p2p.internal;
+package org.blockfilter.filters.p2p;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,14 +11,14 @@ import org.bitcoinj.params.RegTestParams;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.junit.jupiter.api.Test;
 
-class PeerConnectionFramingTest {
+class MessageFrameTest {
     private static final long MAGIC = RegTestParams.get().getPacketMagic();
     private static final byte[] MAGIC_BYTES = HexFormat.of().parseHex("fabfb5da");
 
     @Test
     void regtestMagicIsWrittenAsOnTheWire() {
         assertEquals(0xfabfb5daL, MAGIC & 0xffff_ffffL);
-        byte[] frame = PeerConnection.frame(MAGIC_BYTES, "verack", new byte[0]);
+        byte[] frame = MessageFrame.encode(MAGIC_BYTES, "verack", new byte[0]);
         // verack: empty payload, checksum 5df6e0e2 (the well-known double SHA-256 of nothing).
         assertEquals(
                 "fabfb5da76657261636b000000000000000000005df6e0e2",
@@ -28,60 +28,59 @@ class PeerConnectionFramingTest {
     @Test
     void frameRoundTrips() {
         Message m = new Message.GetCFCheckpt(0, Sha256Hash.of(new byte[] {9}));
-        byte[] frame = PeerConnection.frame(MAGIC_BYTES, m.command(), MessageCodec.encode(m));
-        PeerConnection.Frame f = PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24));
+        byte[] frame = MessageFrame.encode(MAGIC_BYTES, m.command(), MessageCodec.encode(m));
+        MessageFrame.Header f = MessageFrame.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24));
         assertEquals("getcfcheckpt", f.command());
-        assertEquals(m, PeerConnection.decodeChecked(f, Arrays.copyOfRange(frame, 24, frame.length)));
+        assertEquals(m, MessageFrame.decodeChecked(f, Arrays.copyOfRange(frame, 24, frame.length)));
     }
 
     @Test
     void wrongMagicIsRejected() {
-        byte[] frame = PeerConnection.frame(HexFormat.of().parseHex("f9beb4d9"), "verack", new byte[0]);
+        byte[] frame = MessageFrame.encode(HexFormat.of().parseHex("f9beb4d9"), "verack", new byte[0]);
         WireFormatException e =
-                assertThrows(WireFormatException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, frame));
+                assertThrows(WireFormatException.class, () -> MessageFrame.parseHeader(MAGIC_BYTES, frame));
         assertEquals("magic", e.field());
     }
 
     @Test
     void payloadAboveTheCommandsCapIsRefusedBeforeItIsRead() {
-        byte[] header = PeerConnection.frame(MAGIC_BYTES, "cfheaders", new byte[0]);
+        byte[] header = MessageFrame.encode(MAGIC_BYTES, "cfheaders", new byte[0]);
         header[16] = (byte) 0xff;
         header[17] = (byte) 0xff;
         header[18] = 0x01; // 131071 bytes > the cfheaders cap of 64,068
         WireFormatException e =
-                assertThrows(WireFormatException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, header));
+                assertThrows(WireFormatException.class, () -> MessageFrame.parseHeader(MAGIC_BYTES, header));
         assertTrue(e.getMessage().contains("exceeds 64068"), e.getMessage());
     }
 
     @Test
     void payloadAboveTheProtocolMaximumIsRefused() {
-        byte[] header = PeerConnection.frame(MAGIC_BYTES, "block", new byte[0]);
+        byte[] header = MessageFrame.encode(MAGIC_BYTES, "block", new byte[0]);
         header[19] = 0x7f;
-        assertThrows(WireFormatException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, header));
+        assertThrows(WireFormatException.class, () -> MessageFrame.parseHeader(MAGIC_BYTES, header));
     }
 
     @Test
     void badChecksumIsRejected() {
-        byte[] frame = PeerConnection.frame(MAGIC_BYTES, "ping", new byte[8]);
+        byte[] frame = MessageFrame.encode(MAGIC_BYTES, "ping", new byte[8]);
         frame[24] = 1;
-        PeerConnection.Frame f = PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24));
+        MessageFrame.Header f = MessageFrame.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24));
         WireFormatException e = assertThrows(
                 WireFormatException.class,
-                () -> PeerConnection.decodeChecked(f, Arrays.copyOfRange(frame, 24, frame.length)));
+                () -> MessageFrame.decodeChecked(f, Arrays.copyOfRange(frame, 24, frame.length)));
         assertEquals("checksum", e.field());
     }
 
     @Test
     void commandWithBytesAfterItsPaddingIsRejected() {
-        byte[] frame = PeerConnection.frame(MAGIC_BYTES, "ping", new byte[8]);
+        byte[] frame = MessageFrame.encode(MAGIC_BYTES, "ping", new byte[8]);
         frame[15] = 'x';
-        assertThrows(
-                WireFormatException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24)));
+        assertThrows(WireFormatException.class, () -> MessageFrame.parseHeader(MAGIC_BYTES, Arrays.copyOf(frame, 24)));
     }
 
     @Test
     void emptyCommandIsRejected() {
-        byte[] frame = PeerConnection.frame(MAGIC_BYTES, "", new byte[0]);
-        assertThrows(WireFormatException.class, () -> PeerConnection.parseHeader(MAGIC_BYTES, frame));
+        byte[] frame = MessageFrame.encode(MAGIC_BYTES, "", new byte[0]);
+        assertThrows(WireFormatException.class, () -> MessageFrame.parseHeader(MAGIC_BYTES, frame));
     }
 }
