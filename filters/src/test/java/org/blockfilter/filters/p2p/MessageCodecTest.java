@@ -1,4 +1,4 @@
-package org.blockfilter.wallet.source.p2p.internal;
+package org.blockfilter.filters.p2p;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,8 +14,8 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.params.RegTestParams;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
-import org.blockfilter.wallet.source.internal.WireWriter;
+import org.blockfilter.filters.wire.WireFormatException;
+import org.blockfilter.filters.wire.WireWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -85,8 +85,8 @@ class MessageCodecTest {
     void cfheadersWithMoreThan2000HashesAreRejected() {
         byte[] payload =
                 new WireWriter().u8(0).hash(H1).hash(H2).compactSize(2001).toByteArray();
-        MalformedDataException e =
-                assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfheaders", payload));
+        WireFormatException e =
+                assertThrows(WireFormatException.class, () -> MessageCodec.decode("cfheaders", payload));
         assertEquals("filterHashes count", e.field());
         assertEquals(65, e.offset());
     }
@@ -95,7 +95,7 @@ class MessageCodecTest {
     void cfheadersCountBeyondThePayloadIsRejected() {
         byte[] payload =
                 new WireWriter().u8(0).hash(H1).hash(H2).compactSize(3).hash(H1).toByteArray();
-        assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfheaders", payload));
+        assertThrows(WireFormatException.class, () -> MessageCodec.decode("cfheaders", payload));
     }
 
     @Test
@@ -106,8 +106,7 @@ class MessageCodecTest {
                 .compactSize(5)
                 .bytes(new byte[4])
                 .toByteArray();
-        MalformedDataException e =
-                assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfilter", payload));
+        WireFormatException e = assertThrows(WireFormatException.class, () -> MessageCodec.decode("cfilter", payload));
         assertEquals("filter", e.field());
     }
 
@@ -122,8 +121,8 @@ class MessageCodecTest {
                 .hash(H1)
                 .hash(H2)
                 .toByteArray();
-        MalformedDataException e =
-                assertThrows(MalformedDataException.class, () -> MessageCodec.decode("cfcheckpt", payload));
+        WireFormatException e =
+                assertThrows(WireFormatException.class, () -> MessageCodec.decode("cfcheckpt", payload));
         assertTrue(e.getMessage().contains("non-canonical"), e.getMessage());
     }
 
@@ -131,28 +130,27 @@ class MessageCodecTest {
     void headersWithATransactionCountAreRejected() {
         byte[] payload =
                 new WireWriter().compactSize(1).bytes(new byte[80]).u8(1).toByteArray();
-        MalformedDataException e =
-                assertThrows(MalformedDataException.class, () -> MessageCodec.decode("headers", payload));
+        WireFormatException e = assertThrows(WireFormatException.class, () -> MessageCodec.decode("headers", payload));
         assertEquals("headers[0].txCount", e.field());
     }
 
     @Test
     void headersCountAbove2000IsRejected() {
         byte[] payload = new WireWriter().compactSize(2001).toByteArray();
-        assertThrows(MalformedDataException.class, () -> MessageCodec.decode("headers", payload));
+        assertThrows(WireFormatException.class, () -> MessageCodec.decode("headers", payload));
     }
 
     @Test
     void invCountAboveTheProtocolMaximumIsRejected() {
-        byte[] payload = new WireWriter().compactSize(MessageCodec.MAX_INV + 1).toByteArray();
-        assertThrows(MalformedDataException.class, () -> MessageCodec.decode("notfound", payload));
+        byte[] payload =
+                new WireWriter().compactSize(ProtocolLimits.MAX_INV_SZ + 1).toByteArray();
+        assertThrows(WireFormatException.class, () -> MessageCodec.decode("notfound", payload));
     }
 
     @Test
     void trailingBytesAreRejected() {
-        byte[] payload = new WireWriter().i64le(1).u8(0).toByteArray();
-        MalformedDataException e =
-                assertThrows(MalformedDataException.class, () -> MessageCodec.decode("pong", payload));
+        byte[] payload = new WireWriter().u64le(1).u8(0).toByteArray();
+        WireFormatException e = assertThrows(WireFormatException.class, () -> MessageCodec.decode("pong", payload));
         assertTrue(e.getMessage().contains("1 trailing bytes"), e.getMessage());
     }
 
@@ -160,17 +158,17 @@ class MessageCodecTest {
     void blockThatDoesNotParseIsRejected() {
         byte[] genesis = RegTestParams.get().getGenesisBlock().serialize();
         assertThrows(
-                MalformedDataException.class,
+                WireFormatException.class,
                 () -> MessageCodec.decode("block", Arrays.copyOf(genesis, genesis.length - 1)));
         assertThrows(
-                MalformedDataException.class,
+                WireFormatException.class,
                 () -> MessageCodec.decode("block", Arrays.copyOf(genesis, genesis.length + 1)));
     }
 
     @Test
     void startHeightAbove2To31IsRejected() {
         byte[] payload = new WireWriter().u8(0).u32le(0x8000_0000L).hash(H1).toByteArray();
-        assertThrows(MalformedDataException.class, () -> MessageCodec.decode("getcfilters", payload));
+        assertThrows(WireFormatException.class, () -> MessageCodec.decode("getcfilters", payload));
     }
 
     @Test
@@ -204,7 +202,7 @@ class MessageCodecTest {
                 try {
                     MessageCodec.decode(c, payload);
                     accepted++;
-                } catch (MalformedDataException expected) {
+                } catch (WireFormatException expected) {
                     assertTrue(expected.offset() >= 0 && expected.offset() <= payload.length);
                 }
             }

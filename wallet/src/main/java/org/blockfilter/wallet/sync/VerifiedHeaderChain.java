@@ -21,14 +21,14 @@ import org.bitcoinj.core.VerificationException;
  *
  * <p>Mutable; not thread-safe (the sync engine owns it). No method returns null.
  */
-public final class HeaderChain {
+public final class VerifiedHeaderChain {
     private static final Context CONTEXT = new Context();
     private final NetworkParameters params;
     private final List<byte[]> headers = new ArrayList<>();
     private final List<Sha256Hash> hashes = new ArrayList<>();
     private final List<Block> parsed = new ArrayList<>();
 
-    public HeaderChain(Network network) {
+    public VerifiedHeaderChain(Network network) {
         this.params = NetworkParameters.of(network);
         Block genesis = params.getGenesisBlock();
         byte[] raw = new byte[Block.HEADER_SIZE];
@@ -37,8 +37,8 @@ public final class HeaderChain {
     }
 
     /** A chain from the wallet file's headers (trusted: they were verified when first stored, and are re-linked here). */
-    public static HeaderChain restore(Network network, byte[] concatenatedHeaders) {
-        HeaderChain c = new HeaderChain(network);
+    public static VerifiedHeaderChain restore(Network network, byte[] concatenatedHeaders) {
+        VerifiedHeaderChain c = new VerifiedHeaderChain(network);
         if (concatenatedHeaders.length % Block.HEADER_SIZE != 0) {
             throw new IllegalArgumentException(
                     "stored header chain length " + concatenatedHeaders.length + " is not a multiple of 80");

@@ -1,4 +1,4 @@
-package org.blockfilter.server.http;
+package org.blockfilter.server.node;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package org.blockfilter.server.http;
+package org.blockfilter.server.node;
 
 import java.util.Optional;
 import org.bitcoinj.base.Sha256Hash;

@@ -1,4 +1,4 @@
-package org.blockfilter.wallet.source.p2p.internal;
+package org.blockfilter.filters.p2p;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -8,24 +8,19 @@ import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
-import org.blockfilter.wallet.source.internal.Bip157;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
-import org.blockfilter.wallet.source.internal.WireReader;
-import org.blockfilter.wallet.source.internal.WireWriter;
+import org.blockfilter.filters.Bip157;
+import org.blockfilter.filters.wire.WireFormatException;
+import org.blockfilter.filters.wire.WireReader;
+import org.blockfilter.filters.wire.WireWriter;
 
 /**
  * Payload encodings of {@link Message}s, and their strict decoding: counts above the protocol
  * and BIP 157 maxima, non-canonical CompactSizes, short or trailing bytes, headers with a
  * transaction count, and blocks or transactions that bitcoinj cannot parse exactly are {@link
- * MalformedDataException}s naming the field and offset. Stateless.
+ * WireFormatException}s naming the field and offset. Stateless.
  */
 public final class MessageCodec {
     private MessageCodec() {}
-
-    /** Bitcoin Core's MAX_INV_SZ. */
-    public static final int MAX_INV = 50_000;
-    /** btcd's MaxBlockLocatorsPerMsg. */
-    public static final int MAX_LOCATOR = 500;
 
     static final int MAX_USER_AGENT = 256;
     private static final int MAX_REJECT_TEXT = 1024;
@@ -36,30 +31,30 @@ public final class MessageCodec {
             case "version" -> 4 + 8 + 8 + 26 + 26 + 8 + 3 + MAX_USER_AGENT + 4 + 1 + 64;
             case "verack", "sendheaders", "wtxidrelay", "sendaddrv2", "getaddr", "mempool" -> 0;
             case "ping", "pong", "feefilter" -> 8;
-            case "cfheaders" -> 1 + 32 + 32 + 3 + Bip157.MAX_CFHEADERS * Bip157.HASH_BYTES;
-            case "headers" -> 3 + Bip157.MAX_HEADERS * (Bip157.HEADER_BYTES + 1);
+            case "cfheaders" -> 1 + 32 + 32 + 3 + Bip157.MAX_CFHEADERS * ProtocolLimits.HASH_BYTES;
+            case "headers" -> 3 + ProtocolLimits.MAX_HEADERS_RESULTS * (ProtocolLimits.HEADER_BYTES + 1);
             case "getcfilters", "getcfheaders" -> 1 + 4 + 32;
             case "getcfcheckpt" -> 1 + 32;
-            default -> Bip157.MAX_MESSAGE_BYTES;
+            default -> ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH;
         };
     }
 
     public static byte[] encode(Message m) {
         WireWriter w = new WireWriter();
         if (m instanceof Message.Version v) {
-            w.u32le(v.protocolVersion()).i64le(v.services()).i64le(v.timestamp());
+            w.u32le(v.protocolVersion()).u64le(v.services()).u64le(v.timestamp());
             netAddr(w, v.receiverServices());
             netAddr(w, v.services());
-            w.i64le(v.nonce())
+            w.u64le(v.nonce())
                     .varBytes(v.userAgent().getBytes(StandardCharsets.US_ASCII))
                     .u32le(v.startHeight())
                     .u8(v.relay() ? 1 : 0);
         } else if (m instanceof Message.Verack) {
             // no payload
         } else if (m instanceof Message.Ping p) {
-            w.i64le(p.nonce());
+            w.u64le(p.nonce());
         } else if (m instanceof Message.Pong p) {
-            w.i64le(p.nonce());
+            w.u64le(p.nonce());
         } else if (m instanceof Message.GetHeaders g) {
             w.u32le(g.protocolVersion()).compactSize(g.locator().size());
             g.locator().forEach(w::hash);
@@ -115,7 +110,7 @@ public final class MessageCodec {
         ipv4Mapped[11] = (byte) 0xff;
         ipv4Mapped[12] = 127;
         ipv4Mapped[15] = 1;
-        w.i64le(services).bytes(ipv4Mapped).u16be(0);
+        w.u64le(services).bytes(ipv4Mapped).u16be(0);
     }
 
     private static void inv(WireWriter w, List<Message.InvItem> items) {
@@ -130,11 +125,11 @@ public final class MessageCodec {
         Message m = switch (command) {
             case "version" -> version(r);
             case "verack" -> new Message.Verack();
-            case "ping" -> new Message.Ping(r.i64le("nonce"));
-            case "pong" -> new Message.Pong(r.i64le("nonce"));
+            case "ping" -> new Message.Ping(r.u64le("nonce"));
+            case "pong" -> new Message.Pong(r.u64le("nonce"));
             case "getheaders" -> {
                 int version = r.i32le("version");
-                int n = r.count("locator count", MAX_LOCATOR, Bip157.HASH_BYTES);
+                int n = r.count("locator count", ProtocolLimits.MAX_LOCATOR_SZ, ProtocolLimits.HASH_BYTES);
                 List<Sha256Hash> locator = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     locator.add(r.hash("locator[" + i + "]"));
@@ -142,12 +137,12 @@ public final class MessageCodec {
                 yield new Message.GetHeaders(version, locator, r.hash("stopHash"));
             }
             case "headers" -> {
-                int n = r.count("headers count", Bip157.MAX_HEADERS, Bip157.HEADER_BYTES + 1);
+                int n = r.count("headers count", ProtocolLimits.MAX_HEADERS_RESULTS, ProtocolLimits.HEADER_BYTES + 1);
                 List<byte[]> headers = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    headers.add(r.bytes("headers[" + i + "]", Bip157.HEADER_BYTES));
+                    headers.add(r.bytes("headers[" + i + "]", ProtocolLimits.HEADER_BYTES));
                     if (r.compactSize("headers[" + i + "].txCount", 0) != 0) {
-                        throw r.error("headers[" + i + "].txCount", "not zero");
+                        throw r.error("headers[" + i + "].txCount", null, "not zero");
                     }
                 }
                 yield new Message.Headers(headers);
@@ -161,19 +156,21 @@ public final class MessageCodec {
                 String rejected = ascii(r.varBytes("message", 12));
                 int code = r.u8("ccode");
                 String reason = new String(r.varBytes("reason", MAX_REJECT_TEXT), StandardCharsets.UTF_8);
-                Sha256Hash data = r.remaining() >= Bip157.HASH_BYTES ? r.hash("data") : null;
+                Sha256Hash data = r.remaining() >= ProtocolLimits.HASH_BYTES ? r.hash("data") : null;
                 yield new Message.Reject(rejected, code, reason, data);
             }
             case "getcfilters" -> new Message.GetCFilters(r.u8("filterType"), height(r), r.hash("stopHash"));
             case "cfilter" ->
                 new Message.CFilter(
-                        r.u8("filterType"), r.hash("blockHash"), r.varBytes("filter", Bip157.MAX_MESSAGE_BYTES));
+                        r.u8("filterType"),
+                        r.hash("blockHash"),
+                        r.varBytes("filter", ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH));
             case "getcfheaders" -> new Message.GetCFHeaders(r.u8("filterType"), height(r), r.hash("stopHash"));
             case "cfheaders" -> {
                 int type = r.u8("filterType");
                 Sha256Hash stop = r.hash("stopHash");
                 Sha256Hash prev = r.hash("previousFilterHeader");
-                int n = r.count("filterHashes count", Bip157.MAX_CFHEADERS, Bip157.HASH_BYTES);
+                int n = r.count("filterHashes count", Bip157.MAX_CFHEADERS, ProtocolLimits.HASH_BYTES);
                 List<Sha256Hash> hashes = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     hashes.add(r.hash("filterHashes[" + i + "]"));
@@ -184,7 +181,7 @@ public final class MessageCodec {
             case "cfcheckpt" -> {
                 int type = r.u8("filterType");
                 Sha256Hash stop = r.hash("stopHash");
-                int n = r.count("filterHeaders count", Bip157.MAX_CHECKPOINTS, Bip157.HASH_BYTES);
+                int n = r.count("filterHeaders count", ProtocolLimits.MAX_CHECKPOINTS, ProtocolLimits.HASH_BYTES);
                 List<Sha256Hash> headers = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     headers.add(r.hash("filterHeaders[" + i + "]"));
@@ -205,15 +202,15 @@ public final class MessageCodec {
     /** Extra bytes after {@code relay} are tolerated: later protocol versions may append fields. */
     private static Message.Version version(WireReader r) {
         int protocol = r.i32le("version");
-        long services = r.i64le("services");
-        long timestamp = r.i64le("timestamp");
-        long receiverServices = r.i64le("addr_recv.services");
+        long services = r.u64le("services");
+        long timestamp = r.u64le("timestamp");
+        long receiverServices = r.u64le("addr_recv.services");
         r.bytes("addr_recv.ip", 16);
         r.u16be("addr_recv.port");
-        r.i64le("addr_from.services");
+        r.u64le("addr_from.services");
         r.bytes("addr_from.ip", 16);
         r.u16be("addr_from.port");
-        long nonce = r.i64le("nonce");
+        long nonce = r.u64le("nonce");
         String agent = ascii(r.varBytes("user_agent", MAX_USER_AGENT));
         int start = r.i32le("start_height");
         boolean relay = r.remaining() == 0 || r.u8("relay") != 0;
@@ -221,7 +218,7 @@ public final class MessageCodec {
     }
 
     private static List<Message.InvItem> invItems(WireReader r) {
-        int n = r.count("inv count", MAX_INV, 36);
+        int n = r.count("inv count", ProtocolLimits.MAX_INV_SZ, 36);
         List<Message.InvItem> items = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             items.add(new Message.InvItem(r.i32le("inv[" + i + "].type"), r.hash("inv[" + i + "].hash")));
@@ -232,7 +229,7 @@ public final class MessageCodec {
     private static int height(WireReader r) {
         long h = r.u32le("startHeight");
         if (h > Integer.MAX_VALUE) {
-            throw r.error("startHeight", "height " + h + " out of range");
+            throw r.error("startHeight", h, "height out of range");
         }
         return (int) h;
     }
@@ -258,10 +255,10 @@ public final class MessageCodec {
             }
         } catch (RuntimeException e) {
             // bitcoinj signals bad bytes with several unchecked types; all mean "malformed".
-            throw new MalformedDataException(what, buf.position(), "does not parse: " + e);
+            throw new WireFormatException(what, null, buf.position(), "does not parse: " + e);
         }
         if (buf.hasRemaining()) {
-            throw new MalformedDataException(what, buf.position(), buf.remaining() + " trailing bytes");
+            throw new WireFormatException(what, null, buf.position(), buf.remaining() + " trailing bytes");
         }
         return Arrays.copyOf(payload, payload.length);
     }

@@ -1,4 +1,4 @@
-package org.blockfilter.server.http;
+package org.blockfilter.server.node;
 
 import java.time.Duration;
 import java.util.Objects;

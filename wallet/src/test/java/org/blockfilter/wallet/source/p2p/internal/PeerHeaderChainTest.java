@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
+import org.blockfilter.filters.wire.WireFormatException;
 import org.junit.jupiter.api.Test;
 
-class HeaderChainTest {
+class PeerHeaderChainTest {
     static final byte[] GENESIS = header(Sha256Hash.ZERO_HASH, 0);
 
     /** An 80-byte header on {@code prev}; {@code salt} makes siblings differ. */
@@ -28,7 +28,7 @@ class HeaderChainTest {
         List<byte[]> out = new ArrayList<>();
         byte[] prev = base;
         for (int i = 0; i < n; i++) {
-            prev = header(HeaderChain.hashOf(prev), salt + i);
+            prev = header(PeerHeaderChain.hashOf(prev), salt + i);
             out.add(prev);
         }
         return out;
@@ -36,17 +36,17 @@ class HeaderChainTest {
 
     @Test
     void connectedHeadersGetHeightsInOrder() {
-        HeaderChain chain = new HeaderChain(GENESIS, 100);
+        PeerHeaderChain chain = new PeerHeaderChain(GENESIS, 100);
         List<byte[]> hs = headersOn(GENESIS, 5, 1);
         assertEquals(5, chain.connect(hs));
         assertEquals(5, chain.tipHeight());
-        assertEquals(OptionalInt.of(3), chain.heightOf(HeaderChain.hashOf(hs.get(2))));
+        assertEquals(OptionalInt.of(3), chain.heightOf(PeerHeaderChain.hashOf(hs.get(2))));
         assertArrayEquals(hs.get(4), chain.headerAt(5));
     }
 
     @Test
     void reconnectingKnownHeadersAddsNothing() {
-        HeaderChain chain = new HeaderChain(GENESIS, 100);
+        PeerHeaderChain chain = new PeerHeaderChain(GENESIS, 100);
         List<byte[]> hs = headersOn(GENESIS, 5, 1);
         chain.connect(hs);
         assertEquals(0, chain.connect(hs.subList(2, 5)));
@@ -55,43 +55,43 @@ class HeaderChainTest {
 
     @Test
     void aForkReplacesEverythingAboveTheForkPoint() {
-        HeaderChain chain = new HeaderChain(GENESIS, 100);
+        PeerHeaderChain chain = new PeerHeaderChain(GENESIS, 100);
         List<byte[]> old = headersOn(GENESIS, 5, 1);
         chain.connect(old);
         List<byte[]> fork = headersOn(old.get(1), 4, 100); // heights 3..6
         assertEquals(4, chain.connect(fork));
         assertEquals(6, chain.tipHeight());
-        assertEquals(OptionalInt.empty(), chain.heightOf(HeaderChain.hashOf(old.get(2))));
-        assertEquals(OptionalInt.of(3), chain.heightOf(HeaderChain.hashOf(fork.get(0))));
+        assertEquals(OptionalInt.empty(), chain.heightOf(PeerHeaderChain.hashOf(old.get(2))));
+        assertEquals(OptionalInt.of(3), chain.heightOf(PeerHeaderChain.hashOf(fork.get(0))));
     }
 
     @Test
     void headersThatDoNotConnectAreRejected() {
-        HeaderChain chain = new HeaderChain(GENESIS, 100);
+        PeerHeaderChain chain = new PeerHeaderChain(GENESIS, 100);
         List<byte[]> stray = headersOn(header(Sha256Hash.of(new byte[] {5}), 0), 2, 1);
-        assertThrows(MalformedDataException.class, () -> chain.connect(stray));
+        assertThrows(WireFormatException.class, () -> chain.connect(stray));
         assertEquals(0, chain.tipHeight());
     }
 
     @Test
     void headersThatDoNotLinkToEachOtherAreRejected() {
-        HeaderChain chain = new HeaderChain(GENESIS, 100);
+        PeerHeaderChain chain = new PeerHeaderChain(GENESIS, 100);
         List<byte[]> hs = new ArrayList<>(headersOn(GENESIS, 3, 1));
         hs.set(2, header(Sha256Hash.of(new byte[] {7}), 9));
-        MalformedDataException e = assertThrows(MalformedDataException.class, () -> chain.connect(hs));
+        WireFormatException e = assertThrows(WireFormatException.class, () -> chain.connect(hs));
         assertEquals("headers[2].prevBlock", e.field());
         assertEquals(0, chain.tipHeight());
     }
 
     @Test
     void chainCannotGrowPastItsMaximum() {
-        HeaderChain chain = new HeaderChain(GENESIS, 3);
-        assertThrows(MalformedDataException.class, () -> chain.connect(headersOn(GENESIS, 4, 1)));
+        PeerHeaderChain chain = new PeerHeaderChain(GENESIS, 3);
+        assertThrows(WireFormatException.class, () -> chain.connect(headersOn(GENESIS, 4, 1)));
     }
 
     @Test
     void locatorStartsAtTheTipAndEndsAtGenesisGettingSparser() {
-        HeaderChain chain = new HeaderChain(GENESIS, 1000);
+        PeerHeaderChain chain = new PeerHeaderChain(GENESIS, 1000);
         chain.connect(headersOn(GENESIS, 100, 1));
         List<Sha256Hash> locator = chain.locator();
         assertEquals(chain.hashAt(100), locator.get(0));

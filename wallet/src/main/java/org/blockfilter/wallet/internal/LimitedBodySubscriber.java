@@ -1,4 +1,4 @@
-package org.blockfilter.wallet.source.internal;
+package org.blockfilter.wallet.internal;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.wallet.source.internal.Bip157;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
+import org.blockfilter.filters.p2p.ProtocolLimits;
+import org.blockfilter.filters.wire.WireFormatException;
 
 /**
  * The peer's best header chain as the peer told it, from genesis: raw 80-byte headers, their
@@ -18,19 +18,19 @@ import org.blockfilter.wallet.source.internal.MalformedDataException;
  *
  * <p>Mutable and not thread-safe (P2pSource serializes access).
  */
-public final class HeaderChain {
+public final class PeerHeaderChain {
     private final List<byte[]> headers = new ArrayList<>();
     private final List<Sha256Hash> hashes = new ArrayList<>();
     private final Map<Sha256Hash, Integer> heights = new HashMap<>();
     private final int maxHeight;
 
-    public HeaderChain(byte[] genesisHeader, int maxHeight) {
+    public PeerHeaderChain(byte[] genesisHeader, int maxHeight) {
         this.maxHeight = maxHeight;
-        append(Arrays.copyOf(genesisHeader, Bip157.HEADER_BYTES));
+        append(Arrays.copyOf(genesisHeader, ProtocolLimits.HEADER_BYTES));
     }
 
     public static Sha256Hash hashOf(byte[] header) {
-        return Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header, 0, Bip157.HEADER_BYTES));
+        return Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header, 0, ProtocolLimits.HEADER_BYTES));
     }
 
     private static Sha256Hash prevOf(byte[] header) {
@@ -87,17 +87,20 @@ public final class HeaderChain {
         }
         Integer forkPoint = heights.get(prevOf(answer.get(0)));
         if (forkPoint == null) {
-            throw new MalformedDataException(
-                    "headers[0].prevBlock", 4, "does not connect to any header we have: " + prevOf(answer.get(0)));
+            throw new WireFormatException(
+                    "headers[0].prevBlock",
+                    null,
+                    4,
+                    "does not connect to any header we have: " + prevOf(answer.get(0)));
         }
         for (int i = 1; i < answer.size(); i++) {
             if (!prevOf(answer.get(i)).equals(hashOf(answer.get(i - 1)))) {
-                throw new MalformedDataException(
-                        "headers[" + i + "].prevBlock", 4, "does not link to headers[" + (i - 1) + "]");
+                throw new WireFormatException(
+                        "headers[" + i + "].prevBlock", null, 4, "does not link to headers[" + (i - 1) + "]");
             }
         }
         if ((long) forkPoint + answer.size() > maxHeight) {
-            throw new MalformedDataException("headers", 0, "chain would exceed the maximum height " + maxHeight);
+            throw new WireFormatException("headers", null, 0, "chain would exceed the maximum height " + maxHeight);
         }
         int h = forkPoint;
         int added = 0;

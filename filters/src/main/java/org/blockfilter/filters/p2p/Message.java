@@ -1,4 +1,4 @@
-package org.blockfilter.wallet.source.p2p.internal;
+package org.blockfilter.filters.p2p;
 
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
