@@ -16,6 +16,7 @@ import java.util.Set;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
@@ -28,7 +29,7 @@ import org.blockfilter.wallet.store.WalletFile;
 import org.blockfilter.wallet.store.WalletFileContent;
 import org.blockfilter.wallet.store.WalletFileException;
 import org.blockfilter.wallet.sync.FilterHeaderChain;
-import org.blockfilter.wallet.sync.HeaderChain;
+import org.blockfilter.wallet.sync.VerifiedHeaderChain;
 
 /**
  * A light wallet and its file: keys (public part in the clear, mnemonic sealed), the verified
@@ -49,7 +50,7 @@ public final class LightWallet {
     private final Ledger ledger;
     private final int birthdayHeight;
     private final Long birthdayTime;
-    private HeaderChain headers;
+    private VerifiedHeaderChain headers;
     private FilterHeaderChain filterHeaders;
     private List<Sha256Hash> checkpoints = List.of();
     private int scannedHeight;
@@ -65,7 +66,7 @@ public final class LightWallet {
         this.ledger = new Ledger(keys::isMine);
         this.birthdayHeight = birthdayHeight;
         this.birthdayTime = birthdayTime;
-        this.headers = new HeaderChain(network);
+        this.headers = new VerifiedHeaderChain(network);
         this.filterHeaders = new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV);
         this.scannedHeight = birthdayHeight - 1;
     }
@@ -216,11 +217,11 @@ public final class LightWallet {
                 filterHeaders.tipHeight() <= tip,
                 "filter headers reach height " + filterHeaders.tipHeight() + ", past the block-header tip " + tip);
         check(
-                checkpoints.size() <= tip / FilterHeaders.CHECKPOINT_INTERVAL,
+                checkpoints.size() <= tip / Bip157.CHECKPOINT_INTERVAL,
                 checkpoints.size() + " checkpoints stored, but the block-header chain (tip " + tip + ") has room for "
-                        + tip / FilterHeaders.CHECKPOINT_INTERVAL);
+                        + tip / Bip157.CHECKPOINT_INTERVAL);
         for (int i = 0; i < checkpoints.size(); i++) {
-            int h = (i + 1) * FilterHeaders.CHECKPOINT_INTERVAL;
+            int h = (i + 1) * Bip157.CHECKPOINT_INTERVAL;
             if (h >= filterHeaders.base() - 1 && h <= filterHeaders.tipHeight()) {
                 check(
                         filterHeaders.header(h).equals(checkpoints.get(i)),
@@ -238,7 +239,7 @@ public final class LightWallet {
     }
 
     private void restoreChains(WalletFileContent c) {
-        headers = HeaderChain.restore(network, Base64.getDecoder().decode(c.headers()));
+        headers = VerifiedHeaderChain.restore(network, Base64.getDecoder().decode(c.headers()));
         byte[] fh = Base64.getDecoder().decode(c.filterHeaders());
         check(
                 fh.length % 32 == 0 && (c.filterHeaderStart() == 0 || fh.length >= 32),
@@ -470,7 +471,7 @@ public final class LightWallet {
         return secret == null;
     }
 
-    public HeaderChain headers() {
+    public VerifiedHeaderChain headers() {
         return headers;
     }
 

@@ -14,6 +14,7 @@ import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.BasicFilter;
+import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.OutputScript;
@@ -26,13 +27,13 @@ import org.blockfilter.wallet.source.SourceException;
 /**
  * Syncs a {@link LightWallet} from one or more untrusted {@link ChainSource}s (BIP 157/158):
  * <ol>
- * <li>block headers from every source, each branch checked ({@link HeaderChain}); the most-work
+ * <li>block headers from every source, each branch checked ({@link VerifiedHeaderChain}); the most-work
  * chain wins, a reorg rolls the wallet back to the fork;</li>
  * <li>filter-header checkpoints and filter headers from every source, checked link by link
  * ({@link FilterHeaders#next}) and against the checkpoints, and compared between sources; a
  * disagreement is settled at the first differing height by the block itself
  * ({@link FilterEvidence}) and the liar is named and dropped;</li>
- * <li>filters in batches of at most {@link FilterHeaders#MAX_CFILTERS}, each checked against its
+ * <li>filters in batches of at most {@link Bip157#MAX_CFILTERS}, each checked against its
  * committed header, matched against every watched script; matching blocks fetched, checked
  * ({@link BlockCheck}) and applied; a used address slides the gap window and the range scanned
  * so far is rescanned for the new scripts.</li>
@@ -113,7 +114,7 @@ public final class SyncEngine {
                 pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
             }
         }
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         // A source processed before a heavier branch arrived may now be on the weaker side.
         for (ChainSource s : pool.live()) {
             int h = Math.min(pool.tip(s), chain.tipHeight());
@@ -138,14 +139,14 @@ public final class SyncEngine {
     }
 
     private void absorbHeaders(ChainSource s, int tip) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         int fork = forkPoint(s, Math.min(tip, chain.tipHeight()));
         if (tip <= fork) {
             return;
         }
         List<byte[]> branch = new ArrayList<>();
         for (int start = fork + 1; start <= tip; ) {
-            int count = Math.min(FilterHeaders.MAX_CFHEADERS, tip - start + 1);
+            int count = Math.min(Bip157.MAX_CFHEADERS, tip - start + 1);
             List<byte[]> got = s.blockHeaders(start, count);
             if (got.isEmpty()) {
                 break;
@@ -164,7 +165,7 @@ public final class SyncEngine {
             chain.connect(fork + 1, branch);
             return;
         }
-        if (HeaderChain.work(parsed).compareTo(chain.workAbove(fork)) > 0) {
+        if (VerifiedHeaderChain.work(parsed).compareTo(chain.workAbove(fork)) > 0) {
             rollback(fork);
             chain.connect(fork + 1, branch);
         } else {
@@ -178,7 +179,7 @@ public final class SyncEngine {
 
     /** Highest height at or below {@code upTo} where the source's chain and ours agree. */
     private int forkPoint(ChainSource s, int upTo) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         int unequal = upTo + 1;
         int h = upTo;
         int step = 1;
@@ -212,11 +213,11 @@ public final class SyncEngine {
         if (one.size() != 1 || one.get(0).length != Block.HEADER_SIZE) {
             throw new InvalidHeaderException(height, "asked for 1 header, got " + one.size());
         }
-        return HeaderChain.parse(one.get(0)).getHash();
+        return VerifiedHeaderChain.parse(one.get(0)).getHash();
     }
 
     private void rollback(int fork) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         reorgDepth = Math.max(reorgDepth, chain.tipHeight() - fork);
         chain.truncate(fork);
         wallet.ledger().rollbackAbove(fork);
@@ -227,7 +228,7 @@ public final class SyncEngine {
             fh.truncate(fork);
         }
         List<Sha256Hash> cps = wallet.checkpoints();
-        wallet.setCheckpoints(cps.subList(0, Math.min(cps.size(), fork / FilterHeaders.CHECKPOINT_INTERVAL)));
+        wallet.setCheckpoints(cps.subList(0, Math.min(cps.size(), fork / Bip157.CHECKPOINT_INTERVAL)));
         wallet.setScannedHeight(Math.min(wallet.scannedHeight(), fork));
         filterCache.keySet().removeIf(h -> h > fork);
     }
@@ -235,8 +236,8 @@ public final class SyncEngine {
     // ---------------------------------------------------------------- checkpoints
 
     private void syncCheckpoints() {
-        HeaderChain chain = wallet.headers();
-        int expected = chain.tipHeight() / FilterHeaders.CHECKPOINT_INTERVAL;
+        VerifiedHeaderChain chain = wallet.headers();
+        int expected = chain.tipHeight() / Bip157.CHECKPOINT_INTERVAL;
         while (true) {
             Map<ChainSource, List<Sha256Hash>> answers = new LinkedHashMap<>();
             for (ChainSource s : pool.live()) {
@@ -270,7 +271,7 @@ public final class SyncEngine {
                     if (!stored.get(i).equals(agreed.get(i))) {
                         // Every live source disagrees with a checkpoint an earlier sync stored: the
                         // filter headers from the last agreed checkpoint on are redone and rescanned.
-                        int keep = i * FilterHeaders.CHECKPOINT_INTERVAL;
+                        int keep = i * Bip157.CHECKPOINT_INTERVAL;
                         FilterHeaderChain fh = wallet.filterHeaders();
                         if (i == 0 || keep < fh.base() - 1) {
                             wallet.resetFilterHeaders(new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV));
@@ -279,7 +280,7 @@ public final class SyncEngine {
                             fh.truncate(keep);
                         }
                         wallet.setScannedHeight(Math.min(wallet.scannedHeight(), keep));
-                        rollbacks.add("stored checkpoint " + (i + 1) * FilterHeaders.CHECKPOINT_INTERVAL
+                        rollbacks.add("stored checkpoint " + (i + 1) * Bip157.CHECKPOINT_INTERVAL
                                 + " contradicted by every source: filter headers from " + (keep + 1)
                                 + " dropped and rescanned");
                         break;
@@ -289,15 +290,15 @@ public final class SyncEngine {
                 return;
             }
             // Settle the first differing interval by its filter hashes.
-            int start = first * FilterHeaders.CHECKPOINT_INTERVAL + (first == 0 ? 0 : 1);
-            int stop = (first + 1) * FilterHeaders.CHECKPOINT_INTERVAL;
+            int start = first * Bip157.CHECKPOINT_INTERVAL + (first == 0 ? 0 : 1);
+            int stop = (first + 1) * Bip157.CHECKPOINT_INTERVAL;
             Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
             for (ChainSource s : answers.keySet()) {
                 if (!pool.isLive(s)) {
                     continue;
                 }
                 try {
-                    ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
+                    ChainSource.FilterHashBatch r = s.filterHeaders(start, chain.hash(stop));
                     List<Sha256Hash> headers = checkedHeaders(
                             s,
                             r,
@@ -324,18 +325,18 @@ public final class SyncEngine {
     // ---------------------------------------------------------------- filter headers
 
     private void syncFilterHeaders() {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         int birthday = Math.min(wallet.birthdayHeight(), chain.tipHeight() + 1);
         FilterHeaderChain fh = wallet.filterHeaders();
-        int aligned = (birthday - 1) / FilterHeaders.CHECKPOINT_INTERVAL;
+        int aligned = (birthday - 1) / Bip157.CHECKPOINT_INTERVAL;
         if (fh.base() == 0
                 && fh.tipHeight() < 0
-                && birthday > FilterHeaders.CHECKPOINT_INTERVAL
+                && birthday > Bip157.CHECKPOINT_INTERVAL
                 && aligned >= 1
                 && wallet.checkpoints().size() >= aligned) {
             // Start at the checkpoint below the birthday instead of genesis.
             wallet.resetFilterHeaders(new FilterHeaderChain(
-                    aligned * FilterHeaders.CHECKPOINT_INTERVAL + 1,
+                    aligned * Bip157.CHECKPOINT_INTERVAL + 1,
                     wallet.checkpoints().get(aligned - 1)));
         }
         checkStoredFilterHeaders();
@@ -343,7 +344,7 @@ public final class SyncEngine {
         while (wallet.filterHeaders().tipHeight() < target) {
             fh = wallet.filterHeaders();
             int start = fh.tipHeight() + 1;
-            int stop = Math.min(target, start + FilterHeaders.MAX_CFHEADERS - 1);
+            int stop = Math.min(target, start + Bip157.MAX_CFHEADERS - 1);
             Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
             Map<ChainSource, List<Sha256Hash>> headersBySource = new HashMap<>();
             for (ChainSource s : pool.live()) {
@@ -351,7 +352,7 @@ public final class SyncEngine {
                     continue;
                 }
                 try {
-                    ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
+                    ChainSource.FilterHashBatch r = s.filterHeaders(start, chain.hash(stop));
                     List<Sha256Hash> headers = checkedHeaders(s, r, start, stop, fh.header(start - 1));
                     hashes.put(s, r.filterHashes());
                     headersBySource.put(s, headers);
@@ -383,7 +384,7 @@ public final class SyncEngine {
      * chain is rolled back when the block cannot refute the new source.
      */
     private void checkStoredFilterHeaders() {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         while (true) {
             FilterHeaderChain fh = wallet.filterHeaders();
             int tip = fh.tipHeight();
@@ -397,7 +398,7 @@ public final class SyncEngine {
                     continue;
                 }
                 try {
-                    ChainSource.FilterHeaders r = s.filterHeaders(tip, chain.hash(tip));
+                    ChainSource.FilterHashBatch r = s.filterHeaders(tip, chain.hash(tip));
                     if (r.filterHashes().size() != 1) {
                         throw new SourcePool.DisputeException(
                                 tip, "cfheaders has " + r.filterHashes().size() + " filter hashes, expected 1");
@@ -446,12 +447,12 @@ public final class SyncEngine {
 
     /** Downloads the source's filter headers over the whole stored range; null when they all agree. */
     private Divergence firstDivergence(ChainSource s) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         FilterHeaderChain fh = wallet.filterHeaders();
         Sha256Hash prev = fh.anchor();
         for (int start = fh.base(); start <= fh.tipHeight(); ) {
-            int stop = Math.min(fh.tipHeight(), start + FilterHeaders.MAX_CFHEADERS - 1);
-            ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
+            int stop = Math.min(fh.tipHeight(), start + Bip157.MAX_CFHEADERS - 1);
+            ChainSource.FilterHashBatch r = s.filterHeaders(start, chain.hash(stop));
             List<Sha256Hash> headers = checkedHeaders(s, r, start, stop, prev);
             for (int i = 0; i < headers.size(); i++) {
                 if (!headers.get(i).equals(fh.header(start + i))) {
@@ -516,7 +517,7 @@ public final class SyncEngine {
     }
 
     private void judge(ChainSource s, Divergence div, List<ChainSource> backers) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         FilterHeaderChain fh = wallet.filterHeaders();
         int d = div.height();
         Sha256Hash theirHash = div.filterHash();
@@ -525,7 +526,7 @@ public final class SyncEngine {
             hashes.put(s, List.of(theirHash));
             for (ChainSource b : backers) {
                 try {
-                    ChainSource.FilterHeaders r = b.filterHeaders(d, chain.hash(d));
+                    ChainSource.FilterHashBatch r = b.filterHeaders(d, chain.hash(d));
                     checkedHeaders(b, r, d, d, fh.header(d - 1));
                     hashes.put(b, r.filterHashes());
                 } catch (SourceException e) {
@@ -581,7 +582,7 @@ public final class SyncEngine {
 
     /** The source's headers for start..stop, linked from {@code prev} and checked against the agreed checkpoints. */
     private List<Sha256Hash> checkedHeaders(
-            ChainSource s, ChainSource.FilterHeaders r, int start, int stop, Sha256Hash prev) {
+            ChainSource s, ChainSource.FilterHashBatch r, int start, int stop, Sha256Hash prev) {
         if (r.filterHashes().size() != stop - start + 1) {
             throw new SourcePool.DisputeException(
                     start,
@@ -599,8 +600,8 @@ public final class SyncEngine {
             h = FilterHeaders.next(r.filterHashes().get(i), h);
             out.add(h);
             int height = start + i;
-            if (height > 0 && height % FilterHeaders.CHECKPOINT_INTERVAL == 0) {
-                int idx = height / FilterHeaders.CHECKPOINT_INTERVAL - 1;
+            if (height > 0 && height % Bip157.CHECKPOINT_INTERVAL == 0) {
+                int idx = height / Bip157.CHECKPOINT_INTERVAL - 1;
                 if (idx < cps.size() && !cps.get(idx).equals(h)) {
                     throw new SourcePool.DisputeException(
                             height, "filter header " + h + " contradicts the verified checkpoint " + cps.get(idx));
@@ -719,7 +720,7 @@ public final class SyncEngine {
         int stopAt = wallet.filterHeaders().tipHeight();
         progress("filters", firstScan);
         for (int start = first; start <= stopAt; ) {
-            int stop = Math.min(stopAt, start + FilterHeaders.MAX_CFILTERS - 1);
+            int stop = Math.min(stopAt, start + Bip157.MAX_CFILTERS - 1);
             List<BasicFilter> filters = pool.verifiedFilters(start, stop);
             List<byte[]> watched = watchedScripts();
             TreeSet<Integer> matched = new TreeSet<>();
@@ -750,7 +751,7 @@ public final class SyncEngine {
         List<byte[]> query = scripts.stream().map(OutputScript::bytes).toList();
         TreeSet<Integer> matched = new TreeSet<>();
         for (int start = from; start <= to; ) {
-            int stop = Math.min(to, start + FilterHeaders.MAX_CFILTERS - 1);
+            int stop = Math.min(to, start + Bip157.MAX_CFILTERS - 1);
             boolean cached = true;
             for (int h = start; h <= stop; h++) {
                 if (!filterCache.containsKey(h)) {

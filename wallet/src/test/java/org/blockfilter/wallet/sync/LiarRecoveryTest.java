@@ -66,8 +66,8 @@ class LiarRecoveryTest {
     private static LyingSource flippingFilterHash(String name, ChainSource honest, int height) {
         return new LyingSource(name, honest) {
             @Override
-            public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
-                FilterHeaders real = honest.filterHeaders(startHeight, stopHash);
+            public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
+                FilterHashBatch real = honest.filterHeaders(startHeight, stopHash);
                 List<Sha256Hash> hashes = new ArrayList<>(real.filterHashes());
                 int i = height - startHeight;
                 if (i >= 0 && i < hashes.size()) {
@@ -75,7 +75,7 @@ class LiarRecoveryTest {
                     b[0] ^= 1;
                     hashes.set(i, Sha256Hash.wrap(b));
                 }
-                return new FilterHeaders(real.previousHeader(), hashes);
+                return new FilterHashBatch(real.previousHeader(), hashes);
             }
         };
     }
@@ -142,13 +142,13 @@ class LiarRecoveryTest {
         }
         return new LyingSource("liar", honest) {
             @Override
-            public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
-                FilterHeaders real = honest.filterHeaders(startHeight, stopHash);
+            public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
+                FilterHashBatch real = honest.filterHeaders(startHeight, stopHash);
                 List<Sha256Hash> hashes = new ArrayList<>(real.filterHashes());
                 if (payHeight >= startHeight && payHeight < startHeight + hashes.size()) {
                     hashes.set(payHeight - startHeight, fake.filterHash());
                 }
-                return new FilterHeaders(
+                return new FilterHashBatch(
                         startHeight == 0
                                 ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV
                                 : fakeHeaders.get(startHeight - 1),
@@ -159,8 +159,7 @@ class LiarRecoveryTest {
             public List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash) {
                 List<Sha256Hash> out = new ArrayList<>();
                 for (Sha256Hash ignored : honest.filterCheckpoints(stopHash)) {
-                    out.add(fakeHeaders.get(
-                            (out.size() + 1) * org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL));
+                    out.add(fakeHeaders.get((out.size() + 1) * org.blockfilter.filters.Bip157.CHECKPOINT_INTERVAL));
                 }
                 return out;
             }
