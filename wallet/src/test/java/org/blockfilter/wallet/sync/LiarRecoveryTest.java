@@ -113,6 +113,17 @@ class LiarRecoveryTest {
         assertHonestSyncRecovers(w);
     }
 
+    @Test
+    void aFlippedFilterHashBelowACheckpointIsCaughtAtTheCheckpointAndNeverStored() {
+        LightWallet w = chainPaying(300, 750); // tip 1051: the lie at 250 breaks the checkpoint at 1000
+        SyncException e = assertThrows(
+                SyncException.class, () -> sync(w, flippingFilterHash("liar", new MemorySource("h", chain), 250)));
+        assertTrue(e.getMessage().contains("liar LIED at height 1000"), e.getMessage());
+        assertTrue(e.getMessage().contains("checkpoint"), e.getMessage());
+
+        assertHonestSyncRecovers(w);
+    }
+
     /** The block's real filter minus the wallet's script, under the real block's key. */
     private BasicFilter filterWithout(int height, byte[] script) {
         Block b = chain.block(height);
