@@ -31,7 +31,7 @@ class ServerHttpEndToEndTest {
 
     @Test
     void embeddedServerIndexesTheDemoChainAndServesItOverHttp() throws Exception {
-        try (ChildServer child = ChildServer.startMain("--embedded", "--demo-blocks", "110", "--port", "0")) {
+        try (ChildServer child = ChildServer.startMain("--embedded", "--demo-blocks", "110", "--port", "0", "--p2p-port", "0")) {
             assertTrue(
                     child.awaitLine(l -> l.contains("/api/v1/status"), TIMEOUT), "printed its URLs:\n" + child.tail());
             String statusLine = child.lines().stream()
