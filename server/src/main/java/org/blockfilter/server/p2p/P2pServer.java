@@ -164,6 +164,11 @@ public final class P2pServer implements AutoCloseable {
         return peers.size();
     }
 
+    /** Bytes allocated right now for payloads being received, across all peers. */
+    public long payloadBufferBytes() {
+        return metrics.payloadBuffer().get();
+    }
+
     /** Whether connections from this address are refused (its ban score reached the threshold). */
     public boolean isBanned(InetAddress address) {
         return bans.isBanned(address);
