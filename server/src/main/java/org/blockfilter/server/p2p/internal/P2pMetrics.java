@@ -32,6 +32,7 @@ public final class P2pMetrics {
     private final ConcurrentHashMap<String, Timer> timers = new ConcurrentHashMap<>();
     private final AtomicInteger peers = new AtomicInteger();
     private final AtomicLong buffered = new AtomicLong();
+    private final Counter bans;
 
     public P2pMetrics(MeterRegistry registry, LongSupplier blockCacheBytes) {
         this.registry = registry;
@@ -40,6 +41,9 @@ public final class P2pMetrics {
                 .register(registry);
         Gauge.builder("blockfilter_p2p_payload_buffer_bytes", buffered, AtomicLong::get)
                 .description("Bytes allocated for P2P payloads being received")
+                .register(registry);
+        bans = Counter.builder("blockfilter_p2p_bans")
+                .description("Peers banned after reaching the ban score")
                 .register(registry);
         Gauge.builder("blockfilter_p2p_block_cache_bytes", blockCacheBytes, LongSupplier::getAsLong)
                 .description("Raw blocks cached for P2P getdata")
@@ -87,8 +91,7 @@ public final class P2pMetrics {
     }
 
     public void banned() {
-        counter("blockfilter_p2p_bans", "Peers banned after reaching the ban score", "kind", "ban")
-                .increment();
+        bans.increment();
     }
 
     public void refused(String why) {
