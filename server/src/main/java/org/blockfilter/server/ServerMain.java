@@ -129,14 +129,11 @@ public final class ServerMain implements Callable<Integer> {
     @Option(
             names = "--p2p-port",
             paramLabel = "N",
-            description = "Serve BIP 157 over the Bitcoin P2P protocol on this port, 0 for a free one "
-                    + "(default: " + DEFAULT_P2P_PORT + " off mainnet; off on mainnet unless given).")
+            description = "Serve BIP 157 over the Bitcoin P2P protocol on this port, 0 for a free one " + "(default: "
+                    + DEFAULT_P2P_PORT + " off mainnet; off on mainnet unless given).")
     Integer p2pPort;
 
-    @Option(
-            names = "--p2p-bind",
-            paramLabel = "ADDR",
-            description = "P2P bind address (default: the --bind address).")
+    @Option(names = "--p2p-bind", paramLabel = "ADDR", description = "P2P bind address (default: the --bind address).")
     String p2pBind;
 
     @Option(names = "--no-p2p", description = "Do not start the P2P listener.")
@@ -261,8 +258,9 @@ public final class ServerMain implements Callable<Integer> {
         if (p2p != null) {
             P2pServer server = startP2p(chain, pruned, p2p, store, rpc, registry);
             closeFirst(server); // closed before the indexer and the store
-            System.out.println("  BIP 157 P2P     " + server.address().getAddress().getHostAddress() + ":"
-                    + server.port() + "  (e.g. wallet sync --peer, BDK's CbfBuilder().peers)");
+            System.out.println(
+                    "  BIP 157 P2P     " + server.address().getAddress().getHostAddress() + ":" + server.port()
+                            + "  (e.g. wallet sync --peer, BDK's CbfBuilder().peers)");
         }
         System.out.println("Ctrl-C to stop.");
         System.out.flush();

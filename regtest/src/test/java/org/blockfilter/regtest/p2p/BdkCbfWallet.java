@@ -80,7 +80,8 @@ final class BdkCbfWallet implements AutoCloseable {
             in.flush();
             String line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (line == null || line.equals(EOF)) {
-                throw new AssertionError((line == null ? "no answer to '" + command + "' within " + timeout
+                throw new AssertionError((line == null
+                                ? "no answer to '" + command + "' within " + timeout
                                 : "the BDK process ended during '" + command + "'")
                         + "; its log:\n" + log());
             }
@@ -102,7 +103,8 @@ final class BdkCbfWallet implements AutoCloseable {
         List<String> out = new ArrayList<>();
         call("addresses " + n, Duration.ofSeconds(30))
                 .get("addresses")
-                .forEach(a -> out.add(a.get("address").asText() + " " + a.get("script").asText()));
+                .forEach(a -> out.add(
+                        a.get("address").asText() + " " + a.get("script").asText()));
         return out;
     }
 
@@ -121,7 +123,9 @@ final class BdkCbfWallet implements AutoCloseable {
 
     /** Pays {@code sats} to {@code address} and broadcasts through the peer; the txid. */
     String send(String address, long sats) {
-        return call("send " + address + " " + sats, Duration.ofMinutes(1)).get("txid").asText();
+        return call("send " + address + " " + sats, Duration.ofMinutes(1))
+                .get("txid")
+                .asText();
     }
 
     String log() {

@@ -101,7 +101,10 @@ class BdkKyotoFromOurServerTest {
             Transaction tx = new Transaction();
             tx.addOutput(value, Script.parse(HexFormat.of().parseHex(a.split(" ")[1])));
             tx.addSignedInput(
-                    coin.outpoint(), coin.script().scriptPubKey(), coin.value(), coin.script().keys().get(0));
+                    coin.outpoint(),
+                    coin.script().scriptPubKey(),
+                    coin.value(),
+                    coin.script().keys().get(0));
             node.submitTransaction(tx.serialize());
             paid += value.value;
         }
@@ -143,7 +146,8 @@ class BdkKyotoFromOurServerTest {
     }
 
     private boolean inMempool(Sha256Hash txid) {
-        JsonRpcClient rpc = JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(30));
+        JsonRpcClient rpc =
+                JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(30));
         for (com.fasterxml.jackson.databind.JsonNode t : rpc.call("getrawmempool")) {
             if (t.asText().equals(txid.toString())) {
                 return true;
@@ -156,8 +160,8 @@ class BdkKyotoFromOurServerTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (!inMempool(txid)) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("BDK's transaction " + txid + " never reached the node's mempool; BDK log:\n"
-                        + bdk.log());
+                throw new AssertionError(
+                        "BDK's transaction " + txid + " never reached the node's mempool; BDK log:\n" + bdk.log());
             }
             LockSupport.parkNanos(50_000_000); // polling the node's mempool
         }

@@ -90,9 +90,21 @@ class WalletP2pFromOurServerTest {
                 LightWallet.Birthday.ofHeight(0),
                 1 << 10);
         List<Address> targets = List.of(
-                w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, 0).address(),
-                w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, 7).address(),
-                w.keys().account(AddressKind.P2TR).orElseThrow().derive(false, 1).address());
+                w.keys()
+                        .account(AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, 0)
+                        .address(),
+                w.keys()
+                        .account(AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, 7)
+                        .address(),
+                w.keys()
+                        .account(AddressKind.P2TR)
+                        .orElseThrow()
+                        .derive(false, 1)
+                        .address());
         Iterator<OwnedOutput> coins = truth.outputs().stream()
                 .filter(o -> o.unspent()
                         && !o.coinbase()
@@ -106,7 +118,10 @@ class WalletP2pFromOurServerTest {
             Transaction tx = new Transaction();
             tx.addOutput(value, to);
             tx.addSignedInput(
-                    coin.outpoint(), coin.script().scriptPubKey(), coin.value(), coin.script().keys().get(0));
+                    coin.outpoint(),
+                    coin.script().scriptPubKey(),
+                    coin.value(),
+                    coin.script().keys().get(0));
             node.submitTransaction(tx.serialize());
             paid = paid.add(value);
         }
@@ -115,7 +130,9 @@ class WalletP2pFromOurServerTest {
         server = new FollowingServer(node);
         server.awaitNodeTip();
         try (P2pSource source = P2pSource.connect(
-                server.p2pAddress(), RegtestNode.PARAMS, P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(20)))) {
+                server.p2pAddress(),
+                RegtestNode.PARAMS,
+                P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(20)))) {
             SyncReport first = new SyncEngine(w, List.of(source), null).sync();
             assertEquals(node.tipHeight(), first.tipHeight());
             assertEquals(node.tipHash(), w.headers().tipHash());
@@ -175,6 +192,7 @@ class WalletP2pFromOurServerTest {
         assertEquals(
                 truth.keySet().stream().map(TransactionOutPoint::toString).collect(Collectors.toSet()),
                 utxos.stream().map(u -> u.outpoint().toString()).collect(Collectors.toSet()));
-        assertEquals(truth.values().stream().reduce(Coin.ZERO, Coin::add), w.ledger().balance(true));
+        assertEquals(
+                truth.values().stream().reduce(Coin.ZERO, Coin::add), w.ledger().balance(true));
     }
 }

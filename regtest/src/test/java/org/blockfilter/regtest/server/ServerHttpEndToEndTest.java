@@ -32,7 +32,8 @@ class ServerHttpEndToEndTest {
 
     @Test
     void embeddedServerIndexesTheDemoChainAndServesItOverHttp() throws Exception {
-        try (ChildServer child = ChildServer.startMain("--embedded", "--demo-blocks", "110", "--port", "0", "--p2p-port", "0")) {
+        try (ChildServer child =
+                ChildServer.startMain("--embedded", "--demo-blocks", "110", "--port", "0", "--p2p-port", "0")) {
             assertTrue(
                     child.awaitLine(l -> l.contains("/api/v1/status"), TIMEOUT), "printed its URLs:\n" + child.tail());
             String statusLine = child.lines().stream()
@@ -86,7 +87,9 @@ class ServerHttpEndToEndTest {
                                 genesis.getHash(), filter)),
                         p2p.filters(0, genesis.getHash()));
             }
-            assertTrue(get(http, URI.create(base + "/metrics")).body().contains("blockfilter_p2p_messages_received_total"));
+            assertTrue(get(http, URI.create(base + "/metrics"))
+                    .body()
+                    .contains("blockfilter_p2p_messages_received_total"));
             JsonNode filter1 = JSON.readTree(
                     get(http, URI.create(base + "/api/v1/filters/1")).body());
             assertEquals(1, filter1.path("height").asInt(), filter1.toString());

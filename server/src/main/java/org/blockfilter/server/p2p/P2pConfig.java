@@ -127,55 +127,181 @@ public record P2pConfig(
 
     public P2pConfig withHost(String v) {
         return new P2pConfig(
-                v, port, network, magic, services, maxPeers, handshakeTimeout, idleTimeout, pingInterval,
-                writeTimeout, banDuration, floodRate, floodBurst, sendQueueBytes, blockCacheBytes, tipPollInterval);
+                v,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
     }
 
     public P2pConfig withPort(int v) {
         return new P2pConfig(
-                host, v, network, magic, services, maxPeers, handshakeTimeout, idleTimeout, pingInterval,
-                writeTimeout, banDuration, floodRate, floodBurst, sendQueueBytes, blockCacheBytes, tipPollInterval);
+                host,
+                v,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
     }
 
     public P2pConfig withServices(long v) {
         return new P2pConfig(
-                host, port, network, magic, v, maxPeers, handshakeTimeout, idleTimeout, pingInterval,
-                writeTimeout, banDuration, floodRate, floodBurst, sendQueueBytes, blockCacheBytes, tipPollInterval);
+                host,
+                port,
+                network,
+                magic,
+                v,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
     }
 
     public P2pConfig withMaxPeers(int v) {
         return new P2pConfig(
-                host, port, network, magic, services, v, handshakeTimeout, idleTimeout, pingInterval,
-                writeTimeout, banDuration, floodRate, floodBurst, sendQueueBytes, blockCacheBytes, tipPollInterval);
+                host,
+                port,
+                network,
+                magic,
+                services,
+                v,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
     }
 
     public P2pConfig withTimeouts(Duration handshake, Duration idle, Duration ping, Duration write) {
         return new P2pConfig(
-                host, port, network, magic, services, maxPeers, handshake, idle, ping, write, banDuration,
-                floodRate, floodBurst, sendQueueBytes, blockCacheBytes, tipPollInterval);
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshake,
+                idle,
+                ping,
+                write,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
     }
 
     public P2pConfig withBanDuration(Duration v) {
         return new P2pConfig(
-                host, port, network, magic, services, maxPeers, handshakeTimeout, idleTimeout, pingInterval,
-                writeTimeout, v, floodRate, floodBurst, sendQueueBytes, blockCacheBytes, tipPollInterval);
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                v,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
     }
 
     public P2pConfig withFloodLimit(int rate, int burst) {
         return new P2pConfig(
-                host, port, network, magic, services, maxPeers, handshakeTimeout, idleTimeout, pingInterval,
-                writeTimeout, banDuration, rate, burst, sendQueueBytes, blockCacheBytes, tipPollInterval);
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                rate,
+                burst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
     }
 
     public P2pConfig withBlockCacheBytes(long v) {
         return new P2pConfig(
-                host, port, network, magic, services, maxPeers, handshakeTimeout, idleTimeout, pingInterval,
-                writeTimeout, banDuration, floodRate, floodBurst, sendQueueBytes, v, tipPollInterval);
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                v,
+                tipPollInterval);
     }
 
     public P2pConfig withTipPollInterval(Duration v) {
         return new P2pConfig(
-                host, port, network, magic, services, maxPeers, handshakeTimeout, idleTimeout, pingInterval,
-                writeTimeout, banDuration, floodRate, floodBurst, sendQueueBytes, blockCacheBytes, v);
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                v);
     }
 }

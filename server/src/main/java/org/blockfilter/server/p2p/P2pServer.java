@@ -72,8 +72,8 @@ public final class P2pServer implements AutoCloseable {
      *
      * @throws IOException if the address cannot be bound
      */
-    public static P2pServer start(
-            P2pConfig config, FilterIndexReader index, NodeGateway node, MeterRegistry registry) throws IOException {
+    public static P2pServer start(P2pConfig config, FilterIndexReader index, NodeGateway node, MeterRegistry registry)
+            throws IOException {
         P2pServer server = new P2pServer(
                 Objects.requireNonNull(config, "config"),
                 Objects.requireNonNull(index, "index"),

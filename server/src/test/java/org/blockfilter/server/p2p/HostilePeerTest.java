@@ -70,8 +70,7 @@ class HostilePeerTest {
         try (TestPeer p = TestPeer.handshake(server)) {
             p.send(new Message.GetCFilters(0, 10, CHAIN.active().get(12).blockHash()));
             for (int h = 10; h <= 12; h++) {
-                assertEquals(
-                        CHAIN.active().get(h).blockHash(), ((Message.CFilter) p.expect("cfilter")).blockHash());
+                assertEquals(CHAIN.active().get(h).blockHash(), ((Message.CFilter) p.expect("cfilter")).blockHash());
             }
         }
     }
@@ -117,7 +116,8 @@ class HostilePeerTest {
     void aWrongMagicOrAGarbledCommandIsBanned() throws IOException {
         start(config());
         try (TestPeer p = TestPeer.connect(server, HOSTILE)) {
-            byte[] f = PeerSession.frame(new byte[] {(byte) 0xf9, (byte) 0xbe, (byte) 0xb4, (byte) 0xd9}, "version", new byte[0]);
+            byte[] f = PeerSession.frame(
+                    new byte[] {(byte) 0xf9, (byte) 0xbe, (byte) 0xb4, (byte) 0xd9}, "version", new byte[0]);
             p.raw(f);
             assertTrue(p.closedWithin(Duration.ofSeconds(10)));
         }
@@ -222,11 +222,13 @@ class HostilePeerTest {
                 PeerSession.frame(
                         TestPeer.MAGIC,
                         "getcfilters",
-                        MessageCodec.encode(new Message.GetCFilters(0, 0, CHAIN.active().get(5).blockHash()))),
+                        MessageCodec.encode(new Message.GetCFilters(
+                                0, 0, CHAIN.active().get(5).blockHash()))),
                 PeerSession.frame(
                         TestPeer.MAGIC,
                         "getheaders",
-                        MessageCodec.encode(new Message.GetHeaders(70016, List.of(Sha256Hash.ZERO_HASH), Sha256Hash.ZERO_HASH))),
+                        MessageCodec.encode(
+                                new Message.GetHeaders(70016, List.of(Sha256Hash.ZERO_HASH), Sha256Hash.ZERO_HASH))),
                 PeerSession.frame(
                         TestPeer.MAGIC,
                         "getdata",
@@ -279,7 +281,10 @@ class HostilePeerTest {
     @Test
     void aPeerThatDoesNotFinishTheHandshakeOrGoesSilentIsDisconnected() throws IOException {
         start(config().withTimeouts(
-                Duration.ofMillis(300), Duration.ofMillis(1_500), Duration.ofMinutes(2), Duration.ofSeconds(60)));
+                        Duration.ofMillis(300),
+                        Duration.ofMillis(1_500),
+                        Duration.ofMinutes(2),
+                        Duration.ofSeconds(60)));
         try (TestPeer silent = TestPeer.connect(server, "127.0.0.1")) {
             assertTrue(silent.closedWithin(Duration.ofSeconds(10)));
         }

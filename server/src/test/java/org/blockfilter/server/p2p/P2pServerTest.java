@@ -25,7 +25,6 @@ import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.script.ScriptBuilder;
 import org.blockfilter.server.http.P2pFixtures;
 import org.blockfilter.server.http.RestServer;
-import org.blockfilter.server.index.IndexedFilter;
 import org.blockfilter.server.p2p.internal.Bip157Responder;
 import org.blockfilter.server.p2p.internal.wire.Message;
 import org.blockfilter.server.p2p.internal.wire.MessageCodec;
@@ -69,10 +68,10 @@ class P2pServerTest {
             rest = P2pFixtures.rest(CHAIN);
         }
         HttpResponse<byte[]> r = http.send(
-                        HttpRequest.newBuilder(URI.create(rest.baseUri() + path))
-                                .header("Accept", "application/octet-stream")
-                                .build(),
-                        HttpResponse.BodyHandlers.ofByteArray());
+                HttpRequest.newBuilder(URI.create(rest.baseUri() + path))
+                        .header("Accept", "application/octet-stream")
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, r.statusCode(), path);
         return r.body();
     }
@@ -159,7 +158,10 @@ class P2pServerTest {
             p.send(new Message.GetCFCheckpt(0, hashAt(LENGTH - 1)));
             Message.CFCheckpt c = (Message.CFCheckpt) p.expect("cfcheckpt");
             assertEquals(
-                    List.of(CHAIN.active().get(1000).header(), CHAIN.active().get(2000).header()), c.headers());
+                    List.of(
+                            CHAIN.active().get(1000).header(),
+                            CHAIN.active().get(2000).header()),
+                    c.headers());
             byte[] cp = MessageCodec.encode(c);
             assertArrayEquals(
                     restBinary("/api/v1/checkpoints?stop_hash=" + hashAt(LENGTH - 1)),
@@ -246,8 +248,7 @@ class P2pServerTest {
         try (TestPeer p = TestPeer.handshake(server)) {
             p.send(new Message.Inv(List.of(new Message.InvItem(Bip157Responder.MSG_WTX, good.getWTxId()))));
             Message.GetData ask = (Message.GetData) p.expect("getdata");
-            assertEquals(
-                    List.of(new Message.InvItem(Bip157Responder.MSG_WTX, good.getWTxId())), ask.items());
+            assertEquals(List.of(new Message.InvItem(Bip157Responder.MSG_WTX, good.getWTxId())), ask.items());
             p.send(new Message.Tx(good.serialize()));
             p.send(new Message.GetData(List.of(new Message.InvItem(Message.MSG_WITNESS_TX, good.getTxId()))));
             assertArrayEquals(good.serialize(), ((Message.Tx) p.expect("tx")).raw());
@@ -264,7 +265,10 @@ class P2pServerTest {
 
     private static Transaction tx(Coin value) {
         Transaction tx = new Transaction();
-        tx.addInput(Sha256Hash.of(new byte[] {5}), 0, new ScriptBuilder().data(new byte[] {1, 2, 3}).build());
+        tx.addInput(
+                Sha256Hash.of(new byte[] {5}),
+                0,
+                new ScriptBuilder().data(new byte[] {1, 2, 3}).build());
         tx.addOutput(value, ScriptBuilder.createP2WPKHOutputScript(new ECKey()));
         return Transaction.read(ByteBuffer.wrap(tx.serialize()));
     }

@@ -73,8 +73,8 @@ class TipAnnouncementTest {
                         new SimpleMeterRegistry());
                 TestPeer headersPeer = TestPeer.handshake(server);
                 TestPeer invPeer = TestPeer.handshake(server)) {
-            headersPeer.raw(org.blockfilter.server.p2p.internal.PeerSession.frame(
-                    TestPeer.MAGIC, "sendheaders", new byte[0]));
+            headersPeer.raw(
+                    org.blockfilter.server.p2p.internal.PeerSession.frame(TestPeer.MAGIC, "sendheaders", new byte[0]));
             headersPeer.send(new Message.Ping(1)); // the pong proves sendheaders was processed
             headersPeer.expect("pong");
 

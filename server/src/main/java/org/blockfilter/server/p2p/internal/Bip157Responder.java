@@ -62,7 +62,8 @@ public final class Bip157Responder {
     public Optional<Message.Headers> headers(Message.GetHeaders g) {
         if (g.locator().size() > MAX_LOCATOR) {
             throw Violation.disconnect(
-                    "locator_too_large", "getheaders locator of " + g.locator().size() + " hashes exceeds " + MAX_LOCATOR);
+                    "locator_too_large",
+                    "getheaders locator of " + g.locator().size() + " hashes exceeds " + MAX_LOCATOR);
         }
         if (g.locator().isEmpty()) {
             if (index.heightOf(g.stopHash()).isEmpty()) {
@@ -120,9 +121,7 @@ public final class Bip157Responder {
             return Optional.empty();
         }
         List<Sha256Hash> headers = new ArrayList<>();
-        for (int h = FilterHeaders.CHECKPOINT_INTERVAL;
-                h <= stop.getAsInt();
-                h += FilterHeaders.CHECKPOINT_INTERVAL) {
+        for (int h = FilterHeaders.CHECKPOINT_INTERVAL; h <= stop.getAsInt(); h += FilterHeaders.CHECKPOINT_INTERVAL) {
             Optional<IndexedFilter> f = index.hashAt(h).flatMap(index::filter);
             if (f.isEmpty()) {
                 return Optional.empty();
@@ -143,14 +142,13 @@ public final class Bip157Responder {
     public void getData(Message.GetData g, Consumer<Message> out) {
         List<Message.InvItem> missing = new ArrayList<>();
         for (Message.InvItem item : g.items()) {
-            Optional<Message> answer =
-                    switch (item.type()) {
-                        case Message.MSG_WITNESS_BLOCK -> block(item.hash()).map(Message.BlockMessage::new);
-                        case Message.MSG_BLOCK -> block(item.hash()).map(b -> new Message.BlockMessage(Witness.stripBlock(b)));
-                        case Message.MSG_WITNESS_TX, MSG_WTX -> relayed.get(item.hash()).map(Message.Tx::new);
-                        case Message.MSG_TX -> relayed.get(item.hash()).map(t -> new Message.Tx(Witness.stripTx(t)));
-                        default -> Optional.empty();
-                    };
+            Optional<Message> answer = switch (item.type()) {
+                case Message.MSG_WITNESS_BLOCK -> block(item.hash()).map(Message.BlockMessage::new);
+                case Message.MSG_BLOCK -> block(item.hash()).map(b -> new Message.BlockMessage(Witness.stripBlock(b)));
+                case Message.MSG_WITNESS_TX, MSG_WTX -> relayed.get(item.hash()).map(Message.Tx::new);
+                case Message.MSG_TX -> relayed.get(item.hash()).map(t -> new Message.Tx(Witness.stripTx(t)));
+                default -> Optional.empty();
+            };
             if (answer.isPresent()) {
                 out.accept(answer.get());
             } else {

@@ -21,10 +21,40 @@ import java.util.function.LongSupplier;
 public final class P2pMetrics {
     /** Commands that get their own label value. */
     static final Set<String> KNOWN = Set.of(
-            "version", "verack", "ping", "pong", "getheaders", "headers", "sendheaders", "getcfilters", "cfilter",
-            "getcfheaders", "cfheaders", "getcfcheckpt", "cfcheckpt", "getdata", "notfound", "inv", "block", "tx",
-            "reject", "wtxidrelay", "sendaddrv2", "getaddr", "addr", "addrv2", "feefilter", "sendcmpct", "mempool",
-            "getblocks", "filterload", "filteradd", "filterclear", "merkleblock", "cmpctblock", "getblocktxn",
+            "version",
+            "verack",
+            "ping",
+            "pong",
+            "getheaders",
+            "headers",
+            "sendheaders",
+            "getcfilters",
+            "cfilter",
+            "getcfheaders",
+            "cfheaders",
+            "getcfcheckpt",
+            "cfcheckpt",
+            "getdata",
+            "notfound",
+            "inv",
+            "block",
+            "tx",
+            "reject",
+            "wtxidrelay",
+            "sendaddrv2",
+            "getaddr",
+            "addr",
+            "addrv2",
+            "feefilter",
+            "sendcmpct",
+            "mempool",
+            "getblocks",
+            "filterload",
+            "filteradd",
+            "filterclear",
+            "merkleblock",
+            "cmpctblock",
+            "getblocktxn",
             "blocktxn");
 
     private final MeterRegistry registry;
@@ -55,10 +85,12 @@ public final class P2pMetrics {
     }
 
     private Counter counter(String name, String description, String tagKey, String tagValue) {
-        return counters.computeIfAbsent(name + '|' + tagValue, k -> Counter.builder(name)
-                .description(description)
-                .tag(tagKey, tagValue)
-                .register(registry));
+        return counters.computeIfAbsent(
+                name + '|' + tagValue,
+                k -> Counter.builder(name)
+                        .description(description)
+                        .tag(tagKey, tagValue)
+                        .register(registry));
     }
 
     public void received(String command, int bytes) {
@@ -78,10 +110,12 @@ public final class P2pMetrics {
     }
 
     public void handled(String command, long nanos) {
-        timers.computeIfAbsent(label(command), c -> Timer.builder("blockfilter_p2p_handle")
-                        .description("Time to answer a P2P message, by command")
-                        .tag("command", c)
-                        .register(registry))
+        timers.computeIfAbsent(
+                        label(command),
+                        c -> Timer.builder("blockfilter_p2p_handle")
+                                .description("Time to answer a P2P message, by command")
+                                .tag("command", c)
+                                .register(registry))
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 

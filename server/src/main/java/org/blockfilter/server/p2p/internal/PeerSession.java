@@ -31,6 +31,7 @@ public final class PeerSession implements Runnable {
     public static final int PROTOCOL_VERSION = 70016;
     /** Core's MIN_PEER_PROTO_VERSION. */
     static final int MIN_PEER_PROTO_VERSION = 31800;
+
     static final String USER_AGENT = "/blockfilter:0.1.0/";
     /** Transactions requested from one {@code inv}. */
     static final int MAX_TX_REQUESTS_PER_INV = 100;
@@ -100,8 +101,10 @@ public final class PeerSession implements Runnable {
         writer.start();
         try {
             FrameReader reader = new FrameReader(
-                    socket.getInputStream(), config.magic(), metrics.payloadBuffer(), () -> lastReceiveNanos =
-                            System.nanoTime());
+                    socket.getInputStream(),
+                    config.magic(),
+                    metrics.payloadBuffer(),
+                    () -> lastReceiveNanos = System.nanoTime());
             while (!closed.get()) {
                 FrameReader.Frame frame;
                 try {
@@ -151,8 +154,7 @@ public final class PeerSession implements Runnable {
     }
 
     private void spendFloodToken(long now) {
-        floodTokens = Math.min(
-                config.floodBurst(), floodTokens + (now - floodRefillNanos) / 1e9 * config.floodRate());
+        floodTokens = Math.min(config.floodBurst(), floodTokens + (now - floodRefillNanos) / 1e9 * config.floodRate());
         floodRefillNanos = now;
         if (floodTokens < 1) {
             throw Violation.score("flood", 1, "more than " + config.floodRate() + " messages a second");
@@ -276,7 +278,10 @@ public final class PeerSession implements Runnable {
         if (banScore >= P2pConfig.BAN_THRESHOLD) {
             bans.ban(address, config.banDuration());
             metrics.banned();
-            LOG.info("event=p2p_ban peer={} for_s={}", address.getHostAddress(), config.banDuration().toSeconds());
+            LOG.info(
+                    "event=p2p_ban peer={} for_s={}",
+                    address.getHostAddress(),
+                    config.banDuration().toSeconds());
             close("banned");
         } else if (v.disconnect()) {
             close(v.reason());
@@ -323,7 +328,8 @@ public final class PeerSession implements Runnable {
             close("idle_timeout");
         } else if (writing != 0 && now - writing > config.writeTimeout().toNanos()) {
             close("write_timeout");
-        } else if (handshakeDone() && now - lastPingNanos > config.pingInterval().toNanos()) {
+        } else if (handshakeDone()
+                && now - lastPingNanos > config.pingInterval().toNanos()) {
             lastPingNanos = now;
             offer(new Message.Ping(new SecureRandom().nextLong()));
         }

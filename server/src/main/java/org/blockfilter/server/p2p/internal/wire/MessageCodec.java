@@ -8,10 +8,6 @@ import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
-import org.blockfilter.server.p2p.internal.wire.Bip157;
-import org.blockfilter.server.p2p.internal.wire.MalformedDataException;
-import org.blockfilter.server.p2p.internal.wire.WireReader;
-import org.blockfilter.server.p2p.internal.wire.WireWriter;
 
 /**
  * Payload encodings of {@link Message}s, and their strict decoding: counts above the protocol
