@@ -1,6 +1,7 @@
 /**
- * How the server reaches a node: over JSON-RPC (see {@code org.blockfilter.server.rpc}), or an
- * in-process embedded regtest node found through {@link org.blockfilter.server.node.EmbeddedNodeLauncher};
- * and a byte-bounded cache of raw blocks fetched from it ({@link org.blockfilter.server.node.BlockCache}).
+ * How the server reaches a node: over JSON-RPC (see {@code org.blockfilter.server.rpc}); the
+ * {@code --embedded} demo mode starts {@code org.blockfilter.regtest.embedded.EmbeddedNode} in-process
+ * (module {@code regtest/embedded-node}) and talks JSON-RPC to it the same way. {@link
+ * org.blockfilter.server.node.BlockCache} keeps raw blocks fetched from the node, bounded by bytes.
  */
 package org.blockfilter.server.node;
