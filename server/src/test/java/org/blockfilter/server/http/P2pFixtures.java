@@ -5,6 +5,7 @@ import java.util.Map;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.node.NodeGateway;
 
 /** The REST tests' chain, index and fake node, for the P2P tests in another package. */
 public final class P2pFixtures {

@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.p2p.Message;
+import org.blockfilter.filters.p2p.MessageCodec;
 import org.blockfilter.server.http.P2pFixtures;
 import org.blockfilter.server.p2p.internal.PeerSession;
-import org.blockfilter.server.p2p.internal.wire.Message;
-import org.blockfilter.server.p2p.internal.wire.MessageCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -9,10 +9,10 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import org.blockfilter.filters.p2p.Message;
+import org.blockfilter.filters.p2p.MessageCodec;
 import org.blockfilter.server.p2p.internal.FrameReader;
 import org.blockfilter.server.p2p.internal.PeerSession;
-import org.blockfilter.server.p2p.internal.wire.Message;
-import org.blockfilter.server.p2p.internal.wire.MessageCodec;
 
 /** A scripted client of the P2P listener for tests: raw bytes or messages, reads with a deadline. Not thread-safe. */
 final class TestPeer implements AutoCloseable {

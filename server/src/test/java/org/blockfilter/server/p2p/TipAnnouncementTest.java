@@ -11,10 +11,10 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.server.http.P2pFixtures;
 import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.index.IndexedFilter;
-import org.blockfilter.server.p2p.internal.wire.Message;
 import org.junit.jupiter.api.Test;
 
 /**

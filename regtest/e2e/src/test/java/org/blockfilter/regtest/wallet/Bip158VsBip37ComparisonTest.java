@@ -25,7 +25,7 @@ import org.bitcoinj.core.Transaction;
 import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.script.Script;
 import org.blockfilter.filters.BasicFilter;
-import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.filters.Bip157;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.btcd.BtcdOptions;
@@ -230,12 +230,12 @@ class Bip158VsBip37ComparisonTest {
                 }
             }
             source.filterCheckpoints(hashes.get(tip));
-            for (int start = 0; start <= tip; start += FilterHeaders.MAX_CFHEADERS) {
-                source.filterHeaders(start, hashes.get(Math.min(tip, start + FilterHeaders.MAX_CFHEADERS - 1)));
+            for (int start = 0; start <= tip; start += Bip157.MAX_CFHEADERS) {
+                source.filterHeaders(start, hashes.get(Math.min(tip, start + Bip157.MAX_CFHEADERS - 1)));
             }
-            for (int start = 0; start <= tip; start += FilterHeaders.MAX_CFILTERS) {
+            for (int start = 0; start <= tip; start += Bip157.MAX_CFILTERS) {
                 for (ChainSource.BlockFilterBytes f :
-                        source.filters(start, hashes.get(Math.min(tip, start + FilterHeaders.MAX_CFILTERS - 1)))) {
+                        source.filters(start, hashes.get(Math.min(tip, start + Bip157.MAX_CFILTERS - 1)))) {
                     if (!BasicFilter.fromBytes(f.blockHash(), f.filter()).matchAny(scripts)) {
                         continue;
                     }

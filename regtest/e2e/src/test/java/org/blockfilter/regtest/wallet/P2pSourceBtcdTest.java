@@ -104,7 +104,7 @@ class P2pSourceBtcdTest {
         }
         for (int start = 0; start <= tip; start += 2000) {
             int stop = Math.min(tip, start + 1999);
-            ChainSource.FilterHeaders fh =
+            ChainSource.FilterHashBatch fh =
                     source.filterHeaders(start, expected.blockHashes().get(stop));
             assertEquals(
                     start == 0 ? FilterHeaders.GENESIS_PREV : expected.headers().get(start - 1), fh.previousHeader());

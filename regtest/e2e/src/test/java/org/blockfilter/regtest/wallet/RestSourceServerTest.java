@@ -11,7 +11,7 @@ import java.util.List;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
-import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.filters.Bip157;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.btcd.BtcdOptions;
@@ -73,14 +73,14 @@ class RestSourceServerTest {
             }
             assertEquals(p2p.filterCheckpoints(tipHash), rest.filterCheckpoints(tipHash));
             assertEquals(1, rest.filterCheckpoints(tipHash).size());
-            for (int start = 0; start <= tip; start += FilterHeaders.MAX_CFHEADERS) {
-                Sha256Hash stop = node.blockHash(Math.min(tip, start + FilterHeaders.MAX_CFHEADERS - 1))
+            for (int start = 0; start <= tip; start += Bip157.MAX_CFHEADERS) {
+                Sha256Hash stop = node.blockHash(Math.min(tip, start + Bip157.MAX_CFHEADERS - 1))
                         .orElseThrow();
                 assertEquals(
                         p2p.filterHeaders(start, stop), rest.filterHeaders(start, stop), "cfheaders from " + start);
             }
-            for (int start = 0; start <= tip; start += FilterHeaders.MAX_CFILTERS) {
-                Sha256Hash stop = node.blockHash(Math.min(tip, start + FilterHeaders.MAX_CFILTERS - 1))
+            for (int start = 0; start <= tip; start += Bip157.MAX_CFILTERS) {
+                Sha256Hash stop = node.blockHash(Math.min(tip, start + Bip157.MAX_CFILTERS - 1))
                         .orElseThrow();
                 List<ChainSource.BlockFilterBytes> fromRest = rest.filters(start, stop);
                 assertEquals(p2p.filters(start, stop), fromRest, "cfilters from " + start);

@@ -8,14 +8,15 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.filters.FilterHeaders;
-import org.blockfilter.server.http.NodeException;
-import org.blockfilter.server.http.NodeGateway;
+import org.blockfilter.filters.Bip157;
+import org.blockfilter.filters.Bip158;
+import org.blockfilter.filters.p2p.Message;
+import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.index.IndexedFilter;
 import org.blockfilter.server.node.BlockCache;
-import org.blockfilter.server.p2p.internal.wire.Bip157;
-import org.blockfilter.server.p2p.internal.wire.Message;
+import org.blockfilter.server.node.NodeException;
+import org.blockfilter.server.node.NodeGateway;
 
 /**
  * Answers the requests of a BIP 157 node from the filter index, the way Bitcoin Core's
@@ -29,10 +30,10 @@ import org.blockfilter.server.p2p.internal.wire.Message;
  * as Core does when its filter index lacks a block. No sockets; thread-safe.
  */
 public final class Bip157Responder {
-    /** Core's MAX_LOCATOR_SZ. */
+    /** Core's MAX_LOCATOR_SZ: a longer locator is a disconnect (the shared codec admits btcd's 500). */
     public static final int MAX_LOCATOR = 101;
     /** Core's MAX_HEADERS_RESULTS. */
-    public static final int MAX_HEADERS = 2000;
+    public static final int MAX_HEADERS = ProtocolLimits.MAX_HEADERS_RESULTS;
     /** Core's MAX_BLOCKS_TO_ANNOUNCE: more new blocks than this are announced by inv of the tip. */
     public static final int MAX_BLOCKS_TO_ANNOUNCE = 8;
     /** Inventory type of a transaction by wtxid (BIP 339). */
@@ -121,7 +122,7 @@ public final class Bip157Responder {
             return Optional.empty();
         }
         List<Sha256Hash> headers = new ArrayList<>();
-        for (int h = FilterHeaders.CHECKPOINT_INTERVAL; h <= stop.getAsInt(); h += FilterHeaders.CHECKPOINT_INTERVAL) {
+        for (int h = Bip157.CHECKPOINT_INTERVAL; h <= stop.getAsInt(); h += Bip157.CHECKPOINT_INTERVAL) {
             Optional<IndexedFilter> f = index.hashAt(h).flatMap(index::filter);
             if (f.isEmpty()) {
                 return Optional.empty();
@@ -249,7 +250,7 @@ public final class Bip157Responder {
 
     /** Core's PrepareBlockFilterRequest: basic filters only; the stop hash must be ours. */
     private OptionalInt stopHeight(String what, int filterType, Sha256Hash stopHash) {
-        if (filterType != Bip157.BASIC_FILTER_TYPE) {
+        if (filterType != Bip158.BASIC_FILTER_TYPE) {
             throw Violation.disconnect("unsupported_filter_type", what + " for filter type " + filterType);
         }
         OptionalInt stop = index.heightOf(stopHash);

@@ -3,26 +3,25 @@ package org.blockfilter.server.p2p.internal;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.p2p.internal.wire.MessageCodec;
+import org.blockfilter.filters.p2p.MessageFrame;
+import org.blockfilter.filters.wire.WireFormatException;
 
 /**
  * Reads Bitcoin P2P v1 frames (magic, 12-byte NUL-padded command, payload length, checksum,
- * payload) from a stream. The header is checked before any payload byte is read: a wrong magic,
- * a malformed command or a length above the command's cap (at most 4,000,000 bytes, Core's
- * MAX_PROTOCOL_MESSAGE_LENGTH) is a {@link Violation} with a ban score, and nothing is allocated
- * for the payload. The payload buffer then grows with the bytes that actually arrive (64 KiB
- * steps), so a peer that announces 4 MB and sends 10 bytes costs 64 KiB, not 4 MB. A bad
- * checksum leaves the stream in sync; the frame is returned marked as such.
+ * payload) from a stream. The header is checked by the shared {@link MessageFrame} before any
+ * payload byte is read: a wrong magic, a malformed command or a length above the command's cap
+ * (at most 4,000,000 bytes, Core's MAX_PROTOCOL_MESSAGE_LENGTH) is a {@link Violation} with a ban
+ * score, and nothing is allocated for the payload. The payload buffer then grows with the bytes
+ * that actually arrive (64 KiB steps), so a peer that announces 4 MB and sends 10 bytes costs
+ * 64 KiB, not 4 MB. A bad checksum leaves the stream in sync; the frame is returned marked as such.
  *
  * <p>Not thread-safe: one reader thread per connection.
  */
 public final class FrameReader {
-    public static final int HEADER_BYTES = 24;
+    public static final int HEADER_BYTES = MessageFrame.HEADER_LENGTH;
     static final int CHUNK = 64 << 10;
 
     private final InputStream in;
@@ -39,7 +38,7 @@ public final class FrameReader {
      */
     public FrameReader(InputStream in, long magic, AtomicLong buffered, Runnable onBytes) {
         this.in = in;
-        this.magic = new byte[] {(byte) (magic >>> 24), (byte) (magic >>> 16), (byte) (magic >>> 8), (byte) magic};
+        this.magic = MessageFrame.magicBytes(magic);
         this.buffered = buffered;
         this.onBytes = onBytes;
     }
@@ -50,42 +49,20 @@ public final class FrameReader {
         if (!readFully(header, 0, HEADER_BYTES, true)) {
             throw new EOFException("peer closed the connection");
         }
-        if (!Arrays.equals(magic, 0, 4, header, 0, 4)) {
-            throw Violation.ban("bad_magic", "wrong network magic " + hex(Arrays.copyOf(header, 4)));
+        MessageFrame.Header h;
+        try {
+            h = MessageFrame.parseHeader(magic, header);
+        } catch (WireFormatException e) {
+            String reason = switch (e.field()) {
+                case "magic" -> "bad_magic";
+                case "length" -> "oversized";
+                default -> "bad_command";
+            };
+            throw Violation.ban(reason, e.getMessage());
         }
-        String command = command(header);
-        long length = (header[16] & 0xffL)
-                | (header[17] & 0xffL) << 8
-                | (header[18] & 0xffL) << 16
-                | (header[19] & 0xffL) << 24;
-        int cap = MessageCodec.maxPayload(command);
-        if (length > cap) {
-            throw Violation.ban(
-                    "oversized", command + " payload length " + length + " exceeds the cap of " + cap + " bytes");
-        }
-        byte[] payload = readPayload((int) length);
+        byte[] payload = readPayload(h.length());
         byte[] sum = Arrays.copyOf(Sha256Hash.hashTwice(payload), 4);
-        return new Frame(command, payload, Arrays.equals(sum, 0, 4, header, 20, 24));
-    }
-
-    private static String command(byte[] header) {
-        int end = 4;
-        while (end < 16 && header[end] != 0) {
-            byte c = header[end];
-            if (c < 0x21 || c > 0x7e) {
-                throw Violation.ban("bad_command", "non-printable byte " + (c & 0xff) + " in the command");
-            }
-            end++;
-        }
-        if (end == 4) {
-            throw Violation.ban("bad_command", "empty command");
-        }
-        for (int i = end; i < 16; i++) {
-            if (header[i] != 0) {
-                throw Violation.ban("bad_command", "bytes after the command's NUL padding");
-            }
-        }
-        return new String(header, 4, end - 4, StandardCharsets.US_ASCII);
+        return new Frame(h.command(), payload, Arrays.equals(sum, h.checksum()));
     }
 
     private byte[] readPayload(int length) throws IOException {
@@ -126,9 +103,5 @@ public final class FrameReader {
             onBytes.run();
         }
         return true;
-    }
-
-    private static String hex(byte[] b) {
-        return HexFormat.of().formatHex(b);
     }
 }

@@ -5,16 +5,16 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.p2p.Message;
+import org.blockfilter.filters.p2p.MessageCodec;
+import org.blockfilter.filters.p2p.MessageFrame;
+import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.server.p2p.P2pConfig;
-import org.blockfilter.server.p2p.internal.wire.MalformedDataException;
-import org.blockfilter.server.p2p.internal.wire.Message;
-import org.blockfilter.server.p2p.internal.wire.MessageCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,8 +80,7 @@ public final class PeerSession implements Runnable {
         this.metrics = metrics;
         this.bans = bans;
         this.listener = listener;
-        long m = config.magic();
-        this.magic = new byte[] {(byte) (m >>> 24), (byte) (m >>> 16), (byte) (m >>> 8), (byte) m};
+        this.magic = MessageFrame.magicBytes(config.magic());
         this.outbox = new Outbox(config.sendQueueBytes());
         this.floodTokens = config.floodBurst();
     }
@@ -146,7 +145,7 @@ public final class PeerSession implements Runnable {
         Message m;
         try {
             m = MessageCodec.decode(command, frame.payload());
-        } catch (MalformedDataException e) {
+        } catch (WireFormatException e) {
             throw Violation.ban("malformed", command + ": " + e.getMessage());
         }
         dispatch(m);
@@ -375,17 +374,6 @@ public final class PeerSession implements Runnable {
 
     /** The wire frame of a payload: magic, NUL-padded command, length, checksum, payload. */
     public static byte[] frame(byte[] magic, String command, byte[] payload) {
-        byte[] frame = new byte[FrameReader.HEADER_BYTES + payload.length];
-        System.arraycopy(magic, 0, frame, 0, 4);
-        byte[] cmd = command.getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(cmd, 0, frame, 4, cmd.length);
-        int n = payload.length;
-        frame[16] = (byte) n;
-        frame[17] = (byte) (n >>> 8);
-        frame[18] = (byte) (n >>> 16);
-        frame[19] = (byte) (n >>> 24);
-        System.arraycopy(Sha256Hash.hashTwice(payload), 0, frame, 20, 4);
-        System.arraycopy(payload, 0, frame, FrameReader.HEADER_BYTES, n);
-        return frame;
+        return MessageFrame.encode(magic, command, payload);
     }
 }

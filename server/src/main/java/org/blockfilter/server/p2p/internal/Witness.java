@@ -1,13 +1,13 @@
 package org.blockfilter.server.p2p.internal;
 
-import org.blockfilter.server.p2p.internal.wire.WireReader;
-import org.blockfilter.server.p2p.internal.wire.WireWriter;
+import org.blockfilter.filters.wire.WireReader;
+import org.blockfilter.filters.wire.WireWriter;
 
 /**
  * Removes BIP 144 witness data from serialized transactions and blocks, for peers that ask with
  * MSG_TX / MSG_BLOCK instead of their witness variants. The input comes from our node and is
  * trusted to be well formed; a malformed one is an {@link
- * org.blockfilter.server.p2p.internal.wire.MalformedDataException}. Stateless.
+ * org.blockfilter.filters.wire.WireFormatException}. Stateless.
  */
 public final class Witness {
     private static final int MAX_ITEMS = 1_000_000;
@@ -44,7 +44,7 @@ public final class Witness {
         if (inputs == 0) {
             int flag = r.u8("flag");
             if (flag != 1) {
-                throw r.error("flag", "segwit flag " + flag + " is not 1");
+                throw r.error("flag", flag, "segwit flag is not 1");
             }
             segwit = true;
             inputs = r.compactSize("input count", MAX_ITEMS);

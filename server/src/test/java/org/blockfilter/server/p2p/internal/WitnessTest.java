@@ -14,7 +14,7 @@ import java.util.HexFormat;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.Vectors;
-import org.blockfilter.server.p2p.internal.wire.MalformedDataException;
+import org.blockfilter.filters.wire.WireFormatException;
 import org.junit.jupiter.api.Test;
 
 /** Witness stripping for MSG_BLOCK / MSG_TX, on the BIP 158 vector blocks (some carry segwit transactions). */
@@ -53,9 +53,9 @@ class WitnessTest {
 
     @Test
     void truncatedInputIsMalformedNotACrash() {
-        assertThrows(MalformedDataException.class, () -> Witness.stripTx(new byte[] {1, 0, 0, 0, 0, 2}));
+        assertThrows(WireFormatException.class, () -> Witness.stripTx(new byte[] {1, 0, 0, 0, 0, 2}));
         byte[] oneTxButNoBytes = new byte[81];
         oneTxButNoBytes[80] = 1;
-        assertThrows(MalformedDataException.class, () -> Witness.stripBlock(oneTxButNoBytes));
+        assertThrows(WireFormatException.class, () -> Witness.stripBlock(oneTxButNoBytes));
     }
 }
