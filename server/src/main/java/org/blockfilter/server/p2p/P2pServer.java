@@ -42,6 +42,7 @@ public final class P2pServer implements AutoCloseable {
     private final P2pMetrics metrics;
     private final BanList bans = new BanList();
     private final Set<PeerSession> peers = ConcurrentHashMap.newKeySet();
+    private final Set<Thread> readers = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService housekeeping;
     private final Thread acceptor;
     private volatile FilterIndexReader.Tip announcedTip;
@@ -119,8 +120,17 @@ public final class P2pServer implements AutoCloseable {
             PeerSession session = new PeerSession(socket, config, responder, metrics, bans, this::removed);
             peers.add(session);
             metrics.peers().set(peers.size());
-            Thread reader = new Thread(session, "p2p-peer-" + socket.getRemoteSocketAddress());
+            Thread reader = new Thread(
+                    () -> {
+                        try {
+                            session.run();
+                        } finally {
+                            readers.remove(Thread.currentThread());
+                        }
+                    },
+                    "p2p-peer-" + socket.getRemoteSocketAddress());
             reader.setDaemon(true);
+            readers.add(reader);
             reader.start();
         }
     }
@@ -182,8 +192,13 @@ public final class P2pServer implements AutoCloseable {
         for (PeerSession p : peers) {
             p.close("shutdown");
         }
+        // Readers may be inside an index read: let them finish before the caller closes the store.
+        long deadline = System.nanoTime() + 5_000_000_000L;
         try {
             acceptor.join(5_000);
+            for (Thread t : readers) {
+                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
