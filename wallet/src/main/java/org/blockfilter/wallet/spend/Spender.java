@@ -14,6 +14,7 @@ import org.bitcoinj.script.Script;
 import org.bitcoinj.script.ScriptBuilder;
 import org.bitcoinj.script.ScriptException;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressDecoder;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.DerivedAddress;
 import org.blockfilter.wallet.keys.WalletKeys;
@@ -36,12 +37,9 @@ public final class Spender {
     }
 
     /** Selects coins and signs; nothing is broadcast or saved. {@code unlocked} must hold private keys. */
-    public PreparedPayment prepare(WalletKeys unlocked, Address recipient, Coin amount, long satPerVByte) {
-        if (!recipient.network().equals(wallet.network())) {
-            throw new IllegalArgumentException(
-                    "address " + recipient + " is for " + recipient.network().id() + ", wallet is "
-                            + wallet.network().id());
-        }
+    public PreparedPayment prepare(WalletKeys unlocked, Address to, Coin amount, long satPerVByte) {
+        // A testnet base58 address is also a regtest one; a bech32 address must carry our prefix.
+        Address recipient = AddressDecoder.forNetwork(to, wallet.network());
         List<Utxo> spendable = new ArrayList<>();
         for (Utxo u : wallet.ledger().utxos(true)) {
             AddressKind k = kindOf(u);

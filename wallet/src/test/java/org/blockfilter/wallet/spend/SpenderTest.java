@@ -116,4 +116,29 @@ class SpenderTest {
                 IllegalArgumentException.class,
                 () -> new Spender(w).prepare(w.unlock(TestWallets.PASSPHRASE), mainnet, Coin.CENT, 2));
     }
+
+    @Test
+    void paysRegtestBase58AddressesWhichShareTestnetPrefixes() {
+        TestChain chain = new TestChain();
+        LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
+        WalletKeys keys = w.unlock(TestWallets.PASSPHRASE);
+        Address ownP2pkh = w.keys()
+                .account(AddressKind.P2PKH)
+                .orElseThrow()
+                .derive(false, 3)
+                .address();
+        for (String text : List.of(
+                "mxiMrfji71Pn5piJqtGWy9tfkQnKs8wYWe", "2N3vVYSK5XRgVSGWy21PnsRmBUywSQNdCsf", ownP2pkh.toString())) {
+            // As parsed by bitcoinj, whose base58 parser only knows testnet for these prefixes.
+            Address parsed = org.bitcoinj.base.AddressParser.getDefault().parseAddress(text);
+
+            PreparedPayment p = new Spender(w).prepare(keys, parsed, Coin.CENT, 2);
+
+            Transaction tx = Transaction.read(ByteBuffer.wrap(p.raw()));
+            assertEquals(
+                    org.bitcoinj.script.ScriptBuilder.createOutputScript(parsed),
+                    tx.getOutput(0).getScriptPubKey(),
+                    text);
+        }
+    }
 }
