@@ -81,7 +81,7 @@ class TaprootSpendBtcdTest {
                         .orElseThrow()
                         .derive(false, 1)
                         .address());
-        Funding.pay(node, truth, taproot);
+        WalletFunding.pay(node, truth, taproot);
         node.mine(1);
 
         try (P2pSource source = P2pSource.connect(

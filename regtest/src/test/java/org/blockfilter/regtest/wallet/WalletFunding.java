@@ -16,13 +16,13 @@ import org.blockfilter.regtest.scenario.OwnedOutput;
  * Pays addresses on a regtest node from the mature P2WPKH coins a scenario left unspent, one coin
  * per address (the coin's value less a 20,000 sat fee). Stateless.
  */
-final class Funding {
-    static final Coin FEE = Coin.valueOf(20_000);
+public final class WalletFunding {
+    public static final Coin FEE = Coin.valueOf(20_000);
 
-    private Funding() {}
+    private WalletFunding() {}
 
     /** Submits one payment per target; the caller mines. Returns the txids in target order. */
-    static List<Sha256Hash> pay(RegtestNode node, GroundTruth truth, List<Address> targets) {
+    public static List<Sha256Hash> pay(RegtestNode node, GroundTruth truth, List<Address> targets) {
         Iterator<OwnedOutput> coins = truth.outputs().stream()
                 .filter(o -> o.unspent()
                         && !o.coinbase()
