@@ -19,7 +19,7 @@ import org.blockfilter.regtest.RegtestNodeException;
  * A Python interpreter with {@code bdkpython} installed, installing it when missing, the way
  * {@link org.blockfilter.regtest.btcd.BtcdBinary} installs btcd. Lookup order: {@code $BDK_PYTHON}
  * (if set, an interpreter that already has bdkpython {@value #VERSION}: no install, no fallback),
- * then a venv at the given directory (normally {@code target/bdk-venv} of the module), created with
+ * then a venv at the given directory (normally {@link #defaultVenv()}), created with
  * {@code python3 -m venv} and filled with {@code pip install bdkpython==}{@value #VERSION}. The
  * install is serialized across processes with a file lock beside the venv. Immutable; thread-safe.
  */
@@ -36,9 +36,19 @@ public final class BdkPython {
         this.python = python;
     }
 
-    /** The default venv: {@code target/bdk-venv} under the working directory (the module's directory in Maven). */
+    /**
+     * The default venv: {@code target/bdk-venv} of the repository root (the nearest directory up
+     * from the working directory that holds {@code mvnw}), so the harness and end-to-end modules
+     * share one install; {@code target/bdk-venv} of the working directory if there is no such root.
+     */
     public static Path defaultVenv() {
-        return Path.of("target", "bdk-venv").toAbsolutePath();
+        Path here = Path.of("").toAbsolutePath();
+        for (Path d = here; d != null; d = d.getParent()) {
+            if (Files.isRegularFile(d.resolve("mvnw")) && Files.isRegularFile(d.resolve("pom.xml"))) {
+                return d.resolve("target").resolve("bdk-venv");
+            }
+        }
+        return here.resolve("target").resolve("bdk-venv");
     }
 
     /**

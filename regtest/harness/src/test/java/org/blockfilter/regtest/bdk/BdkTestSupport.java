@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The skip-or-fail policy of tests that need BDK, the same as for btcd: install bdkpython into
- * the module's {@code target/bdk-venv}; when that is impossible (no python3, no venv module, no
+ * the repository's {@code target/bdk-venv}; when that is impossible (no python3, no venv module, no
  * PyPI), fail if the environment demands it ({@code CI=true}, {@code BLOCKFILTER_REQUIRE_BTCD=true}
  * or {@code BLOCKFILTER_REQUIRE_BDK=true}) and skip with the reason otherwise.
  */
@@ -17,7 +17,7 @@ public final class BdkTestSupport {
         return pythonOrSkip(System.getenv());
     }
 
-    static BdkPython pythonOrSkip(Map<String, String> env) {
+    public static BdkPython pythonOrSkip(Map<String, String> env) {
         try {
             return BdkPython.locateOrInstall(BdkPython.defaultVenv(), env);
         } catch (RegtestNodeException e) {
