@@ -265,6 +265,26 @@ public record P2pConfig(
                 tipPollInterval);
     }
 
+    public P2pConfig withSendQueueBytes(long v) {
+        return new P2pConfig(
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                v,
+                blockCacheBytes,
+                tipPollInterval);
+    }
+
     public P2pConfig withBlockCacheBytes(long v) {
         return new P2pConfig(
                 host,

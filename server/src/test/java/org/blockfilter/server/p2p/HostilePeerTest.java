@@ -296,4 +296,30 @@ class HostilePeerTest {
         assertTrue(metrics.contains("blockfilter_p2p_disconnects_total{reason=\"idle_timeout\"} 1.0"), metrics);
         assertFalse(server.isBanned(addr("127.0.0.1")));
     }
+
+    @Test
+    void aPeerThatAsksButNeverReadsIsDisconnectedAfterTheWriteTimeout() throws IOException {
+        start(config().withSendQueueBytes(64 << 10)
+                .withTimeouts(
+                        Duration.ofSeconds(60), Duration.ofMinutes(20), Duration.ofMinutes(2), Duration.ofMillis(500)));
+        try (TestPeer p = TestPeer.connect(server, HOSTILE)) {
+            p.send(TestPeer.version());
+            p.send(new Message.Verack());
+            byte[] ask = PeerSession.frame(
+                    TestPeer.MAGIC,
+                    "getcfilters",
+                    MessageCodec.encode(new Message.GetCFilters(
+                            0, 0, CHAIN.active().get(299).blockHash())));
+            // Ask for far more than the socket buffers and the outbox hold, and read nothing.
+            boolean open = true;
+            for (int i = 0; i < 2_000 && open; i++) {
+                open = p.tryRaw(ask);
+            }
+            await(
+                    () -> registry.scrape().contains("blockfilter_p2p_disconnects_total{reason=\"write_timeout\"} 1.0"),
+                    "the write timeout");
+        }
+        assertFalse(server.isBanned(addr(HOSTILE)), "a slow reader is disconnected, not banned");
+        assertStillServes();
+    }
 }
