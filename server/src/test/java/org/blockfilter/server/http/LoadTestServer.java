@@ -26,7 +26,7 @@ public final class LoadTestServer {
         int length = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int bigBlocks = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         int txPerBlock = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
-        TestChain chain = TestChain.build(length);
+        RestTestChain chain = RestTestChain.build(length);
         Random random = new Random(42);
         for (int h = 20; h < 20 + bigBlocks; h++) {
             IndexedFilter f = chain.at(h);

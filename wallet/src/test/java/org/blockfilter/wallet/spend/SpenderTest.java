@@ -10,6 +10,7 @@ import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.WalletKeys;
@@ -17,7 +18,6 @@ import org.blockfilter.wallet.ledger.WalletTx;
 import org.blockfilter.wallet.store.WrongPassphraseException;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.testchain.MemorySource;
-import org.blockfilter.wallet.testchain.TestChain;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +26,7 @@ class SpenderTest {
     @TempDir
     Path dir;
 
-    private LightWallet funded(TestChain chain, AddressKind kind, Coin value) {
+    private LightWallet funded(RegtestChainBuilder chain, AddressKind kind, Coin value) {
         LightWallet w = TestWallets.create(dir);
         Address a = w.keys().account(kind).orElseThrow().derive(false, 0).address();
         chain.mine(2);
@@ -37,7 +37,7 @@ class SpenderTest {
 
     @Test
     void signsP2wpkhAndP2pkhInputsThatVerify() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = TestWallets.create(dir);
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(
@@ -66,7 +66,7 @@ class SpenderTest {
 
     @Test
     void pendingPaymentLowersSpendableBalanceUntilConfirmed() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
         MemorySource src = new MemorySource("honest", chain);
         Spender spender = new Spender(w);
@@ -91,7 +91,7 @@ class SpenderTest {
 
     @Test
     void taprootCoinsAreTrackedButNotSpent() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = funded(chain, AddressKind.P2TR, Coin.COIN);
         assertEquals(Coin.COIN, w.ledger().balance(true));
         assertThrows(
@@ -101,14 +101,14 @@ class SpenderTest {
 
     @Test
     void wrongPassphraseCannotSpend() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
         assertThrows(WrongPassphraseException.class, () -> w.unlock("nope".toCharArray()));
     }
 
     @Test
     void rejectsAddressOfAnotherNetwork() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
         Address mainnet =
                 org.bitcoinj.base.AddressParser.getDefault().parseAddress("bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu");
