@@ -137,6 +137,11 @@ public final class ServerMain implements Callable<Integer> {
         return new CommandLine(new ServerMain()).execute(args);
     }
 
+    /** The same with the usage and error text going to the given writers. */
+    static int run(PrintWriter out, PrintWriter err, String... args) {
+        return new CommandLine(new ServerMain()).setOut(out).setErr(err).execute(args);
+    }
+
     @Override
     public Integer call() {
         if (validate() != 0) {
