@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-public class WalletSyncBench {
+public class WalletSyncBenchmark {
     @Param({"10000"})
     int blocks;
 

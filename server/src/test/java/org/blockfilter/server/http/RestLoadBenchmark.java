@@ -17,10 +17,10 @@ import org.blockfilter.server.index.IndexedFilter;
  * transactions, so the BIP 37 path scans blocks of a realistic size. Prints the URLs the script
  * needs, then serves until its standard input closes.
  *
- * <p>Usage: {@code LoadTestServer [length] [bigBlocks] [txPerBlock]}.
+ * <p>Usage: {@code RestLoadBenchmark [length] [bigBlocks] [txPerBlock]}.
  */
-public final class LoadTestServer {
-    private LoadTestServer() {}
+public final class RestLoadBenchmark {
+    private RestLoadBenchmark() {}
 
     public static void main(String[] args) throws IOException {
         int length = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
