@@ -25,12 +25,13 @@ class OpenApiAndMetricsTest {
 
     private final Client client = REST.client();
 
-    /** Javalin's {param} and OpenAPI's {param} are the same; a trailing <wildcard> covers every documented path below it. */
+    /** Javalin's {param} and OpenAPI's {param} are the same; a trailing <wildcard> or * covers every documented path below it. */
     private static boolean covers(String route, String docPath) {
         String r = route.replaceAll("\\{[^}]+}", "{}");
         String d = docPath.replaceAll("\\{[^}]+}", "{}");
-        if (r.contains("<")) {
-            return d.startsWith(r.substring(0, r.indexOf('<')));
+        int wildcard = r.contains("<") ? r.indexOf('<') : r.indexOf('*');
+        if (wildcard >= 0) {
+            return d.startsWith(r.substring(0, wildcard));
         }
         return r.equals(d);
     }

@@ -21,37 +21,46 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class RestServerExtension implements BeforeAllCallback, AfterAllCallback {
     private final int length;
     private final int nodeAhead;
+    private final boolean nodeReachable;
     private final UnaryOperator<RestConfig> config;
     private RestTestChain chain;
     private RestServer server;
     private Client client;
 
-    private RestServerExtension(int length, int nodeAhead, UnaryOperator<RestConfig> config) {
+    private RestServerExtension(int length, int nodeAhead, boolean nodeReachable, UnaryOperator<RestConfig> config) {
         this.length = length;
         this.nodeAhead = nodeAhead;
+        this.nodeReachable = nodeReachable;
         this.config = config;
     }
 
     /** A chain of {@code length} blocks, the node at the index tip, default settings. */
     static RestServerExtension ofChain(int length) {
-        return new RestServerExtension(length, 0, UnaryOperator.identity());
+        return new RestServerExtension(length, 0, true, UnaryOperator.identity());
     }
 
     /** The same with the fake node {@code blocks} past the index tip. */
     RestServerExtension nodeAhead(int blocks) {
-        return new RestServerExtension(length, blocks, config);
+        return new RestServerExtension(length, blocks, nodeReachable, config);
+    }
+
+    /** The same with a fake node that answers every call with "connection refused". */
+    RestServerExtension nodeUnreachable() {
+        return new RestServerExtension(length, nodeAhead, false, config);
     }
 
     /** The same with {@code change} applied to {@link RestConfig#defaults()}. */
     RestServerExtension withConfig(UnaryOperator<RestConfig> change) {
-        return new RestServerExtension(length, nodeAhead, change);
+        return new RestServerExtension(length, nodeAhead, nodeReachable, change);
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
         chain = RestTestChain.build(length);
         server = RestServer.start(
-                config.apply(RestConfig.defaults()), new InMemoryIndex(chain), new FakeNode(chain, nodeAhead, true));
+                config.apply(RestConfig.defaults()),
+                new InMemoryIndex(chain),
+                new FakeNode(chain, nodeAhead, nodeReachable));
         client = new Client(server.baseUri());
     }
 
