@@ -189,7 +189,7 @@ public final class ServerMain implements Callable<Integer> {
         BitcoinRpc rpc = new BitcoinRpc(client);
         String chain;
         try {
-            chain = rpc.blockchainInfo().path("chain").asText("unknown");
+            chain = rpc.chainName();
         } catch (RpcException e) {
             throw new StartupException("cannot talk to the node at " + client.endpoint() + ": " + e.getMessage());
         }
