@@ -85,6 +85,28 @@ public final class BitcoinRpc {
         }
     }
 
+    /**
+     * {@code getblockheader hash false}: the block's 80-byte header; empty if the node does not
+     * know the block (any error object but a transport failure counts as unknown, as nodes differ
+     * in the code they use).
+     */
+    public Optional<byte[]> blockHeader(Sha256Hash hash) {
+        JsonNode result;
+        try {
+            result = client.call("getblockheader", hash.toString(), false);
+        } catch (RpcException e) {
+            if (e.isTransportError()) {
+                throw e;
+            }
+            return Optional.empty();
+        }
+        byte[] header = RpcAnswers.hex("getblockheader", "result", result);
+        if (header.length != 80) {
+            throw RpcAnswers.invalid("getblockheader", "result", "80 bytes of hex", result);
+        }
+        return Optional.of(header);
+    }
+
     /** {@code sendrawtransaction hex}: relays a transaction and returns its txid. */
     public Sha256Hash sendRawTransaction(byte[] rawTx) {
         return RpcAnswers.hash("sendrawtransaction", "result", client.call("sendrawtransaction", HEX.formatHex(rawTx)));

@@ -95,6 +95,18 @@ class JsonRpcClientTest {
     }
 
     @Test
+    void blockHeaderMustBeEightyBytesOfHex() throws IOException {
+        assertMentions(
+                failure(Answer.result("\"abcd\""), r -> r.blockHeader(Sha256Hash.wrap(HASH))),
+                "getblockheader",
+                "result must be 80 bytes of hex");
+        assertMentions(
+                failure(Answer.result("{\"hash\":\"" + HASH + "\"}"), r -> r.blockHeader(Sha256Hash.wrap(HASH))),
+                "getblockheader",
+                "an object");
+    }
+
+    @Test
     void htmlPageIsNotJsonAndSaysWhatCameBack() throws IOException {
         RpcException e = failure(
                 Answer.raw(200, "text/html", "<html><body>Welcome to nginx!</body></html>"), BitcoinRpc::blockCount);
