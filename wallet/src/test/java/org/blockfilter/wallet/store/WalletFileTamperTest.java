@@ -16,12 +16,12 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.sync.SyncReport;
 import org.blockfilter.wallet.testchain.MemorySource;
-import org.blockfilter.wallet.testchain.TestChain;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,12 +40,12 @@ class WalletFileTamperTest {
     Path dir;
 
     private LightWallet wallet;
-    private TestChain chain;
+    private RegtestChainBuilder chain;
 
     @BeforeEach
     void syncedWalletWithAPayment() {
         wallet = TestWallets.create(dir);
-        chain = new TestChain();
+        chain = new RegtestChainBuilder();
         chain.mine(3);
         Address a = wallet.keys()
                 .account(AddressKind.P2WPKH)

@@ -19,12 +19,12 @@ import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.Bip158;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.filters.gcs.GolombCodedSet;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.testchain.LyingSource;
 import org.blockfilter.wallet.testchain.MemorySource;
-import org.blockfilter.wallet.testchain.TestChain;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,13 +39,13 @@ class LiarRecoveryTest {
     @TempDir
     Path dir;
 
-    private TestChain chain;
+    private RegtestChainBuilder chain;
     private Address paid;
     private int payHeight;
 
     private LightWallet chainPaying(int blocksBefore, int blocksAfter) {
         LightWallet wallet = TestWallets.create(dir);
-        chain = new TestChain();
+        chain = new RegtestChainBuilder();
         chain.mine(blocksBefore);
         paid = wallet.keys()
                 .account(AddressKind.P2WPKH)
