@@ -50,6 +50,8 @@ public final class ServerMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
     private static final Duration RPC_TIMEOUT = Duration.ofSeconds(30);
+    /** The embedded node's demo chains stop here (as EmbeddedNodeMain's --blocks): hours of signing beyond. */
+    private static final int MAX_DEMO_BLOCKS = 100_000;
 
     @Option(
             names = "--node",
@@ -168,8 +170,8 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--poll-ms must be >= 1: " + pollMillis;
         } else if (undoDepth < 1) {
             problem = "--undo-depth must be >= 1: " + undoDepth;
-        } else if (demoBlocks < 1) {
-            problem = "--demo-blocks must be >= 1: " + demoBlocks;
+        } else if (demoBlocks < 1 || demoBlocks > MAX_DEMO_BLOCKS) {
+            problem = "--demo-blocks must be 1.." + MAX_DEMO_BLOCKS + ": " + demoBlocks;
         }
         if (problem != null) {
             err.println("blockfilter-server: " + problem + " (see --help)");
