@@ -125,6 +125,20 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--exit-when-synced", description = "Index up to the node's tip, then exit (implies --no-http).")
     boolean exitWhenSynced;
 
+    @Option(
+            names = "--read-only-secondary",
+            description =
+                    "Serve the index in --data-dir read-only beside the server that indexes it "
+                            + "(a RocksDB secondary instance that catches up every --poll-ms); needs --node for blocks and relay.")
+    boolean readOnlySecondary;
+
+    @Option(
+            names = "--secondary-dir",
+            paramLabel = "DIR",
+            description = "The secondary instance's own directory (RocksDB's info log; default: a temporary "
+                    + "directory deleted at exit). One per secondary process.")
+    Path secondaryDir;
+
     private final Deque<AutoCloseable> closeOnExit = new ArrayDeque<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -170,6 +184,12 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--poll-ms must be >= 1: " + pollMillis;
         } else if (undoDepth < 1) {
             problem = "--undo-depth must be >= 1: " + undoDepth;
+        } else if (readOnlySecondary && (node == null || dataDir == null)) {
+            problem = "--read-only-secondary needs --node and --data-dir (the primary's index directory)";
+        } else if (readOnlySecondary && (exitWhenSynced || noHttp)) {
+            problem = "--read-only-secondary only serves: it excludes --exit-when-synced and --no-http";
+        } else if (secondaryDir != null && !readOnlySecondary) {
+            problem = "--secondary-dir needs --read-only-secondary";
         } else if (demoBlocks < 1 || demoBlocks > MAX_DEMO_BLOCKS) {
             problem = "--demo-blocks must be 1.." + MAX_DEMO_BLOCKS + ": " + demoBlocks;
         }
@@ -191,6 +211,9 @@ public final class ServerMain implements Callable<Integer> {
             throw new StartupException("cannot talk to the node at " + client.endpoint() + ": " + e.getMessage());
         }
         Path dir = dataDir();
+        if (readOnlySecondary) {
+            return serveSecondary(client, chain, rpc, dir);
+        }
         IndexStore store = IndexStore.open(dir, undoDepth);
         closeFirst(store);
         FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(pollMillis));
@@ -231,6 +254,58 @@ public final class ServerMain implements Callable<Integer> {
         System.out.flush();
         awaitStop(indexer);
         return indexer.status().failure().isPresent() ? 1 : 0;
+    }
+
+    /** Serves the primary's index read-only, catching up every --poll-ms, until stopped. */
+    private int serveSecondary(JsonRpcClient client, String chain, BitcoinRpc rpc, Path dir) throws StartupException {
+        Path own = secondaryDir;
+        if (own == null) {
+            try {
+                Path temp = Files.createTempDirectory("blockfilter-secondary-");
+                closeLast(() -> deleteTree(temp));
+                own = temp;
+            } catch (IOException e) {
+                throw new StartupException("cannot create a temporary secondary directory: " + e);
+            }
+        }
+        IndexStore store = IndexStore.openSecondary(dir, own);
+        closeFirst(store);
+        java.util.concurrent.ScheduledExecutorService catchUp =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "secondary-catch-up");
+                    t.setDaemon(true);
+                    return t;
+                });
+        closeFirst(catchUp::shutdownNow);
+        catchUp.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        store.catchUp();
+                    } catch (StoreException e) {
+                        LOG.warn("event=catch_up_failed error=\"{}\"", e.getMessage());
+                    }
+                },
+                pollMillis,
+                pollMillis,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+        RestServer rest = startRest(chain, store, rpc);
+        closeFirst(rest);
+        LOG.info(
+                "event=start mode=secondary node={} chain={} data_dir={} indexed_height={}",
+                client.endpoint(),
+                chain,
+                dir,
+                store.tip().map(IndexStore.ChainTip::height).orElse(-1));
+        System.out.println("blockfilter-server: serving the index in " + dir + " read-only (secondary)");
+        System.out.println("  status          " + rest.baseUri() + "/api/v1/status");
+        System.out.println("Ctrl-C to stop.");
+        System.out.flush();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
     }
 
     private RestServer startRest(String chain, IndexStore store, BitcoinRpc rpc) throws StartupException {
