@@ -43,6 +43,7 @@ import picocli.CommandLine.Option;
         name = "blockfilter-server",
         mixinStandardHelpOptions = true,
         sortOptions = false,
+        subcommands = ExportCommand.class,
         description = "Follows a Bitcoin node, indexes a BIP 158 basic filter per block and serves filters over REST.")
 public final class ServerMain implements Callable<Integer> {
     /** Default HTTP port (BIP 157's number, rarely taken). */
