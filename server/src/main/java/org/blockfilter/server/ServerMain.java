@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
@@ -281,7 +282,14 @@ public final class ServerMain implements Callable<Integer> {
         catchUp.scheduleWithFixedDelay(
                 () -> {
                     try {
-                        store.catchUp();
+                        Optional<IndexStore.ChainTip> before = store.tip();
+                        Optional<IndexStore.ChainTip> after = store.catchUp();
+                        if (!after.equals(before)) {
+                            LOG.info(
+                                    "event=secondary_tip height={} hash={}",
+                                    after.map(IndexStore.ChainTip::height).orElse(-1),
+                                    after.map(t -> t.hash().toString()).orElse("-"));
+                        }
                     } catch (StoreException e) {
                         LOG.warn("event=catch_up_failed error=\"{}\"", e.getMessage());
                     }
