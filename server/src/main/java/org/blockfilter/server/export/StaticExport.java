@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -22,8 +21,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.filters.FilterHeaders;
-import org.blockfilter.server.http.internal.Wire;
+import org.blockfilter.filters.Bip157;
+import org.blockfilter.filters.wire.WireWriter;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 
@@ -60,7 +59,7 @@ import org.blockfilter.server.store.StoredBlock;
  */
 public final class StaticExport {
     /** Blocks per range file: BIP 157's limit on filters per {@code getcfilters}. */
-    public static final int RANGE = FilterHeaders.MAX_CFILTERS;
+    public static final int RANGE = Bip157.MAX_CFILTERS;
     /** The layout version in index.json. */
     public static final int FORMAT = 1;
 
@@ -207,37 +206,29 @@ public final class StaticExport {
     }
 
     static byte[] encode(String kind, List<StoredBlock> blocks) {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        WireWriter w = new WireWriter();
         switch (kind) {
-            case "headers" -> blocks.forEach(b -> buf.writeBytes(b.header()));
+            case "headers" -> blocks.forEach(b -> w.bytes(b.header()));
             case "filter-headers" -> {
-                Wire.writeHash(buf, blocks.get(0).prevFilterHeader());
-                Wire.writeCompactSize(buf, blocks.size());
-                blocks.forEach(b -> Wire.writeHash(buf, b.filterHash()));
+                w.hash(blocks.get(0).prevFilterHeader()).compactSize(blocks.size());
+                blocks.forEach(b -> w.hash(b.filterHash()));
             }
-            case "filters" ->
-                blocks.forEach(b -> {
-                    Wire.writeHash(buf, b.blockHash());
-                    byte[] f = b.filter();
-                    Wire.writeCompactSize(buf, f.length);
-                    buf.writeBytes(f);
-                });
+            case "filters" -> blocks.forEach(b -> w.hash(b.blockHash()).varBytes(b.filter()));
             default -> throw new IllegalArgumentException("unknown kind " + kind);
         }
-        return buf.toByteArray();
+        return w.toByteArray();
     }
 
     private static ObjectNode writeCheckpoints(IndexStore store, Path out, int exportTip, Sha256Hash exportTipHash)
             throws IOException {
         List<Sha256Hash> headers = new ArrayList<>();
-        for (int h = FilterHeaders.CHECKPOINT_INTERVAL; h <= exportTip; h += FilterHeaders.CHECKPOINT_INTERVAL) {
+        for (int h = Bip157.CHECKPOINT_INTERVAL; h <= exportTip; h += Bip157.CHECKPOINT_INTERVAL) {
             Sha256Hash hash = store.hashAt(h).orElseThrow();
             headers.add(store.block(hash).orElseThrow().filterHeader());
         }
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        Wire.writeCompactSize(buf, headers.size());
-        headers.forEach(h -> Wire.writeHash(buf, h));
-        byte[] content = buf.toByteArray();
+        WireWriter w = new WireWriter().compactSize(headers.size());
+        headers.forEach(w::hash);
+        byte[] content = w.toByteArray();
         String path = "checkpoints/" + exportTip + "." + sha256(content) + ".bin";
         writeIfAbsent(out.resolve(path), content);
         ObjectNode e = JSON.createObjectNode();

@@ -24,11 +24,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.Bip157;
+import org.blockfilter.filters.p2p.ProtocolLimits;
+import org.blockfilter.filters.wire.WireFormatException;
+import org.blockfilter.wallet.internal.LimitedBodySubscriber;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
-import org.blockfilter.wallet.source.internal.Bip157;
-import org.blockfilter.wallet.source.internal.LimitedBodySubscriber;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
 
 /**
  * A {@link ChainSource} that reads a static export of our server ({@code blockfilter-server
@@ -124,8 +125,8 @@ public final class ExportSource implements ChainSource {
     @Override
     public List<byte[]> blockHeaders(int startHeight, int count) {
         checkHeight(startHeight);
-        if (count < 1 || count > Bip157.MAX_HEADERS) {
-            throw new IllegalArgumentException("count must be 1.." + Bip157.MAX_HEADERS + ": " + count);
+        if (count < 1 || count > ProtocolLimits.MAX_HEADERS_RESULTS) {
+            throw new IllegalArgumentException("count must be 1.." + ProtocolLimits.MAX_HEADERS_RESULTS + ": " + count);
         }
         Index idx = index();
         if (startHeight > idx.tipHeight()) {
@@ -136,19 +137,19 @@ public final class ExportSource implements ChainSource {
         for (int h = startHeight; h <= stop; ) {
             FileRef f = fileFor(idx, "headers", h);
             byte[] body = fetch(f);
-            if (body.length != (f.stop() - f.start() + 1) * Bip157.HEADER_BYTES) {
+            if (body.length != (f.stop() - f.start() + 1) * ProtocolLimits.HEADER_BYTES) {
                 throw fail(f.path() + ": " + body.length + " bytes for " + (f.stop() - f.start() + 1) + " headers");
             }
             for (; h <= Math.min(stop, f.stop()); h++) {
-                int off = (h - f.start()) * Bip157.HEADER_BYTES;
-                out.add(Arrays.copyOfRange(body, off, off + Bip157.HEADER_BYTES));
+                int off = (h - f.start()) * ProtocolLimits.HEADER_BYTES;
+                out.add(Arrays.copyOfRange(body, off, off + ProtocolLimits.HEADER_BYTES));
             }
         }
         return out;
     }
 
     @Override
-    public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
+    public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
         checkHeight(startHeight);
         Objects.requireNonNull(stopHash, "stopHash");
         Index idx = index();
@@ -157,7 +158,7 @@ public final class ExportSource implements ChainSource {
         List<Sha256Hash> hashes = new ArrayList<>();
         for (int h = startHeight; h <= stop; ) {
             FileRef f = fileFor(idx, "filter-headers", h);
-            FilterHeaders file = decode(f.path(), BinaryAnswers::filterHeaders, fetch(f));
+            FilterHashBatch file = decode(f.path(), BinaryAnswers::filterHeaders, fetch(f));
             if (file.filterHashes().size() != f.stop() - f.start() + 1) {
                 throw fail(f.path() + ": " + file.filterHashes().size() + " filter hashes for " + f.start() + ".."
                         + f.stop());
@@ -173,7 +174,7 @@ public final class ExportSource implements ChainSource {
                 hashes.add(file.filterHashes().get(h - f.start()));
             }
         }
-        return new FilterHeaders(previous, hashes);
+        return new FilterHashBatch(previous, hashes);
     }
 
     @Override
@@ -182,7 +183,8 @@ public final class ExportSource implements ChainSource {
         Index idx = index();
         int stop = stopHash.equals(idx.tipHash()) ? idx.tipHeight() : heightOf(idx, stopHash, 0, idx.tipHeight() + 1);
         FileRef f = idx.checkpoints();
-        List<Sha256Hash> all = decode(f.path(), b -> BinaryAnswers.checkpoints(b, Bip157.MAX_CHECKPOINTS), fetch(f));
+        List<Sha256Hash> all =
+                decode(f.path(), b -> BinaryAnswers.checkpoints(b, ProtocolLimits.MAX_CHECKPOINTS), fetch(f));
         int n = stop / Bip157.CHECKPOINT_INTERVAL;
         if (all.size() < n) {
             throw fail(f.path() + ": " + all.size() + " checkpoints, " + n + " expected up to height " + stop);
@@ -199,8 +201,10 @@ public final class ExportSource implements ChainSource {
         List<BlockFilterBytes> out = new ArrayList<>();
         for (int h = startHeight; h <= stop; ) {
             FileRef f = fileFor(idx, "filters", h);
-            List<BlockFilterBytes> file =
-                    decode(f.path(), b -> BinaryAnswers.filters(b, f.stopHash(), Bip157.MAX_MESSAGE_BYTES), fetch(f));
+            List<BlockFilterBytes> file = decode(
+                    f.path(),
+                    b -> BinaryAnswers.filters(b, f.stopHash(), ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH),
+                    fetch(f));
             if (file.size() != f.stop() - f.start() + 1) {
                 throw fail(f.path() + ": " + file.size() + " filters for " + f.start() + ".." + f.stop());
             }
@@ -217,10 +221,10 @@ public final class ExportSource implements ChainSource {
         if (!index().blocks()) {
             throw fail("this export has no blocks (export it with --blocks, or add a server or peer)");
         }
-        byte[] raw = get("blocks/" + blockHash + ".bin", Bip157.MAX_MESSAGE_BYTES);
-        Sha256Hash actual = raw.length < Bip157.HEADER_BYTES
+        byte[] raw = get("blocks/" + blockHash + ".bin", ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH);
+        Sha256Hash actual = raw.length < ProtocolLimits.HEADER_BYTES
                 ? null
-                : Sha256Hash.wrapReversed(Sha256Hash.hashTwice(raw, 0, Bip157.HEADER_BYTES));
+                : Sha256Hash.wrapReversed(Sha256Hash.hashTwice(raw, 0, ProtocolLimits.HEADER_BYTES));
         if (!blockHash.equals(actual)) {
             throw fail("blocks/" + blockHash + ".bin: is block " + actual);
         }
@@ -353,11 +357,11 @@ public final class ExportSource implements ChainSource {
             }
             byte[] body = fetch(f);
             for (; h <= Math.min(to, f.stop()); h++) {
-                int off = (h - f.start()) * Bip157.HEADER_BYTES;
-                if (off + Bip157.HEADER_BYTES > body.length) {
+                int off = (h - f.start()) * ProtocolLimits.HEADER_BYTES;
+                if (off + ProtocolLimits.HEADER_BYTES > body.length) {
                     throw fail(f.path() + ": too short");
                 }
-                if (Sha256Hash.wrapReversed(Sha256Hash.hashTwice(body, off, Bip157.HEADER_BYTES))
+                if (Sha256Hash.wrapReversed(Sha256Hash.hashTwice(body, off, ProtocolLimits.HEADER_BYTES))
                         .equals(blockHash)) {
                     return h;
                 }
@@ -424,7 +428,7 @@ public final class ExportSource implements ChainSource {
     private <T> T decode(String what, java.util.function.Function<byte[], T> decoder, byte[] body) {
         try {
             return decoder.apply(body);
-        } catch (MalformedDataException e) {
+        } catch (WireFormatException e) {
             throw fail(what + ": " + e.getMessage(), e);
         }
     }
