@@ -51,8 +51,8 @@ class SecondaryServerTest {
         String url = "http://" + enc(node.rpcUser()) + ":" + enc(node.rpcPassword()) + "@127.0.0.1:"
                 + node.rpcUri().getPort();
         String data = dir.resolve("index").toString();
-        try (ChildServer primary =
-                ChildServer.startMain("--node", url, "--data-dir", data, "--port", "0", "--poll-ms", "100")) {
+        try (ChildServer primary = ChildServer.startMain(
+                "--node", url, "--data-dir", data, "--port", "0", "--no-p2p", "--poll-ms", "100")) {
             URI p = baseOf(primary);
             assertTrue(
                     primary.awaitLine(l -> l.contains("event=caught_up"), TIMEOUT),
