@@ -75,6 +75,76 @@ public final class Plot {
         return this;
     }
 
+    /**
+     * A measured series with its 95% interval drawn as a vertical bar at each point (bars are not in the legend).
+     * {@code dx} shifts the series sideways (multiplied on a log x axis) so series at the same x stay visible.
+     */
+    public Plot measuredWithCi(
+            String name,
+            List<? extends Number> x,
+            List<Double> y,
+            List<Double> lo,
+            List<Double> hi,
+            int group,
+            double dx) {
+        List<Double> xs = new ArrayList<>();
+        for (Number v : x) {
+            xs.add(chart.getStyler().isXAxisLogarithmic() ? v.doubleValue() * dx : v.doubleValue() + dx);
+        }
+        measured(name, xs, y, group);
+        for (int i = 0; i < xs.size(); i++) {
+            XYSeries bar = chart.addSeries(
+                    unique(name + " ci" + i), List.of(xs.get(i), xs.get(i)), List.of(lo.get(i), hi.get(i)));
+            bar.setMarker(SeriesMarkers.NONE);
+            bar.setLineColor(PALETTE[group % PALETTE.length]);
+            bar.setLineStyle(new BasicStroke(1.5f));
+            bar.setShowInLegend(false);
+        }
+        return this;
+    }
+
+    /** Markers only, no line, in the colour of {@code group} (open diamonds). */
+    public Plot scatter(String name, List<? extends Number> x, List<? extends Number> y, int group) {
+        XYSeries s = chart.addSeries(unique(name), x, y);
+        s.setMarker(SeriesMarkers.DIAMOND);
+        s.setMarkerColor(PALETTE[group % PALETTE.length]);
+        s.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        return this;
+    }
+
+    /** Points that are exactly zero on a log axis, drawn at {@code floor} as downward triangles and named so. */
+    public Plot zeros(String name, List<? extends Number> x, double floor, int group) {
+        if (x.isEmpty()) {
+            return this;
+        }
+        List<Double> y = new ArrayList<>();
+        x.forEach(v -> y.add(floor));
+        XYSeries s = chart.addSeries(unique(name), x, y);
+        s.setMarker(SeriesMarkers.TRIANGLE_DOWN);
+        s.setMarkerColor(PALETTE[group % PALETTE.length]);
+        s.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        return this;
+    }
+
+    /** Names the x ticks (e.g. categories placed at 0, 1, 2 ...). */
+    public Plot xTicks(java.util.function.Function<Double, String> label) {
+        chart.getStyler().setxAxisTickLabelsFormattingFunction(label);
+        return this;
+    }
+
+    /** Puts the legend below the plot area (for plots with many series). */
+    public Plot legendBelow() {
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        return this;
+    }
+
+    public Plot xRange(double min, double max) {
+        chart.getStyler().setXAxisMin(min);
+        chart.getStyler().setXAxisMax(max);
+        return this;
+    }
+
     private String unique(String name) {
         String n = name;
         int i = 2;
