@@ -20,7 +20,7 @@ public final class PubKeyAndHashExperiment {
         Path dir = lab.dir("exp3-pubkey-and-hash");
         long u = lab.universe();
         int[] ns = lab.quick() ? new int[] {10, 100} : new int[] {1, 10, 100, 500};
-        int clients = lab.quick() ? 2 : 1;
+        int clients = lab.quick() ? 2 : 3;
         double[] rates = SingleFilterExperiment.RATES;
 
         List<Subject> subjects = new ArrayList<>();
@@ -147,32 +147,55 @@ public final class PubKeyAndHashExperiment {
         }
         plot.writePng(dir.resolve("exp3_ph1.png"));
 
-        Plot rate = new Plot("Effective false-positive rate when both must match", "filter's P_f (formula)", "rate")
+        Plot rate = new Plot(
+                        "Effective false-positive rate when both must match (every filter; zeros marked)",
+                        "filter's P_f (formula)",
+                        "measured rate over " + Lab.count(u) + " addresses")
                 .logX()
-                .logY();
+                .logY()
+                .legendBelow();
+        // Every filter is drawn; a measured rate of 0 cannot sit on a log axis, so it is marked at 1/(2U).
+        double zeroAt = 0.5 / u;
         List<Double> px = new ArrayList<>();
         List<Double> hashY = new ArrayList<>();
+        List<Double> hashZero = new ArrayList<>();
+        List<Double> bothX = new ArrayList<>();
         List<Double> bothY = new ArrayList<>();
-        List<Double> sq = new ArrayList<>();
-        List<Double> lin = new ArrayList<>();
+        List<Double> bothZero = new ArrayList<>();
         raw.rows().stream()
-                .filter(r -> Double.parseDouble(r.get(7)) > 0)
                 .sorted((a, b) -> Double.compare(Double.parseDouble(a.get(4)), Double.parseDouble(b.get(4))))
                 .forEach(r -> {
                     double p = Double.parseDouble(r.get(4));
-                    px.add(p);
-                    hashY.add(Math.max(1.0 / u, Double.parseDouble(r.get(8))));
-                    bothY.add(Double.parseDouble(r.get(9)));
-                    sq.add(p * p);
-                    lin.add(p);
+                    double h = Double.parseDouble(r.get(8));
+                    double b = Double.parseDouble(r.get(9));
+                    if (h > 0) {
+                        px.add(p);
+                        hashY.add(h);
+                    } else {
+                        hashZero.add(p);
+                    }
+                    if (b > 0) {
+                        bothX.add(p);
+                        bothY.add(b);
+                    } else {
+                        bothZero.add(p);
+                    }
                 });
+        List<Double> allX = raw.rows().stream()
+                .map(r -> Double.parseDouble(r.get(4)))
+                .sorted()
+                .toList();
         if (!px.isEmpty()) {
-            rate.measured("hash only, measured", px, hashY, 0)
-                    .model("P_f", px, lin, 0)
-                    .measured("pubkey and hash, measured", px, bothY, 3)
-                    .model("P_f squared", px, sq, 3);
-            rate.writePng(dir.resolve("exp3_rate.png"));
+            rate.scatter("hash only, measured", px, hashY, 0);
         }
+        if (!bothX.isEmpty()) {
+            rate.scatter("pubkey and hash, measured", bothX, bothY, 3);
+        }
+        rate.zeros("hash only: 0 matches (drawn at 1/(2U))", hashZero, zeroAt, 0)
+                .zeros("pubkey and hash: 0 matches (drawn at 1/(2U))", bothZero, zeroAt, 3)
+                .model("P_f", allX, allX, 0)
+                .model("P_f squared", allX, allX.stream().map(x -> x * x).toList(), 3);
+        rate.writePng(dir.resolve("exp3_rate.png"));
 
         Report rep = new Report(dir, "Experiment 3: public key and hash both inserted");
         rep.paragraph(lab.regenerate("exp3"));
