@@ -528,8 +528,14 @@ public final class Bip158Experiment {
                                 "decoy setting (mean total MB downloaded: filters + blocks)",
                                 "P_h(1), mean over wallets, 95% bootstrap CI")
                         .yRange(-0.02, 1.05)
-                        .xRange(-0.5, SETTINGS.size() - 0.5)
                         .legendBelow();
+                List<Double> tickXs = new ArrayList<>();
+                tickXs.add(-0.5);
+                for (int i = 0; i < SETTINGS.size(); i++) {
+                    tickXs.add((double) i);
+                }
+                tickXs.add(SETTINGS.size() - 0.5);
+                plot.invisible(tickXs, 0);
                 Map<Integer, String> ticks = new LinkedHashMap<>();
                 for (int a = 0; a < ADVERSARIES.size(); a++) {
                     List<Integer> x = new ArrayList<>();
@@ -548,11 +554,11 @@ public final class Bip158Experiment {
                             ticks.put(si, SETTINGS.get(si).label() + " (" + r.get(9) + " MB)");
                         }
                     }
-                    plot.measuredWithCi(ADVERSARIES.get(a), x, y, lo, hi, a, (a - 2.5) * 0.06);
+                    plot.measuredWithCi(ADVERSARIES.get(a), x, y, lo, hi, a, (a - 2.5) * 0.06, false);
                 }
                 plot.xTicks(v -> {
                     long i = Math.round(v);
-                    return Math.abs(v - i) < 1e-9 && ticks.containsKey((int) i) ? ticks.get((int) i) : "";
+                    return Math.abs(v - i) < 0.01 && ticks.containsKey((int) i) ? ticks.get((int) i) : " ";
                 });
                 String f = "exp5_ph1_n" + n + "_peers" + k + ".png";
                 plot.writePng(dir.resolve(f));

@@ -69,29 +69,43 @@ final class PaperComparison {
         return f;
     }
 
-    /** Runs the comparison, writes its CSVs and plot into {@code dir}, and adds its sections to {@code rep}. */
-    static void run(Lab lab, Path dir, Report rep) {
-        long u = lab.universe();
-        int clients = lab.quick() ? 20 : 200;
-        int scanned = lab.quick() ? 4 : 16;
-        double rate = Wallets.RATE_2014;
+    /** Part A's filters: every client's, and the prefix of them that is scanned. */
+    record Prepared(List<Subject> subjects, List<int[]> cellOf, List<FastBloom> toScan) {}
 
-        // Part A: P_h(j) at N = 5, 10, 15, 20.
+    /** Builds part A's filters; the caller scans {@code toScan} (with its own filters, to share the passes). */
+    static Prepared prepare(Lab lab) {
+        int clients = lab.quick() ? 20 : 200;
+        int scanned = lab.quick() ? 4 : 8;
         List<Subject> subjects = new ArrayList<>();
         List<int[]> cellOf = new ArrayList<>(); // {n, client}
         for (int c = 0; c < clients; c++) {
             Wallets.Client client = Wallets.client(Wallets.Model.Y2014, lab.seed("paper/client", c));
             for (int n : PAPER_NS) {
                 List<byte[]> hashes = client.growTo(n);
-                subjects.add(Subject.of(client.filter(rate, lab.tweak("paper", c, n)), client.elementCount(), hashes));
+                subjects.add(Subject.of(
+                        client.filter(Wallets.RATE_2014, lab.tweak("paper", c, n)), client.elementCount(), hashes));
                 cellOf.add(new int[] {n, c});
             }
         }
         List<FastBloom> toScan = new ArrayList<>();
-        for (int i = 0; i < subjects.size() && toScan.size() < scanned * PAPER_NS.length; i++) {
+        for (int i = 0; i < scanned * PAPER_NS.length; i++) {
             toScan.add(subjects.get(i).fast());
         }
-        List<UniverseScan.Histogram> hs = lab.scanAll("exp1 paper side by side", u, toScan, false);
+        return new Prepared(subjects, cellOf, toScan);
+    }
+
+    /**
+     * Runs the comparison, writes its CSVs and plot into {@code dir}, and adds its sections to {@code rep}.
+     * {@code fp.applyAsLong(i)} is the scanned false-positive count of {@code prepared.toScan().get(i)}.
+     */
+    static void run(Lab lab, Path dir, Report rep, Prepared prepared, java.util.function.IntToLongFunction fp) {
+        long u = lab.universe();
+        List<Subject> subjects = prepared.subjects();
+        List<int[]> cellOf = prepared.cellOf();
+        List<FastBloom> toScan = prepared.toScan();
+        int clients = subjects.size() / PAPER_NS.length;
+        int scanned = toScan.size() / PAPER_NS.length;
+        double rate = Wallets.RATE_2014;
         Csv ph = new Csv(
                 "N",
                 "j",
@@ -129,8 +143,7 @@ final class PaperComparison {
                     Subject s = subjects.get(i);
                     exp.add(expectedPh(n, s.densityRate() * u, j));
                     if (i < toScan.size()) {
-                        long fp = hs.get(i / UniverseScan.MAX_FILTERS).hashMatchesAll(i % UniverseScan.MAX_FILTERS);
-                        scan.add(Metrics.ph(n, fp, j));
+                        scan.add(Metrics.ph(n, fp.applyAsLong(i), j));
                     }
                 }
                 double[] ci = Stats.ci(exp, lab.seed("paper/ci", n, j));

@@ -87,11 +87,29 @@ public final class Plot {
             List<Double> hi,
             int group,
             double dx) {
+        return measuredWithCi(name, x, y, lo, hi, group, dx, true);
+    }
+
+    /** As above; {@code connect = false} draws markers only (for categories on the x axis). */
+    public Plot measuredWithCi(
+            String name,
+            List<? extends Number> x,
+            List<Double> y,
+            List<Double> lo,
+            List<Double> hi,
+            int group,
+            double dx,
+            boolean connect) {
         List<Double> xs = new ArrayList<>();
         for (Number v : x) {
             xs.add(chart.getStyler().isXAxisLogarithmic() ? v.doubleValue() * dx : v.doubleValue() + dx);
         }
         measured(name, xs, y, group);
+        if (!connect) {
+            chart.getSeriesMap()
+                    .get(names.get(names.size() - 1))
+                    .setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        }
         for (int i = 0; i < xs.size(); i++) {
             XYSeries bar = chart.addSeries(
                     unique(name + " ci" + i), List.of(xs.get(i), xs.get(i)), List.of(lo.get(i), hi.get(i)));
@@ -126,9 +144,21 @@ public final class Plot {
         return this;
     }
 
+    /** An invisible, unlisted series at {@code xs} (height {@code y}): gives a category axis its ticks and margins. */
+    public Plot invisible(List<Double> xs, double y) {
+        List<Double> ys = new ArrayList<>();
+        xs.forEach(v -> ys.add(y));
+        XYSeries s = chart.addSeries(unique("ticks"), xs, ys);
+        s.setMarker(SeriesMarkers.NONE);
+        s.setLineColor(new java.awt.Color(0, 0, 0, 0));
+        s.setShowInLegend(false);
+        return this;
+    }
+
     /** Names the x ticks (e.g. categories placed at 0, 1, 2 ...). */
     public Plot xTicks(java.util.function.Function<Double, String> label) {
         chart.getStyler().setxAxisTickLabelsFormattingFunction(label);
+        chart.getStyler().setPlotGridVerticalLinesVisible(false);
         return this;
     }
 
