@@ -9,7 +9,7 @@ import org.bitcoinj.base.Sha256Hash;
 /**
  * The BIP 157 filter header chain: {@code header = double-SHA256(filterHash || prevHeader)} over the
  * internal byte order of both, starting from 32 zero bytes before the genesis block, and the checkpoints
- * every {@value #CHECKPOINT_INTERVAL} blocks a client uses to verify headers from several peers.
+ * every {@value Bip157#CHECKPOINT_INTERVAL} blocks a client uses to verify headers from several peers.
  *
  * <p>Stateless. All hashes are bitcoinj {@link Sha256Hash} in display order ({@code toString()} is the RPC
  * hex). Null arguments and null list entries are rejected with {@link NullPointerException}.
@@ -20,15 +20,6 @@ public final class FilterHeaders {
 
     /** The "previous filter header" of the genesis block: 32 zero bytes. */
     public static final Sha256Hash GENESIS_PREV = Sha256Hash.ZERO_HASH;
-
-    /** Blocks between filter header checkpoints ({@code getcfcheckpt}). */
-    public static final int CHECKPOINT_INTERVAL = 1000;
-
-    /** Most filters one {@code getcfilters} may ask for. */
-    public static final int MAX_CFILTERS = 1000;
-
-    /** Most filter hashes one {@code getcfheaders} may ask for. */
-    public static final int MAX_CFHEADERS = 2000;
 
     private FilterHeaders() {}
 
@@ -47,8 +38,8 @@ public final class FilterHeaders {
      */
     public static List<Sha256Hash> checkpoints(List<Sha256Hash> headersFromGenesis) {
         Objects.requireNonNull(headersFromGenesis, "headersFromGenesis");
-        List<Sha256Hash> out = new ArrayList<>(headersFromGenesis.size() / CHECKPOINT_INTERVAL);
-        for (int h = CHECKPOINT_INTERVAL; h < headersFromGenesis.size(); h += CHECKPOINT_INTERVAL) {
+        List<Sha256Hash> out = new ArrayList<>(headersFromGenesis.size() / Bip157.CHECKPOINT_INTERVAL);
+        for (int h = Bip157.CHECKPOINT_INTERVAL; h < headersFromGenesis.size(); h += Bip157.CHECKPOINT_INTERVAL) {
             out.add(Objects.requireNonNull(headersFromGenesis.get(h), "header"));
         }
         return List.copyOf(out);

@@ -114,9 +114,9 @@ class FilterHeadersTest {
 
     @Test
     void protocolLimitsAreTheBip157Values() {
-        assertEquals(1000, FilterHeaders.CHECKPOINT_INTERVAL);
-        assertEquals(1000, FilterHeaders.MAX_CFILTERS);
-        assertEquals(2000, FilterHeaders.MAX_CFHEADERS);
-        assertTrue(FilterHeaders.MAX_CFHEADERS >= FilterHeaders.MAX_CFILTERS);
+        assertEquals(1000, Bip157.CHECKPOINT_INTERVAL);
+        assertEquals(1000, Bip157.MAX_CFILTERS);
+        assertEquals(2000, Bip157.MAX_CFHEADERS);
+        assertTrue(Bip157.MAX_CFHEADERS >= Bip157.MAX_CFILTERS);
     }
 }

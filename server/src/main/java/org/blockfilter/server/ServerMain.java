@@ -14,14 +14,15 @@ import java.util.Deque;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
+import org.blockfilter.regtest.embedded.EmbeddedLauncher;
+import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
-import org.blockfilter.server.http.RpcNodeGateway;
 import org.blockfilter.server.index.FilterIndexer;
 import org.blockfilter.server.index.IndexingException;
 import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.index.StoreFilterIndexReader;
-import org.blockfilter.server.node.EmbeddedNodeLauncher;
+import org.blockfilter.server.node.RpcNodeGateway;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.rpc.RpcException;
@@ -300,14 +301,10 @@ public final class ServerMain implements Callable<Integer> {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
-        EmbeddedNodeLauncher launcher = EmbeddedNodeLauncher.find()
-                .orElseThrow(() -> new StartupException(
-                        "no embedded node on the class path: run the packaged server (regtest module), "
-                                + "or point it at a node with --node http://user:pass@127.0.0.1:18443"));
         LOG.info("event=embedded_node_starting demo_blocks={} seed={}", demoBlocks, demoSeed);
-        EmbeddedNodeLauncher.Handle handle = launcher.start(demoBlocks, demoSeed);
-        closeLast(handle); // closed after the indexer and store
-        return JsonRpcClient.create(handle.rpcUri(), handle.rpcUser(), handle.rpcPassword(), RPC_TIMEOUT);
+        EmbeddedNode demoNode = EmbeddedLauncher.start(demoBlocks, demoSeed);
+        closeLast(demoNode); // closed after the indexer and store
+        return JsonRpcClient.create(demoNode.rpcUri(), demoNode.rpcUser(), demoNode.rpcPassword(), RPC_TIMEOUT);
     }
 
     private Path dataDir() throws StartupException {

@@ -29,12 +29,6 @@ class ServerMainTest {
     }
 
     @Test
-    void withoutAnEmbeddedNodeOnTheClassPathStartupFailsWithExitOne() {
-        // The server module alone carries no EmbeddedNodeLauncher; the regtest module provides it.
-        assertEquals(1, ServerMain.run("--embedded", "--data-dir", dir.toString()));
-    }
-
-    @Test
     void unreachableNodeFailsStartupWithExitOne() throws IOException {
         int closedPort;
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

@@ -22,7 +22,7 @@ import org.blockfilter.wallet.store.SealedSecret;
 import org.blockfilter.wallet.store.WalletFile;
 import org.blockfilter.wallet.store.WalletFileContent;
 import org.blockfilter.wallet.sync.FilterHeaderChain;
-import org.blockfilter.wallet.sync.HeaderChain;
+import org.blockfilter.wallet.sync.VerifiedHeaderChain;
 
 /**
  * A light wallet and its file: keys (public part in the clear, mnemonic sealed), the verified
@@ -40,7 +40,7 @@ public final class LightWallet {
     private final Ledger ledger;
     private final int birthdayHeight;
     private final Long birthdayTime;
-    private HeaderChain headers;
+    private VerifiedHeaderChain headers;
     private FilterHeaderChain filterHeaders;
     private List<Sha256Hash> checkpoints = List.of();
     private int scannedHeight;
@@ -54,7 +54,7 @@ public final class LightWallet {
         this.ledger = new Ledger(keys::isMine);
         this.birthdayHeight = birthdayHeight;
         this.birthdayTime = birthdayTime;
-        this.headers = new HeaderChain(network);
+        this.headers = new VerifiedHeaderChain(network);
         this.filterHeaders = new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV);
         this.scannedHeight = birthdayHeight - 1;
     }
@@ -119,7 +119,7 @@ public final class LightWallet {
             keys.restoreChainState(kind, true, new WalletKeys.ChainState(a.changeUsed(), a.changeIssued()));
         }
         LightWallet w = new LightWallet(file, network, keys, c.secret(), c.birthdayHeight(), c.birthdayTime());
-        w.headers = HeaderChain.restore(network, Base64.getDecoder().decode(c.headers()));
+        w.headers = VerifiedHeaderChain.restore(network, Base64.getDecoder().decode(c.headers()));
         byte[] fh = Base64.getDecoder().decode(c.filterHeaders());
         Sha256Hash anchor = c.filterHeaderStart() == 0
                 ? FilterHeaders.GENESIS_PREV
@@ -243,7 +243,7 @@ public final class LightWallet {
         return secret == null;
     }
 
-    public HeaderChain headers() {
+    public VerifiedHeaderChain headers() {
         return headers;
     }
 

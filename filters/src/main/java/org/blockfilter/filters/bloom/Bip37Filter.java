@@ -13,6 +13,10 @@ import org.bitcoinj.core.TransactionInput;
 import org.bitcoinj.core.TransactionOutPoint;
 import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.bloom.internal.CoreScripts;
+import org.blockfilter.filters.wire.CompactSize;
+import org.blockfilter.filters.wire.WireFormatException;
+import org.blockfilter.filters.wire.WireReader;
+import org.blockfilter.filters.wire.WireWriter;
 
 /**
  * A BIP 37 Bloom filter that behaves as Bitcoin Core's {@code CBloomFilter}, built on bitcoinj's {@link BloomFilter}.
@@ -86,30 +90,27 @@ public final class Bip37Filter {
      * @throws BloomFilterFormatException naming the field, value and offset of the first problem
      */
     public static Bip37Filter parse(byte[] payload) {
-        Reader r = new Reader(payload);
-        long length = r.compactSize("filter length");
-        if (length > Bip37.MAX_BLOOM_FILTER_SIZE) {
-            throw new BloomFilterFormatException(
-                    "filter length", 0, length + " bytes exceeds MAX_BLOOM_FILTER_SIZE " + Bip37.MAX_BLOOM_FILTER_SIZE);
+        WireReader r = new WireReader(payload);
+        try {
+            byte[] data = r.varBytes("filter", Bip37.MAX_BLOOM_FILTER_SIZE);
+            long funcsOffset = r.position();
+            long funcs = r.u32le("nHashFuncs");
+            if (funcs > Bip37.MAX_HASH_FUNCS) {
+                throw new BloomFilterFormatException(
+                        "nHashFuncs", funcsOffset, funcs + " exceeds MAX_HASH_FUNCS " + Bip37.MAX_HASH_FUNCS);
+            }
+            int tweak = r.i32le("nTweak");
+            long flagsOffset = r.position();
+            int flags = r.u8("nFlags");
+            if (flags > UpdateFlag.UPDATE_P2PUBKEY_ONLY.wireValue()) {
+                throw new BloomFilterFormatException(
+                        "nFlags", flagsOffset, "unknown update flag " + flags + " (BIP 37 defines 0, 1, 2)");
+            }
+            r.end("end of message");
+            return new Bip37Filter(data, funcs, tweak, UpdateFlag.ofWireValue(flags));
+        } catch (WireFormatException e) {
+            throw new BloomFilterFormatException(e);
         }
-        byte[] data = r.bytes("filter", (int) length);
-        long funcsOffset = r.pos;
-        long funcs = r.uint32("nHashFuncs");
-        if (funcs > Bip37.MAX_HASH_FUNCS) {
-            throw new BloomFilterFormatException(
-                    "nHashFuncs", funcsOffset, funcs + " exceeds MAX_HASH_FUNCS " + Bip37.MAX_HASH_FUNCS);
-        }
-        int tweak = (int) r.uint32("nTweak");
-        long flagsOffset = r.pos;
-        int flags = r.uint8("nFlags");
-        if (flags > UpdateFlag.UPDATE_P2PUBKEY_ONLY.wireValue()) {
-            throw new BloomFilterFormatException(
-                    "nFlags", flagsOffset, "unknown update flag " + flags + " (BIP 37 defines 0, 1, 2)");
-        }
-        if (r.pos != payload.length) {
-            throw new BloomFilterFormatException("end of message", r.pos, (payload.length - r.pos) + " trailing bytes");
-        }
-        return new Bip37Filter(data, funcs, tweak, UpdateFlag.ofWireValue(flags));
     }
 
     /**
@@ -120,19 +121,14 @@ public final class Bip37Filter {
      * @throws BloomFilterFormatException naming the field, value and offset of the first problem
      */
     public static byte[] parseFilterAdd(byte[] payload) {
-        Reader r = new Reader(payload);
-        long length = r.compactSize("element length");
-        if (length > Bip37.MAX_SCRIPT_ELEMENT_SIZE) {
-            throw new BloomFilterFormatException(
-                    "element length",
-                    0,
-                    length + " bytes exceeds MAX_SCRIPT_ELEMENT_SIZE " + Bip37.MAX_SCRIPT_ELEMENT_SIZE);
+        WireReader r = new WireReader(payload);
+        try {
+            byte[] data = r.varBytes("element", Bip37.MAX_SCRIPT_ELEMENT_SIZE);
+            r.end("end of message");
+            return data;
+        } catch (WireFormatException e) {
+            throw new BloomFilterFormatException(e);
         }
-        byte[] data = r.bytes("element", (int) length);
-        if (r.pos != payload.length) {
-            throw new BloomFilterFormatException("end of message", r.pos, (payload.length - r.pos) + " trailing bytes");
-        }
-        return data;
     }
 
     /** The {@code filterload} payload for this filter's current bits. */
@@ -277,89 +273,11 @@ public final class Bip37Filter {
     }
 
     private static byte[] encode(byte[] data, long hashFuncs, int tweak, UpdateFlag flag) {
-        int prefix = data.length < 0xfd ? 1 : 3;
-        ByteBuffer b =
-                ByteBuffer.allocate(prefix + data.length + FIELDS_AFTER_DATA).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        if (prefix == 1) {
-            b.put((byte) data.length);
-        } else {
-            b.put((byte) 0xfd).putShort((short) data.length);
-        }
-        b.put(data).putInt((int) hashFuncs).putInt(tweak).put((byte) flag.wireValue());
-        return b.array();
-    }
-
-    /** Bounds-checked little-endian reader that reports field names and offsets. */
-    private static final class Reader {
-        private final byte[] in;
-        private int pos;
-
-        Reader(byte[] in) {
-            this.in = in;
-        }
-
-        private void need(String field, long n) {
-            if (in.length - pos < n) {
-                throw new BloomFilterFormatException(
-                        field, pos, "truncated: needs " + n + " bytes, " + (in.length - pos) + " left");
-            }
-        }
-
-        int uint8(String field) {
-            need(field, 1);
-            return in[pos++] & 0xff;
-        }
-
-        long uint32(String field) {
-            need(field, 4);
-            long v = (in[pos] & 0xffL)
-                    | (in[pos + 1] & 0xffL) << 8
-                    | (in[pos + 2] & 0xffL) << 16
-                    | (in[pos + 3] & 0xffL) << 24;
-            pos += 4;
-            return v;
-        }
-
-        long compactSize(String field) {
-            int start = pos;
-            int first = uint8(field);
-            long v;
-            long min;
-            if (first < 0xfd) {
-                return first;
-            } else if (first == 0xfd) {
-                need(field, 2);
-                v = (in[pos] & 0xffL) | (in[pos + 1] & 0xffL) << 8;
-                pos += 2;
-                min = 0xfd;
-            } else if (first == 0xfe) {
-                v = uint32(field);
-                min = 0x10000;
-            } else {
-                need(field, 8);
-                v = ByteBuffer.wrap(in, pos, 8)
-                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                        .getLong();
-                pos += 8;
-                min = 0x1_0000_0000L;
-            }
-            if (Long.compareUnsigned(v, min) < 0) {
-                throw new BloomFilterFormatException(
-                        field, start, "non-canonical CompactSize for " + Long.toUnsignedString(v));
-            }
-            if (v < 0) {
-                throw new BloomFilterFormatException(
-                        field, start, "CompactSize " + Long.toUnsignedString(v) + " out of range");
-            }
-            return v;
-        }
-
-        byte[] bytes(String field, int n) {
-            need(field, n);
-            byte[] out = new byte[n];
-            System.arraycopy(in, pos, out, 0, n);
-            pos += n;
-            return out;
-        }
+        return new WireWriter(CompactSize.size(data.length) + data.length + FIELDS_AFTER_DATA)
+                .varBytes(data)
+                .u32le(hashFuncs)
+                .u32le(tweak)
+                .u8(flag.wireValue())
+                .toByteArray();
     }
 }

@@ -14,6 +14,12 @@ public final class BloomFilterFormatException extends RuntimeException {
         this.offset = offset;
     }
 
+    BloomFilterFormatException(org.blockfilter.filters.wire.WireFormatException e) {
+        super(e.getMessage(), e);
+        this.field = e.field();
+        this.offset = e.offset();
+    }
+
     /** The name of the field that is wrong, e.g. {@code "nHashFuncs"}. */
     public String field() {
         return field;

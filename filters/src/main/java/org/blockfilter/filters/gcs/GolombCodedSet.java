@@ -7,9 +7,10 @@ import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
-import org.blockfilter.filters.gcs.internal.CompactSize;
 import org.blockfilter.filters.gcs.internal.HashSort;
 import org.blockfilter.filters.gcs.internal.RiceCodec;
+import org.blockfilter.filters.wire.CompactSize;
+import org.blockfilter.filters.wire.WireFormatException;
 
 /**
  * A Golomb-coded set (GCS) exactly as BIP 158 defines it: N distinct items are hashed with SipHash-2-4
@@ -152,9 +153,11 @@ public final class GolombCodedSet {
         checkParams(p, m, key16);
         Objects.requireNonNull(encoded, "encoded");
         int length = encoded.length;
-        long nValue = CompactSize.read(encoded, 0, length, "N");
-        if (Long.compareUnsigned(nValue, 0xffff_ffffL) > 0) {
-            throw new FilterFormatException("N", Long.toUnsignedString(nValue), 0, "N must be below 2^32");
+        long nValue;
+        try {
+            nValue = CompactSize.read(encoded, 0, length, "N", 0xffff_ffffL);
+        } catch (WireFormatException e) {
+            throw new FilterFormatException(e.field(), e.value(), e.offset(), e.reason());
         }
         int header = CompactSize.size(nValue);
         long dataBits = 8L * (length - header);

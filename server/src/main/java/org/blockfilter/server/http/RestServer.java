@@ -32,6 +32,8 @@ import org.blockfilter.server.http.internal.Representations;
 import org.blockfilter.server.http.internal.RestMetrics;
 import org.blockfilter.server.http.internal.UnavailableException;
 import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.node.NodeException;
+import org.blockfilter.server.node.NodeGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

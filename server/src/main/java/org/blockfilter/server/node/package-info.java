@@ -1,5 +1,8 @@
 /**
- * How the server reaches a node: over JSON-RPC (see {@code org.blockfilter.server.rpc}), or an
- * in-process embedded regtest node found through {@link org.blockfilter.server.node.EmbeddedNodeLauncher}.
+ * How the server reaches a node: {@link org.blockfilter.server.node.NodeGateway} (heights, raw
+ * blocks, relay) over JSON-RPC ({@link org.blockfilter.server.node.RpcNodeGateway}, see
+ * {@code org.blockfilter.server.rpc}) and its errors ({@link org.blockfilter.server.node.NodeException}).
+ * The {@code --embedded} demo mode starts {@code org.blockfilter.regtest.embedded.EmbeddedNode}
+ * in-process (module {@code regtest/embedded-node}) and talks JSON-RPC to it the same way.
  */
 package org.blockfilter.server.node;

@@ -16,6 +16,9 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.TransactionOutPoint;
+import org.blockfilter.filters.wire.WireFormatException;
+import org.blockfilter.filters.wire.WireReader;
+import org.blockfilter.filters.wire.WireWriter;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -314,24 +317,22 @@ public final class IndexStore implements AutoCloseable {
                 throw new StoreException("store corrupt: no record for tip " + current.hash());
             }
             StoredBlock block = decodeBlock(current.hash(), recordValue);
-            ByteBuffer in = ByteBuffer.wrap(undoValue);
+            WireReader in = new WireReader(undoValue);
             try (WriteBatch batch = new WriteBatch()) {
-                long spentCount = readCompactSize(in);
-                for (long i = 0; i < spentCount; i++) {
-                    byte[] key = new byte[36];
-                    in.get(key);
-                    byte[] script = new byte[checkedLength(readCompactSize(in), in)];
-                    in.get(script);
-                    batch.put(utxo, key, script);
-                }
-                long createdCount = readCompactSize(in);
-                for (long i = 0; i < createdCount; i++) {
-                    byte[] key = new byte[36];
-                    in.get(key);
-                    batch.delete(utxo, key);
-                }
-                if (in.hasRemaining()) {
-                    throw new StoreException("store corrupt: trailing undo bytes for " + current.hash());
+                try {
+                    int spentCount = in.count("undo spent count", Integer.MAX_VALUE, 36 + 1);
+                    for (int i = 0; i < spentCount; i++) {
+                        byte[] key = in.bytes("undo spent outpoint", 36);
+                        batch.put(utxo, key, in.varBytes("undo spent script", in.remaining()));
+                    }
+                    int createdCount = in.count("undo created count", Integer.MAX_VALUE, 36);
+                    for (int i = 0; i < createdCount; i++) {
+                        batch.delete(utxo, in.bytes("undo created outpoint", 36));
+                    }
+                    in.end("undo record");
+                } catch (WireFormatException e) {
+                    throw new StoreException(
+                            "store corrupt: undo data of " + current.hash() + ": " + e.getMessage(), e);
                 }
                 batch.delete(undo, hashKey);
                 batch.delete(heights, heightKey(current.height()));
@@ -492,47 +493,16 @@ public final class IndexStore implements AutoCloseable {
         for (UnspentOutput out : spent) {
             size += 36 + 9 + out.scriptUnsafe().length;
         }
-        ByteBuffer buf = ByteBuffer.allocate(size);
-        writeCompactSize(buf, spent.size());
+        WireWriter buf = new WireWriter(size);
+        buf.compactSize(spent.size());
         for (UnspentOutput out : spent) {
-            buf.put(outpointKey(out.txId(), out.index()));
-            writeCompactSize(buf, out.scriptUnsafe().length);
-            buf.put(out.scriptUnsafe());
+            buf.bytes(outpointKey(out.txId(), out.index())).varBytes(out.scriptUnsafe());
         }
-        writeCompactSize(buf, created.size());
+        buf.compactSize(created.size());
         for (UnspentOutput out : created) {
-            buf.put(outpointKey(out.txId(), out.index()));
+            buf.bytes(outpointKey(out.txId(), out.index()));
         }
-        return Arrays.copyOf(buf.array(), buf.position());
-    }
-
-    private static void writeCompactSize(ByteBuffer buf, long n) {
-        if (n < 0xFD) {
-            buf.put((byte) n);
-        } else if (n <= 0xFFFF) {
-            buf.put((byte) 0xFD).put((byte) n).put((byte) (n >>> 8));
-        } else {
-            buf.put((byte) 0xFE).putInt(Integer.reverseBytes((int) n));
-        }
-    }
-
-    private static long readCompactSize(ByteBuffer in) {
-        int first = in.get() & 0xFF;
-        if (first < 0xFD) {
-            return first;
-        } else if (first == 0xFD) {
-            return (in.get() & 0xFF) | ((in.get() & 0xFF) << 8);
-        } else if (first == 0xFE) {
-            return Integer.toUnsignedLong(Integer.reverseBytes(in.getInt()));
-        }
-        throw new StoreException("store corrupt: 64-bit CompactSize in undo data");
-    }
-
-    private static int checkedLength(long n, ByteBuffer in) {
-        if (n > in.remaining()) {
-            throw new StoreException("store corrupt: undo script length " + n + " exceeds the record");
-        }
-        return (int) n;
+        return buf.toByteArray();
     }
 
     // ---- plumbing

@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.server.node.NodeException;
+import org.blockfilter.server.node.NodeGateway;
 
 /**
  * A {@link NodeGateway} that knows the test chain's blocks plus one the index has not reached, is

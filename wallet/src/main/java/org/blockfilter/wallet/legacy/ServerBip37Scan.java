@@ -22,8 +22,8 @@ import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.BloomFilter;
 import org.bitcoinj.core.FilteredBlock;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.wallet.internal.LimitedBodySubscriber;
 import org.blockfilter.wallet.source.SourceException;
-import org.blockfilter.wallet.source.internal.LimitedBodySubscriber;
 
 /**
  * Client of our server's legacy endpoint {@code POST /api/v1/bip37/scan}: sends a {@code

@@ -31,7 +31,7 @@ public interface ChainSource extends AutoCloseable {
      * BIP 157 {@code cfheaders} for the basic filter type: the filter header before
      * {@code startHeight} and the filter hashes of {@code startHeight..stopHash} (at most 2000).
      */
-    FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash);
+    FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash);
 
     /** BIP 157 {@code cfcheckpt}: the filter header at every 1000th height up to {@code stopHash}. */
     List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash);
@@ -49,8 +49,8 @@ public interface ChainSource extends AutoCloseable {
     void close();
 
     /** A {@code cfheaders} answer. Filter hashes are in height order. */
-    record FilterHeaders(Sha256Hash previousHeader, List<Sha256Hash> filterHashes) {
-        public FilterHeaders {
+    record FilterHashBatch(Sha256Hash previousHeader, List<Sha256Hash> filterHashes) {
+        public FilterHashBatch {
             filterHashes = List.copyOf(filterHashes);
         }
     }

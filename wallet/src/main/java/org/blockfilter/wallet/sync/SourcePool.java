@@ -54,7 +54,7 @@ final class SourcePool {
 
     /** Filters for start..stop from the first live source that serves them correctly; liars are dropped. */
     List<BasicFilter> verifiedFilters(int start, int stop) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         FilterHeaderChain fh = wallet.filterHeaders();
         for (ChainSource s : live()) {
             if (tip(s) < stop) {

@@ -14,6 +14,7 @@ import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.BasicFilter;
+import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.OutputScript;
@@ -26,13 +27,13 @@ import org.blockfilter.wallet.source.SourceException;
 /**
  * Syncs a {@link LightWallet} from one or more untrusted {@link ChainSource}s (BIP 157/158):
  * <ol>
- * <li>block headers from every source, each branch checked ({@link HeaderChain}); the most-work
+ * <li>block headers from every source, each branch checked ({@link VerifiedHeaderChain}); the most-work
  * chain wins, a reorg rolls the wallet back to the fork;</li>
  * <li>filter-header checkpoints and filter headers from every source, checked link by link
  * ({@link FilterHeaders#next}) and against the checkpoints, and compared between sources; a
  * disagreement is settled at the first differing height by the block itself
  * ({@link FilterEvidence}) and the liar is named and dropped;</li>
- * <li>filters in batches of at most {@link FilterHeaders#MAX_CFILTERS}, each checked against its
+ * <li>filters in batches of at most {@link Bip157#MAX_CFILTERS}, each checked against its
  * committed header, matched against every watched script; matching blocks fetched, checked
  * ({@link BlockCheck}) and applied; a used address slides the gap window and the range scanned
  * so far is rescanned for the new scripts.</li>
@@ -96,7 +97,7 @@ public final class SyncEngine {
                 pool.drop(s, SourceFault.Kind.FAILED, -1, e.getMessage());
             }
         }
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         // A source processed before a heavier branch arrived may now be on the weaker side.
         for (ChainSource s : pool.live()) {
             int h = Math.min(pool.tip(s), chain.tipHeight());
@@ -121,14 +122,14 @@ public final class SyncEngine {
     }
 
     private void absorbHeaders(ChainSource s, int tip) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         int fork = forkPoint(s, Math.min(tip, chain.tipHeight()));
         if (tip <= fork) {
             return;
         }
         List<byte[]> branch = new ArrayList<>();
         for (int start = fork + 1; start <= tip; ) {
-            int count = Math.min(FilterHeaders.MAX_CFHEADERS, tip - start + 1);
+            int count = Math.min(Bip157.MAX_CFHEADERS, tip - start + 1);
             List<byte[]> got = s.blockHeaders(start, count);
             if (got.isEmpty()) {
                 break;
@@ -147,7 +148,7 @@ public final class SyncEngine {
             chain.connect(fork + 1, branch);
             return;
         }
-        if (HeaderChain.work(parsed).compareTo(chain.workAbove(fork)) > 0) {
+        if (VerifiedHeaderChain.work(parsed).compareTo(chain.workAbove(fork)) > 0) {
             rollback(fork);
             chain.connect(fork + 1, branch);
         } else {
@@ -161,7 +162,7 @@ public final class SyncEngine {
 
     /** Highest height at or below {@code upTo} where the source's chain and ours agree. */
     private int forkPoint(ChainSource s, int upTo) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         int unequal = upTo + 1;
         int h = upTo;
         int step = 1;
@@ -195,11 +196,11 @@ public final class SyncEngine {
         if (one.size() != 1 || one.get(0).length != Block.HEADER_SIZE) {
             throw new InvalidHeaderException(height, "asked for 1 header, got " + one.size());
         }
-        return HeaderChain.parse(one.get(0)).getHash();
+        return VerifiedHeaderChain.parse(one.get(0)).getHash();
     }
 
     private void rollback(int fork) {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         reorgDepth = Math.max(reorgDepth, chain.tipHeight() - fork);
         chain.truncate(fork);
         wallet.ledger().rollbackAbove(fork);
@@ -210,7 +211,7 @@ public final class SyncEngine {
             fh.truncate(fork);
         }
         List<Sha256Hash> cps = wallet.checkpoints();
-        wallet.setCheckpoints(cps.subList(0, Math.min(cps.size(), fork / FilterHeaders.CHECKPOINT_INTERVAL)));
+        wallet.setCheckpoints(cps.subList(0, Math.min(cps.size(), fork / Bip157.CHECKPOINT_INTERVAL)));
         wallet.setScannedHeight(Math.min(wallet.scannedHeight(), fork));
         filterCache.keySet().removeIf(h -> h > fork);
     }
@@ -218,8 +219,8 @@ public final class SyncEngine {
     // ---------------------------------------------------------------- checkpoints
 
     private void syncCheckpoints() {
-        HeaderChain chain = wallet.headers();
-        int expected = chain.tipHeight() / FilterHeaders.CHECKPOINT_INTERVAL;
+        VerifiedHeaderChain chain = wallet.headers();
+        int expected = chain.tipHeight() / Bip157.CHECKPOINT_INTERVAL;
         while (true) {
             Map<ChainSource, List<Sha256Hash>> answers = new LinkedHashMap<>();
             for (ChainSource s : pool.live()) {
@@ -260,15 +261,15 @@ public final class SyncEngine {
                 return;
             }
             // Settle the first differing interval by its filter hashes.
-            int start = first * FilterHeaders.CHECKPOINT_INTERVAL + (first == 0 ? 0 : 1);
-            int stop = (first + 1) * FilterHeaders.CHECKPOINT_INTERVAL;
+            int start = first * Bip157.CHECKPOINT_INTERVAL + (first == 0 ? 0 : 1);
+            int stop = (first + 1) * Bip157.CHECKPOINT_INTERVAL;
             Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
             for (ChainSource s : answers.keySet()) {
                 if (!pool.isLive(s)) {
                     continue;
                 }
                 try {
-                    ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
+                    ChainSource.FilterHashBatch r = s.filterHeaders(start, chain.hash(stop));
                     List<Sha256Hash> headers = checkedHeaders(
                             s,
                             r,
@@ -295,25 +296,25 @@ public final class SyncEngine {
     // ---------------------------------------------------------------- filter headers
 
     private void syncFilterHeaders() {
-        HeaderChain chain = wallet.headers();
+        VerifiedHeaderChain chain = wallet.headers();
         int birthday = Math.min(wallet.birthdayHeight(), chain.tipHeight() + 1);
         FilterHeaderChain fh = wallet.filterHeaders();
-        int aligned = (birthday - 1) / FilterHeaders.CHECKPOINT_INTERVAL;
+        int aligned = (birthday - 1) / Bip157.CHECKPOINT_INTERVAL;
         if (fh.base() == 0
                 && fh.tipHeight() < 0
-                && birthday > FilterHeaders.CHECKPOINT_INTERVAL
+                && birthday > Bip157.CHECKPOINT_INTERVAL
                 && aligned >= 1
                 && wallet.checkpoints().size() >= aligned) {
             // Start at the checkpoint below the birthday instead of genesis.
             wallet.resetFilterHeaders(new FilterHeaderChain(
-                    aligned * FilterHeaders.CHECKPOINT_INTERVAL + 1,
+                    aligned * Bip157.CHECKPOINT_INTERVAL + 1,
                     wallet.checkpoints().get(aligned - 1)));
         }
         int target = target();
         while (wallet.filterHeaders().tipHeight() < target) {
             fh = wallet.filterHeaders();
             int start = fh.tipHeight() + 1;
-            int stop = Math.min(target, start + FilterHeaders.MAX_CFHEADERS - 1);
+            int stop = Math.min(target, start + Bip157.MAX_CFHEADERS - 1);
             Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
             Map<ChainSource, List<Sha256Hash>> headersBySource = new HashMap<>();
             for (ChainSource s : pool.live()) {
@@ -321,7 +322,7 @@ public final class SyncEngine {
                     continue;
                 }
                 try {
-                    ChainSource.FilterHeaders r = s.filterHeaders(start, chain.hash(stop));
+                    ChainSource.FilterHashBatch r = s.filterHeaders(start, chain.hash(stop));
                     List<Sha256Hash> headers = checkedHeaders(s, r, start, stop, fh.header(start - 1));
                     hashes.put(s, r.filterHashes());
                     headersBySource.put(s, headers);
@@ -357,7 +358,7 @@ public final class SyncEngine {
 
     /** The source's headers for start..stop, linked from {@code prev} and checked against the agreed checkpoints. */
     private List<Sha256Hash> checkedHeaders(
-            ChainSource s, ChainSource.FilterHeaders r, int start, int stop, Sha256Hash prev) {
+            ChainSource s, ChainSource.FilterHashBatch r, int start, int stop, Sha256Hash prev) {
         if (r.filterHashes().size() != stop - start + 1) {
             throw new SourcePool.DisputeException(
                     start,
@@ -375,8 +376,8 @@ public final class SyncEngine {
             h = FilterHeaders.next(r.filterHashes().get(i), h);
             out.add(h);
             int height = start + i;
-            if (height > 0 && height % FilterHeaders.CHECKPOINT_INTERVAL == 0) {
-                int idx = height / FilterHeaders.CHECKPOINT_INTERVAL - 1;
+            if (height > 0 && height % Bip157.CHECKPOINT_INTERVAL == 0) {
+                int idx = height / Bip157.CHECKPOINT_INTERVAL - 1;
                 if (idx < cps.size() && !cps.get(idx).equals(h)) {
                     throw new SourcePool.DisputeException(
                             height, "filter header " + h + " contradicts the verified checkpoint " + cps.get(idx));
@@ -495,7 +496,7 @@ public final class SyncEngine {
         int stopAt = wallet.filterHeaders().tipHeight();
         progress("filters", firstScan);
         for (int start = first; start <= stopAt; ) {
-            int stop = Math.min(stopAt, start + FilterHeaders.MAX_CFILTERS - 1);
+            int stop = Math.min(stopAt, start + Bip157.MAX_CFILTERS - 1);
             List<BasicFilter> filters = pool.verifiedFilters(start, stop);
             List<byte[]> watched = watchedScripts();
             TreeSet<Integer> matched = new TreeSet<>();
@@ -526,7 +527,7 @@ public final class SyncEngine {
         List<byte[]> query = scripts.stream().map(OutputScript::bytes).toList();
         TreeSet<Integer> matched = new TreeSet<>();
         for (int start = from; start <= to; ) {
-            int stop = Math.min(to, start + FilterHeaders.MAX_CFILTERS - 1);
+            int stop = Math.min(to, start + Bip157.MAX_CFILTERS - 1);
             boolean cached = true;
             for (int h = start; h <= stop; h++) {
                 if (!filterCache.containsKey(h)) {

@@ -107,13 +107,13 @@ class LieDetectionTest {
         }
 
         @Override
-        public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
-            FilterHeaders real = honest.filterHeaders(startHeight, stopHash);
+        public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
+            FilterHashBatch real = honest.filterHeaders(startHeight, stopHash);
             List<Sha256Hash> hashes = new ArrayList<>();
             for (int i = 0; i < real.filterHashes().size(); i++) {
                 hashes.add(hashAt(startHeight + i));
             }
-            return new FilterHeaders(
+            return new FilterHashBatch(
                     startHeight == 0
                             ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV
                             : fakeHeaders.get(startHeight - 1),
@@ -124,7 +124,7 @@ class LieDetectionTest {
         public List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash) {
             List<Sha256Hash> out = new ArrayList<>();
             for (Sha256Hash ignored : honest.filterCheckpoints(stopHash)) {
-                out.add(fakeHeaders.get((out.size() + 1) * org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL));
+                out.add(fakeHeaders.get((out.size() + 1) * org.blockfilter.filters.Bip157.CHECKPOINT_INTERVAL));
             }
             return out;
         }
@@ -170,7 +170,7 @@ class LieDetectionTest {
         MemorySource honestBehind = new MemorySource("h1", chain);
         LyingSource liar = new OmittingSource("liar", honestBehind) {
             @Override
-            public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
+            public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
                 return honest.filterHeaders(startHeight, stopHash); // honest headers, lying filter
             }
         };
@@ -187,7 +187,7 @@ class LieDetectionTest {
         MemorySource honestBehind = new MemorySource("h1", chain);
         LyingSource liar = new OmittingSource("liar", honestBehind) {
             @Override
-            public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
+            public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
                 return honest.filterHeaders(startHeight, stopHash);
             }
         };

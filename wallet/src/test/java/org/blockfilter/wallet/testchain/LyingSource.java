@@ -33,7 +33,7 @@ public class LyingSource implements ChainSource {
     }
 
     @Override
-    public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
+    public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
         return honest.filterHeaders(startHeight, stopHash);
     }
 

@@ -63,8 +63,8 @@ public class MemorySource implements ChainSource {
     }
 
     @Override
-    public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
-        int stop = stopHeight(startHeight, stopHash, org.blockfilter.filters.FilterHeaders.MAX_CFHEADERS);
+    public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
+        int stop = stopHeight(startHeight, stopHash, org.blockfilter.filters.Bip157.MAX_CFHEADERS);
         List<Sha256Hash> hashes = new ArrayList<>();
         for (int h = startHeight; h <= stop; h++) {
             hashes.add(chain.filter(h).filterHash());
@@ -72,7 +72,7 @@ public class MemorySource implements ChainSource {
         Sha256Hash prev = startHeight == 0
                 ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV
                 : chain.filterHeader(startHeight - 1);
-        return new FilterHeaders(prev, hashes);
+        return new FilterHashBatch(prev, hashes);
     }
 
     @Override
@@ -82,9 +82,9 @@ public class MemorySource implements ChainSource {
             throw new SourceException(name, "unknown stop hash " + stopHash);
         }
         List<Sha256Hash> out = new ArrayList<>();
-        for (int h = org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL;
+        for (int h = org.blockfilter.filters.Bip157.CHECKPOINT_INTERVAL;
                 h <= stop;
-                h += org.blockfilter.filters.FilterHeaders.CHECKPOINT_INTERVAL) {
+                h += org.blockfilter.filters.Bip157.CHECKPOINT_INTERVAL) {
             out.add(chain.filterHeader(h));
         }
         return out;
@@ -92,7 +92,7 @@ public class MemorySource implements ChainSource {
 
     @Override
     public List<BlockFilterBytes> filters(int startHeight, Sha256Hash stopHash) {
-        int stop = stopHeight(startHeight, stopHash, org.blockfilter.filters.FilterHeaders.MAX_CFILTERS);
+        int stop = stopHeight(startHeight, stopHash, org.blockfilter.filters.Bip157.MAX_CFILTERS);
         List<BlockFilterBytes> out = new ArrayList<>();
         for (int h = startHeight; h <= stop; h++) {
             out.add(new BlockFilterBytes(

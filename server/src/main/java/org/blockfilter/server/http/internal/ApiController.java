@@ -11,7 +11,7 @@ import java.util.Optional;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.Transaction;
-import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.filters.Bip157;
 import org.blockfilter.server.index.IndexedFilter;
 
 /** Handlers of our {@code /api/v1} read endpoints and transaction relay: IO and validation only. */
@@ -54,7 +54,7 @@ public final class ApiController {
     }
 
     public void filters(Context ctx) {
-        FilterService.FilterRange r = range(ctx, FilterHeaders.MAX_CFILTERS);
+        FilterService.FilterRange r = range(ctx, Bip157.MAX_CFILTERS);
         Http.sendEither(
                 ctx,
                 () -> Representations.rangeJson(r.filters()),
@@ -63,7 +63,7 @@ public final class ApiController {
     }
 
     public void filterHeaders(Context ctx) {
-        FilterService.FilterRange r = range(ctx, FilterHeaders.MAX_CFHEADERS);
+        FilterService.FilterRange r = range(ctx, Bip157.MAX_CFHEADERS);
         Http.sendEither(
                 ctx,
                 () -> Representations.filterHeadersJson(r.filters()),

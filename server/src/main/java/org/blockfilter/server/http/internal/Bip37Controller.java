@@ -41,8 +41,8 @@ public final class Bip37Controller {
                         .map(b -> new BlockJson(
                                 b.height(),
                                 b.hash().toString(),
-                                Wire.hex(b.merkleBlock()),
-                                b.transactions().stream().map(Wire::hex).toList()))
+                                HashHex.hex(b.merkleBlock()),
+                                b.transactions().stream().map(HashHex::hex).toList()))
                         .toList(),
                 r.scannedBlocks(),
                 r.cpuNanos(),

@@ -13,8 +13,8 @@ import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.bloom.Bip37Filter;
 import org.blockfilter.filters.bloom.BloomFilterFormatException;
 import org.blockfilter.filters.bloom.MerkleBlockMatch;
-import org.blockfilter.server.http.NodeGateway;
 import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.node.NodeGateway;
 
 /**
  * The legacy BIP 37 path: scans best-chain blocks of a height range with a client's

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.http.NodeGateway;
+import org.blockfilter.server.node.NodeGateway;
 
 /**
  * A small least-recently-used cache of raw blocks fetched from the node for the BIP 37 path,

@@ -1,12 +1,12 @@
 package org.blockfilter.server.http.internal;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.wire.WireWriter;
 import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.index.IndexedFilter;
 
@@ -67,7 +67,7 @@ public final class CoreRest {
         if (parts.length != 2) {
             throw new CoreRestException(400, "Invalid URI format. Expected /rest/blockfilter/<filtertype>/<blockhash>");
         }
-        Sha256Hash hash = Wire.parseHash(parts[1]);
+        Sha256Hash hash = HashHex.parseHash(parts[1]);
         if (hash == null) {
             throw new CoreRestException(400, "Invalid hash: " + parts[1]);
         }
@@ -87,7 +87,7 @@ public final class CoreRest {
             case JSON ->
                 new Response(
                         JSON,
-                        ("{\"filter\":\"" + Wire.hex(f.filter()) + "\"}\n").getBytes(StandardCharsets.US_ASCII),
+                        ("{\"filter\":\"" + HashHex.hex(f.filter()) + "\"}\n").getBytes(StandardCharsets.US_ASCII),
                         height);
             case UNDEF -> throw formatNotFound();
         };
@@ -120,7 +120,7 @@ public final class CoreRest {
                     "Header count is invalid or out of acceptable range (1-" + Limits.MAX_REST_HEADERS_RESULTS + "): "
                             + rawCount);
         }
-        Sha256Hash hash = Wire.parseHash(rawHash);
+        Sha256Hash hash = HashHex.parseHash(rawHash);
         if (hash == null) {
             throw new CoreRestException(400, "Invalid hash: " + rawHash);
         }
@@ -129,8 +129,8 @@ public final class CoreRest {
         List<Sha256Hash> headers = filters.stream().map(IndexedFilter::header).toList();
         // Fewer headers than asked for means the answer grows with the tip.
         int height = filters.size() == count ? filters.get(filters.size() - 1).height() : -1;
-        ByteArrayOutputStream bin = new ByteArrayOutputStream(32 * headers.size());
-        headers.forEach(h -> Wire.writeHash(bin, h));
+        WireWriter bin = new WireWriter(32 * headers.size());
+        headers.forEach(bin::hash);
         return switch (parsed.format()) {
             case BIN -> new Response(BINARY, bin.toByteArray(), height);
             case HEX -> new Response(TEXT, hexLine(bin.toByteArray()), height);
@@ -196,16 +196,15 @@ public final class CoreRest {
 
     /** Core's BlockFilter serialization: block hash (wire order), filter type byte, CompactSize length, filter. */
     static byte[] serializeBlockFilter(IndexedFilter f) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(32 + 1 + 5 + f.filterLength());
-        Wire.writeHash(out, f.blockHash());
-        out.write(BASIC_FILTER_TYPE);
-        Wire.writeCompactSize(out, f.filterLength());
-        out.writeBytes(f.filter());
-        return out.toByteArray();
+        return new WireWriter(32 + 1 + 5 + f.filterLength())
+                .hash(f.blockHash())
+                .u8(BASIC_FILTER_TYPE)
+                .varBytes(f.filter())
+                .toByteArray();
     }
 
     private static byte[] hexLine(byte[] bytes) {
-        return (Wire.hex(bytes) + "\n").getBytes(StandardCharsets.US_ASCII);
+        return (HashHex.hex(bytes) + "\n").getBytes(StandardCharsets.US_ASCII);
     }
 
     private static byte[] jsonArray(List<Sha256Hash> hashes) {

@@ -6,11 +6,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.filters.FilterHeaders;
-import org.blockfilter.server.http.NodeException;
-import org.blockfilter.server.http.NodeGateway;
+import org.blockfilter.filters.Bip157;
 import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.node.NodeException;
+import org.blockfilter.server.node.NodeGateway;
 
 /**
  * The read side of our API: filters, ranges, headers, checkpoints, blocks and relay, with BIP 157
@@ -95,9 +95,7 @@ public final class FilterService {
             throw unknownBlock(stopHash);
         }
         List<Sha256Hash> headers = new ArrayList<>();
-        for (int h = FilterHeaders.CHECKPOINT_INTERVAL;
-                h <= stopHeight.getAsInt();
-                h += FilterHeaders.CHECKPOINT_INTERVAL) {
+        for (int h = Bip157.CHECKPOINT_INTERVAL; h <= stopHeight.getAsInt(); h += Bip157.CHECKPOINT_INTERVAL) {
             Optional<IndexedFilter> f = index.hashAt(h).flatMap(index::filter);
             if (f.isEmpty()) {
                 throw new UnavailableException("index_changed", "the best chain changed during the request; retry");

@@ -67,7 +67,7 @@ public final class Http {
     }
 
     public static Sha256Hash hash(String name, String raw) {
-        Sha256Hash hash = Wire.parseHash(raw);
+        Sha256Hash hash = HashHex.parseHash(raw);
         if (hash == null) {
             throw new BadRequestException(
                     "bad_hash",

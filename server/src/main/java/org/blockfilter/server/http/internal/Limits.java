@@ -2,8 +2,8 @@ package org.blockfilter.server.http.internal;
 
 /**
  * Request limits of the REST API that are not BIP 157's (those are
- * {@link org.blockfilter.filters.FilterHeaders#MAX_CFILTERS} and
- * {@link org.blockfilter.filters.FilterHeaders#MAX_CFHEADERS}).
+ * {@link org.blockfilter.filters.Bip157#MAX_CFILTERS} and
+ * {@link org.blockfilter.filters.Bip157#MAX_CFHEADERS}).
  */
 public final class Limits {
     /** Core's MAX_REST_HEADERS_RESULTS: most headers per Core REST headers/blockfilterheaders request. */

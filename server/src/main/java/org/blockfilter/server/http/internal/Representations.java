@@ -7,6 +7,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.wire.CompactSize;
+import org.blockfilter.filters.wire.WireWriter;
 import org.blockfilter.server.index.IndexedFilter;
 
 /**
@@ -57,7 +59,7 @@ public final class Representations {
         return json(new FilterJson(
                 f.blockHash().toString(),
                 f.height(),
-                Wire.hex(f.filter()),
+                HashHex.hex(f.filter()),
                 f.filterHash().toString(),
                 f.header().toString(),
                 f.prevHeader().toString(),
@@ -66,7 +68,7 @@ public final class Representations {
 
     public static byte[] rangeJson(List<IndexedFilter> filters) {
         return json(new RangeJson(filters.stream()
-                .map(f -> new RangeEntry(f.blockHash().toString(), f.height(), Wire.hex(f.filter())))
+                .map(f -> new RangeEntry(f.blockHash().toString(), f.height(), HashHex.hex(f.filter())))
                 .toList()));
     }
 
@@ -74,13 +76,11 @@ public final class Representations {
     public static byte[] rangeBinary(List<IndexedFilter> filters) {
         int size = 0;
         for (IndexedFilter f : filters) {
-            size += 32 + Wire.compactSizeLength(f.filterLength()) + f.filterLength();
+            size += 32 + CompactSize.size(f.filterLength()) + f.filterLength();
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+        WireWriter out = new WireWriter(size);
         for (IndexedFilter f : filters) {
-            Wire.writeHash(out, f.blockHash());
-            Wire.writeCompactSize(out, f.filterLength());
-            out.writeBytes(f.filter());
+            out.hash(f.blockHash()).varBytes(f.filter());
         }
         return out.toByteArray();
     }
@@ -94,32 +94,30 @@ public final class Representations {
 
     /** As the cfheaders message after its type and stop hash: prev header, CompactSize count, filter hashes. */
     public static byte[] filterHeadersBinary(List<IndexedFilter> filters) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(32 + 3 + 32 * filters.size());
-        Wire.writeHash(out, filters.get(0).prevHeader());
-        Wire.writeCompactSize(out, filters.size());
+        WireWriter out = new WireWriter(32 + 3 + 32 * filters.size());
+        out.hash(filters.get(0).prevHeader()).compactSize(filters.size());
         for (IndexedFilter f : filters) {
-            Wire.writeHash(out, f.filterHash());
+            out.hash(f.filterHash());
         }
         return out.toByteArray();
     }
 
     public static byte[] checkpointsJson(FilterService.Checkpoints c) {
-        return json(new CheckpointsJson(c.stopHash().toString(), Wire.displayHex(c.headers())));
+        return json(new CheckpointsJson(c.stopHash().toString(), HashHex.displayHex(c.headers())));
     }
 
     /** CompactSize count, then each checkpoint header in wire order. */
     public static byte[] checkpointsBinary(FilterService.Checkpoints c) {
-        ByteArrayOutputStream out =
-                new ByteArrayOutputStream(5 + 32 * c.headers().size());
-        Wire.writeCompactSize(out, c.headers().size());
+        WireWriter out = new WireWriter(5 + 32 * c.headers().size());
+        out.compactSize(c.headers().size());
         for (Sha256Hash h : c.headers()) {
-            Wire.writeHash(out, h);
+            out.hash(h);
         }
         return out.toByteArray();
     }
 
     public static byte[] headersJson(List<byte[]> headers) {
-        return json(new HeadersJson(headers.stream().map(Wire::hex).toList()));
+        return json(new HeadersJson(headers.stream().map(HashHex::hex).toList()));
     }
 
     public static byte[] headersBinary(List<byte[]> headers) {
@@ -130,7 +128,7 @@ public final class Representations {
 
     public static byte[] blockJson(FilterService.RawBlock b) {
         return json(new BlockJson(
-                b.hash().toString(), b.height().isPresent() ? b.height().getAsInt() : null, Wire.hex(b.block())));
+                b.hash().toString(), b.height().isPresent() ? b.height().getAsInt() : null, HashHex.hex(b.block())));
     }
 
     public static byte[] txidJson(Sha256Hash txid) {

@@ -12,13 +12,15 @@ import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.filters.Bip157;
+import org.blockfilter.filters.Bip158;
+import org.blockfilter.filters.p2p.Message;
+import org.blockfilter.filters.p2p.ProtocolLimits;
+import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
-import org.blockfilter.wallet.source.internal.Bip157;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
-import org.blockfilter.wallet.source.p2p.internal.HeaderChain;
-import org.blockfilter.wallet.source.p2p.internal.Message;
 import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
+import org.blockfilter.wallet.source.p2p.internal.PeerHeaderChain;
 
 /**
  * A {@link ChainSource} that speaks BIP 157 over the Bitcoin P2P protocol to one node.
@@ -68,7 +70,7 @@ public final class P2pSource implements ChainSource {
     private final NetworkParameters params;
     private final Options options;
     private final String name;
-    private final HeaderChain chain;
+    private final PeerHeaderChain chain;
     private PeerConnection connection;
     private boolean closed;
 
@@ -77,8 +79,8 @@ public final class P2pSource implements ChainSource {
         this.params = params;
         this.options = options;
         this.name = "p2p:" + peer.getHostString() + ":" + peer.getPort();
-        this.chain = new HeaderChain(
-                Arrays.copyOf(params.getGenesisBlock().serialize(), Bip157.HEADER_BYTES), options.maxHeight());
+        this.chain = new PeerHeaderChain(
+                Arrays.copyOf(params.getGenesisBlock().serialize(), ProtocolLimits.HEADER_BYTES), options.maxHeight());
     }
 
     /** Connects and handshakes now, so a peer that does not serve compact filters fails here. */
@@ -106,8 +108,8 @@ public final class P2pSource implements ChainSource {
     @Override
     public synchronized List<byte[]> blockHeaders(int startHeight, int count) {
         checkHeight(startHeight);
-        if (count < 1 || count > Bip157.MAX_HEADERS) {
-            throw new IllegalArgumentException("count must be 1.." + Bip157.MAX_HEADERS + ": " + count);
+        if (count < 1 || count > ProtocolLimits.MAX_HEADERS_RESULTS) {
+            throw new IllegalArgumentException("count must be 1.." + ProtocolLimits.MAX_HEADERS_RESULTS + ": " + count);
         }
         call("getheaders", this::syncHeaders);
         if (startHeight > chain.tipHeight()) {
@@ -122,7 +124,7 @@ public final class P2pSource implements ChainSource {
     }
 
     @Override
-    public synchronized FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
+    public synchronized FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
         checkHeight(startHeight);
         int stopHeight = heightOf(stopHash);
         int expected = stopHeight - startHeight + 1;
@@ -131,7 +133,7 @@ public final class P2pSource implements ChainSource {
                     "range " + startHeight + ".." + stopHeight + " is not 1.." + Bip157.MAX_CFHEADERS + " blocks");
         }
         Message.CFHeaders answer = call("getcfheaders", c -> {
-            c.send(new Message.GetCFHeaders(Bip157.BASIC_FILTER_TYPE, startHeight, stopHash));
+            c.send(new Message.GetCFHeaders(Bip158.BASIC_FILTER_TYPE, startHeight, stopHash));
             long deadline = deadline();
             while (true) {
                 if (c.receive(deadline) instanceof Message.CFHeaders m
@@ -140,21 +142,21 @@ public final class P2pSource implements ChainSource {
                 }
             }
         });
-        if (answer.filterType() != Bip157.BASIC_FILTER_TYPE) {
-            throw fail("cfheaders: filter type " + answer.filterType() + ", asked for " + Bip157.BASIC_FILTER_TYPE);
+        if (answer.filterType() != Bip158.BASIC_FILTER_TYPE) {
+            throw fail("cfheaders: filter type " + answer.filterType() + ", asked for " + Bip158.BASIC_FILTER_TYPE);
         }
         if (answer.filterHashes().size() != expected) {
             throw fail("cfheaders: " + answer.filterHashes().size() + " filter hashes for " + expected + " blocks "
                     + startHeight + ".." + stopHeight);
         }
-        return new FilterHeaders(answer.previousHeader(), answer.filterHashes());
+        return new FilterHashBatch(answer.previousHeader(), answer.filterHashes());
     }
 
     @Override
     public synchronized List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash) {
         int stopHeight = heightOf(stopHash);
         Message.CFCheckpt answer = call("getcfcheckpt", c -> {
-            c.send(new Message.GetCFCheckpt(Bip157.BASIC_FILTER_TYPE, stopHash));
+            c.send(new Message.GetCFCheckpt(Bip158.BASIC_FILTER_TYPE, stopHash));
             long deadline = deadline();
             while (true) {
                 if (c.receive(deadline) instanceof Message.CFCheckpt m
@@ -163,8 +165,8 @@ public final class P2pSource implements ChainSource {
                 }
             }
         });
-        if (answer.filterType() != Bip157.BASIC_FILTER_TYPE) {
-            throw fail("cfcheckpt: filter type " + answer.filterType() + ", asked for " + Bip157.BASIC_FILTER_TYPE);
+        if (answer.filterType() != Bip158.BASIC_FILTER_TYPE) {
+            throw fail("cfcheckpt: filter type " + answer.filterType() + ", asked for " + Bip158.BASIC_FILTER_TYPE);
         }
         int expected = stopHeight / Bip157.CHECKPOINT_INTERVAL;
         if (answer.headers().size() != expected) {
@@ -185,15 +187,15 @@ public final class P2pSource implements ChainSource {
                     "range " + startHeight + ".." + stopHeight + " is not 1.." + Bip157.MAX_CFILTERS + " blocks");
         }
         return call("getcfilters", c -> {
-            c.send(new Message.GetCFilters(Bip157.BASIC_FILTER_TYPE, startHeight, stopHash));
+            c.send(new Message.GetCFilters(Bip158.BASIC_FILTER_TYPE, startHeight, stopHash));
             long deadline = deadline();
             List<BlockFilterBytes> out = new ArrayList<>(expected);
             while (out.size() < expected) {
                 if (c.receive(deadline) instanceof Message.CFilter m) {
                     Sha256Hash want = chain.hashAt(startHeight + out.size());
-                    if (m.filterType() != Bip157.BASIC_FILTER_TYPE) {
+                    if (m.filterType() != Bip158.BASIC_FILTER_TYPE) {
                         throw fail(
-                                "cfilter: filter type " + m.filterType() + ", asked for " + Bip157.BASIC_FILTER_TYPE);
+                                "cfilter: filter type " + m.filterType() + ", asked for " + Bip158.BASIC_FILTER_TYPE);
                     }
                     if (!m.blockHash().equals(want)) {
                         throw fail("cfilter #" + out.size() + " is for block " + m.blockHash() + ", expected " + want
@@ -216,7 +218,7 @@ public final class P2pSource implements ChainSource {
             while (true) {
                 Message m = c.receive(deadline);
                 if (m instanceof Message.BlockMessage b
-                        && HeaderChain.hashOf(b.raw()).equals(blockHash)) {
+                        && PeerHeaderChain.hashOf(b.raw()).equals(blockHash)) {
                     return b.raw();
                 }
                 if (m instanceof Message.NotFound nf
@@ -323,7 +325,7 @@ public final class P2pSource implements ChainSource {
             } while (!(m instanceof Message.Headers));
             List<byte[]> headers = ((Message.Headers) m).headers();
             chain.connect(headers);
-            if (headers.size() < Bip157.MAX_HEADERS) {
+            if (headers.size() < ProtocolLimits.MAX_HEADERS_RESULTS) {
                 return null;
             }
         }
@@ -340,7 +342,7 @@ public final class P2pSource implements ChainSource {
         for (int attempt = 1; attempt <= options.attempts(); attempt++) {
             try {
                 return exchange.run(connection());
-            } catch (MalformedDataException e) {
+            } catch (WireFormatException e) {
                 dropConnection();
                 throw fail(what + ": malformed answer: " + e.getMessage(), e);
             } catch (IOException e) {

@@ -24,11 +24,12 @@ import java.util.concurrent.TimeoutException;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.filters.Bip157;
+import org.blockfilter.filters.p2p.ProtocolLimits;
+import org.blockfilter.filters.wire.WireFormatException;
+import org.blockfilter.wallet.internal.LimitedBodySubscriber;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
-import org.blockfilter.wallet.source.internal.Bip157;
-import org.blockfilter.wallet.source.internal.LimitedBodySubscriber;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
 
 /**
  * A {@link ChainSource} that reads our server's REST API ({@code /api/v1}) in its binary
@@ -53,8 +54,8 @@ public final class RestSource implements ChainSource {
          * One filter may be as large as a protocol message; a batch of at most 1000 filters is
          * held to 64 MiB, far above any real chain's filters and far below what would hurt.
          */
-        public static final Limits DEFAULT =
-                new Limits(64 * 1024, Bip157.MAX_MESSAGE_BYTES, 64L << 20, Bip157.MAX_CHECKPOINTS);
+        public static final Limits DEFAULT = new Limits(
+                64 * 1024, ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH, 64L << 20, ProtocolLimits.MAX_CHECKPOINTS);
 
         public Limits {
             if (maxJsonBytes < 1024 || maxFilterBytes < 1 || maxFiltersResponseBytes < 1 || maxCheckpoints < 0) {
@@ -128,26 +129,27 @@ public final class RestSource implements ChainSource {
     @Override
     public List<byte[]> blockHeaders(int startHeight, int count) {
         checkHeight(startHeight);
-        if (count < 1 || count > Bip157.MAX_HEADERS) {
-            throw new IllegalArgumentException("count must be 1.." + Bip157.MAX_HEADERS + ": " + count);
+        if (count < 1 || count > ProtocolLimits.MAX_HEADERS_RESULTS) {
+            throw new IllegalArgumentException("count must be 1.." + ProtocolLimits.MAX_HEADERS_RESULTS + ": " + count);
         }
         byte[] body = getBinary(
-                "/api/v1/headers?start_height=" + startHeight + "&count=" + count, (long) count * Bip157.HEADER_BYTES);
-        if (body.length == 0 || body.length % Bip157.HEADER_BYTES != 0) {
+                "/api/v1/headers?start_height=" + startHeight + "&count=" + count,
+                (long) count * ProtocolLimits.HEADER_BYTES);
+        if (body.length == 0 || body.length % ProtocolLimits.HEADER_BYTES != 0) {
             throw fail("headers: body of " + body.length + " bytes is not a positive multiple of 80");
         }
-        List<byte[]> out = new ArrayList<>(body.length / Bip157.HEADER_BYTES);
-        for (int off = 0; off < body.length; off += Bip157.HEADER_BYTES) {
-            out.add(Arrays.copyOfRange(body, off, off + Bip157.HEADER_BYTES));
+        List<byte[]> out = new ArrayList<>(body.length / ProtocolLimits.HEADER_BYTES);
+        for (int off = 0; off < body.length; off += ProtocolLimits.HEADER_BYTES) {
+            out.add(Arrays.copyOfRange(body, off, off + ProtocolLimits.HEADER_BYTES));
         }
         return out;
     }
 
     @Override
-    public FilterHeaders filterHeaders(int startHeight, Sha256Hash stopHash) {
+    public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
         checkHeight(startHeight);
         Objects.requireNonNull(stopHash, "stopHash");
-        long max = Bip157.HASH_BYTES + 3 + (long) Bip157.MAX_CFHEADERS * Bip157.HASH_BYTES;
+        long max = ProtocolLimits.HASH_BYTES + 3 + (long) Bip157.MAX_CFHEADERS * ProtocolLimits.HASH_BYTES;
         byte[] body = getBinary("/api/v1/filter-headers?start_height=" + startHeight + "&stop_hash=" + stopHash, max);
         return decode("filter-headers", () -> BinaryAnswers.filterHeaders(body));
     }
@@ -155,7 +157,7 @@ public final class RestSource implements ChainSource {
     @Override
     public List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash) {
         Objects.requireNonNull(stopHash, "stopHash");
-        long max = 9 + (long) limits.maxCheckpoints() * Bip157.HASH_BYTES;
+        long max = 9 + (long) limits.maxCheckpoints() * ProtocolLimits.HASH_BYTES;
         byte[] body = getBinary("/api/v1/checkpoints?stop_hash=" + stopHash, max);
         return decode("checkpoints", () -> BinaryAnswers.checkpoints(body, limits.maxCheckpoints()));
     }
@@ -179,7 +181,7 @@ public final class RestSource implements ChainSource {
     @Override
     public byte[] block(Sha256Hash blockHash) {
         Objects.requireNonNull(blockHash, "blockHash");
-        byte[] body = getBinary("/api/v1/blocks/" + blockHash, Bip157.MAX_MESSAGE_BYTES);
+        byte[] body = getBinary("/api/v1/blocks/" + blockHash, ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH);
         checkBlock(body, blockHash);
         return body;
     }
@@ -323,16 +325,16 @@ public final class RestSource implements ChainSource {
     private <T> T decode(String what, java.util.function.Supplier<T> decoder) {
         try {
             return decoder.get();
-        } catch (MalformedDataException e) {
+        } catch (WireFormatException e) {
             throw fail(what + ": " + e.getMessage(), e);
         }
     }
 
     private void checkBlock(byte[] raw, Sha256Hash expected) {
-        if (raw.length < Bip157.HEADER_BYTES) {
+        if (raw.length < ProtocolLimits.HEADER_BYTES) {
             throw fail("block " + expected + ": " + raw.length + " bytes is shorter than a header");
         }
-        Sha256Hash actual = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(raw, 0, Bip157.HEADER_BYTES));
+        Sha256Hash actual = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(raw, 0, ProtocolLimits.HEADER_BYTES));
         if (!actual.equals(expected)) {
             throw fail("block " + expected + ": answered block " + actual);
         }

@@ -14,9 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import org.bitcoinj.params.RegTestParams;
-import org.blockfilter.wallet.source.p2p.internal.Message;
-import org.blockfilter.wallet.source.p2p.internal.MessageCodec;
-import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
+import org.blockfilter.filters.p2p.Message;
+import org.blockfilter.filters.p2p.MessageCodec;
+import org.blockfilter.filters.p2p.MessageFrame;
 
 /**
  * A scripted Bitcoin peer on 127.0.0.1 (free port) for P2pSource tests: it handshakes with the
@@ -57,17 +57,17 @@ final class FakePeer implements AutoCloseable {
                 while (true) {
                     byte[] header = new byte[24];
                     in.readFully(header);
-                    PeerConnection.Frame f = PeerConnection.parseHeader(MAGIC, header);
+                    MessageFrame.Header f = MessageFrame.parseHeader(MAGIC, header);
                     byte[] payload = new byte[f.length()];
                     in.readFully(payload);
-                    Message m = PeerConnection.decodeChecked(f, payload);
+                    Message m = MessageFrame.decodeChecked(f, payload);
                     List<Message> answers = m instanceof Message.Version
                             ? List.of(
                                     new Message.Version(70016, services, 0, 0, 99, "/fake:1/", 0, true),
                                     new Message.Verack())
                             : script.apply(n, m);
                     for (Message a : answers) {
-                        out.write(PeerConnection.frame(MAGIC, a.command(), MessageCodec.encode(a)));
+                        out.write(MessageFrame.encode(MAGIC, a.command(), MessageCodec.encode(a)));
                     }
                     out.flush();
                 }

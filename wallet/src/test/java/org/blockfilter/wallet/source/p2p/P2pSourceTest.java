@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.function.BiFunction;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.params.RegTestParams;
+import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
-import org.blockfilter.wallet.source.p2p.internal.HeaderChain;
-import org.blockfilter.wallet.source.p2p.internal.Message;
+import org.blockfilter.wallet.source.p2p.internal.PeerHeaderChain;
 import org.junit.jupiter.api.Test;
 
 /** P2pSource against a scripted peer: handshake rules, retries on silence, and strict answers. */
@@ -33,7 +33,7 @@ class P2pSourceTest {
         byte[] prev = FakePeer.genesisHeader();
         for (int i = 0; i < n; i++) {
             byte[] h = new byte[80];
-            System.arraycopy(HeaderChain.hashOf(prev).serialize(), 0, h, 4, 32);
+            System.arraycopy(PeerHeaderChain.hashOf(prev).serialize(), 0, h, 4, 32);
             h[76] = (byte) i;
             out.add(h);
             prev = h;
@@ -42,7 +42,7 @@ class P2pSourceTest {
     }
 
     private static Sha256Hash hashAt(int height) {
-        return HeaderChain.hashOf(CHAIN.get(height - 1));
+        return PeerHeaderChain.hashOf(CHAIN.get(height - 1));
     }
 
     /** Answers getheaders with CHAIN, then whatever {@code rest} says. */
@@ -84,7 +84,7 @@ class P2pSourceTest {
                                 ? List.of(new Message.Ping(1), new Message.CFHeaders(0, g.stopHash(), prev, hashes))
                                 : List.of()));
                 P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
-            ChainSource.FilterHeaders fh = source.filterHeaders(2, hashAt(3));
+            ChainSource.FilterHashBatch fh = source.filterHeaders(2, hashAt(3));
             assertEquals(prev, fh.previousHeader());
             assertEquals(hashes, fh.filterHashes());
             assertEquals(2, peer.connections());

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
+import org.blockfilter.filters.wire.WireFormatException;
 import org.junit.jupiter.api.Test;
 
 class BinaryAnswersTest {
@@ -31,7 +31,7 @@ class BinaryAnswersTest {
                 try {
                     d.apply(body);
                     decoded++;
-                } catch (MalformedDataException expected) {
+                } catch (WireFormatException expected) {
                     assertTrue(expected.offset() >= 0 && expected.offset() <= body.length);
                 }
             }

@@ -16,9 +16,9 @@ import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.params.RegTestParams;
+import org.blockfilter.filters.wire.WireWriter;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
-import org.blockfilter.wallet.source.internal.WireWriter;
 import org.blockfilter.wallet.source.rest.FakeRestServer.Answer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -122,7 +122,7 @@ class RestSourceTest {
     void filterHeadersDecodeThePrevHeaderAndHashesFromWireOrder() {
         byte[] body = new WireWriter().hash(STOP).compactSize(2).hash(A).hash(B).toByteArray();
         server.answer("/api/v1/filter-headers?start_height=5&stop_hash=" + STOP, Answer.binary(body));
-        ChainSource.FilterHeaders fh = source.filterHeaders(5, STOP);
+        ChainSource.FilterHashBatch fh = source.filterHeaders(5, STOP);
         assertEquals(STOP, fh.previousHeader());
         assertEquals(List.of(A, B), fh.filterHashes());
     }
@@ -138,7 +138,7 @@ class RestSourceTest {
     void filterHeadersWithACountThatRunsPastTheEndAreRejected() {
         byte[] body = new WireWriter().hash(STOP).compactSize(3).hash(A).hash(B).toByteArray();
         server.answer("/api/v1/filter-headers?start_height=5&stop_hash=" + STOP, Answer.binary(body));
-        assertSourceError(() -> source.filterHeaders(5, STOP), "count 3 needs 96 bytes");
+        assertSourceError(() -> source.filterHeaders(5, STOP), "count = 3 at byte offset 32: count needs 96 bytes");
     }
 
     @Test
@@ -152,7 +152,8 @@ class RestSourceTest {
     void nonCanonicalCompactSizeIsRejected() {
         byte[] body = new WireWriter().hash(STOP).u8(0xfd).u8(1).u8(0).hash(A).toByteArray();
         server.answer("/api/v1/filter-headers?start_height=5&stop_hash=" + STOP, Answer.binary(body));
-        assertSourceError(() -> source.filterHeaders(5, STOP), "non-canonical CompactSize 1");
+        assertSourceError(
+                () -> source.filterHeaders(5, STOP), "count = 1 at byte offset 32: non-canonical CompactSize");
     }
 
     // --- checkpoints ---
@@ -181,7 +182,7 @@ class RestSourceTest {
     void checkpointsClaimingAHugeCountAreRejectedWithoutAllocating() {
         byte[] body = new WireWriter().compactSize(100_000).hash(A).toByteArray();
         server.answer("/api/v1/checkpoints?stop_hash=" + STOP, Answer.binary(body));
-        assertSourceError(() -> source.filterCheckpoints(STOP), "count 100000 needs");
+        assertSourceError(() -> source.filterCheckpoints(STOP), "count = 100000 at byte offset 0: count needs");
     }
 
     // --- filters ---

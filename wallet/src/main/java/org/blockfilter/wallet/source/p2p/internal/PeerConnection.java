@@ -6,25 +6,24 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.util.Arrays;
-import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.wallet.source.internal.MalformedDataException;
+import org.blockfilter.filters.p2p.Message;
+import org.blockfilter.filters.p2p.MessageCodec;
+import org.blockfilter.filters.p2p.MessageFrame;
+import org.blockfilter.filters.wire.WireFormatException;
 
 /**
  * One TCP connection to a Bitcoin peer: message framing (magic, 12-byte command, length,
  * double-SHA256 checksum), the version handshake, and reads bounded by a deadline. Pings from
  * the peer are answered while reading. Frames are checked before their payload is read: a wrong
  * magic, a malformed command, a payload above {@link MessageCodec#maxPayload} or a bad checksum
- * is a {@link MalformedDataException}; a peer that is silent past the deadline is a {@link
+ * is a {@link WireFormatException}; a peer that is silent past the deadline is a {@link
  * SocketTimeoutException}.
  *
  * <p>Not thread-safe: one caller at a time (P2pSource serializes its calls).
  */
 public final class PeerConnection implements AutoCloseable {
     public static final int PROTOCOL_VERSION = 70016;
-    private static final int HEADER_LENGTH = 24;
 
     private final Socket socket;
     private final InputStream in;
@@ -36,9 +35,7 @@ public final class PeerConnection implements AutoCloseable {
         this.socket = socket;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
-        this.magic = new byte[] {
-            (byte) (packetMagic >>> 24), (byte) (packetMagic >>> 16), (byte) (packetMagic >>> 8), (byte) packetMagic
-        };
+        this.magic = MessageFrame.magicBytes(packetMagic);
     }
 
     /**
@@ -78,7 +75,7 @@ public final class PeerConnection implements AutoCloseable {
             Message m = receive(deadline);
             if (m instanceof Message.Version v) {
                 if (peerVersion != null) {
-                    throw new MalformedDataException("version", 0, "peer sent a second version message");
+                    throw new WireFormatException("version", null, 0, "peer sent a second version message");
                 }
                 if (v.nonce() == nonce) {
                     throw new IOException("connected to ourselves");
@@ -97,24 +94,8 @@ public final class PeerConnection implements AutoCloseable {
     }
 
     public void send(Message m) throws IOException {
-        out.write(frame(magic, m.command(), MessageCodec.encode(m)));
+        out.write(MessageFrame.encode(magic, m.command(), MessageCodec.encode(m)));
         out.flush();
-    }
-
-    /** The wire frame of a payload. */
-    public static byte[] frame(byte[] magic, String command, byte[] payload) {
-        byte[] frame = new byte[HEADER_LENGTH + payload.length];
-        System.arraycopy(magic, 0, frame, 0, 4);
-        byte[] cmd = command.getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(cmd, 0, frame, 4, cmd.length);
-        int n = payload.length;
-        frame[16] = (byte) n;
-        frame[17] = (byte) (n >>> 8);
-        frame[18] = (byte) (n >>> 16);
-        frame[19] = (byte) (n >>> 24);
-        System.arraycopy(Sha256Hash.hashTwice(payload), 0, frame, 20, 4);
-        System.arraycopy(payload, 0, frame, HEADER_LENGTH, n);
-        return frame;
     }
 
     /**
@@ -123,62 +104,16 @@ public final class PeerConnection implements AutoCloseable {
      */
     public Message receive(long deadline) throws IOException {
         while (true) {
-            byte[] header = readFully(HEADER_LENGTH, deadline);
-            Frame f = parseHeader(magic, header);
+            byte[] header = readFully(MessageFrame.HEADER_LENGTH, deadline);
+            MessageFrame.Header f = MessageFrame.parseHeader(magic, header);
             byte[] payload = readFully(f.length(), deadline);
-            Message m = decodeChecked(f, payload);
+            Message m = MessageFrame.decodeChecked(f, payload);
             if (m instanceof Message.Ping p) {
                 send(new Message.Pong(p.nonce()));
                 continue;
             }
             return m;
         }
-    }
-
-    /** A frame header: the command and payload length, checked; and the checksum to compare. */
-    public record Frame(String command, int length, byte[] checksum) {}
-
-    public static Frame parseHeader(byte[] magic, byte[] header) {
-        if (!Arrays.equals(magic, 0, 4, header, 0, 4)) {
-            throw new MalformedDataException("magic", 0, "wrong network magic " + hex(Arrays.copyOf(header, 4)));
-        }
-        int end = 4;
-        while (end < 16 && header[end] != 0) {
-            byte c = header[end];
-            if (c < 0x21 || c > 0x7e) {
-                throw new MalformedDataException("command", end, "non-printable byte " + (c & 0xff));
-            }
-            end++;
-        }
-        if (end == 4) {
-            throw new MalformedDataException("command", 4, "empty command");
-        }
-        for (int i = end; i < 16; i++) {
-            if (header[i] != 0) {
-                throw new MalformedDataException("command", i, "bytes after the NUL padding");
-            }
-        }
-        String command = new String(header, 4, end - 4, StandardCharsets.US_ASCII);
-        long length = (header[16] & 0xffL)
-                | (header[17] & 0xffL) << 8
-                | (header[18] & 0xffL) << 16
-                | (header[19] & 0xffL) << 24;
-        int cap = MessageCodec.maxPayload(command);
-        if (length > cap) {
-            throw new MalformedDataException("length", 16, command + " payload of " + length + " bytes exceeds " + cap);
-        }
-        return new Frame(command, (int) length, Arrays.copyOfRange(header, 20, 24));
-    }
-
-    public static Message decodeChecked(Frame f, byte[] payload) {
-        byte[] sum = Arrays.copyOf(Sha256Hash.hashTwice(payload), 4);
-        if (!Arrays.equals(sum, f.checksum())) {
-            throw new MalformedDataException(
-                    "checksum",
-                    20,
-                    f.command() + " checksum " + hex(f.checksum()) + " does not match payload " + hex(sum));
-        }
-        return MessageCodec.decode(f.command(), payload);
     }
 
     private byte[] readFully(int n, long deadline) throws IOException {
@@ -197,10 +132,6 @@ public final class PeerConnection implements AutoCloseable {
             off += r;
         }
         return buf;
-    }
-
-    private static String hex(byte[] b) {
-        return java.util.HexFormat.of().formatHex(b);
     }
 
     @Override

@@ -1,0 +1,20 @@
+package org.blockfilter.privacylab;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import org.blockfilter.filters.arch.ArchitectureRules;
+import org.junit.jupiter.api.Test;
+
+/** The shared layout rules applied to the privacy-lab module's production classes. */
+class ArchitectureTest {
+    private static final JavaClasses CLASSES = ArchitectureRules.productionClasses("org.blockfilter.privacylab");
+
+    @Test
+    void internalPackagesAreUsedOnlyFromTheirParent() {
+        ArchitectureRules.internalPackagesAreUsedOnlyFromTheirParent().check(CLASSES);
+    }
+
+    @Test
+    void privacyLabDependsOnlyOnFilters() {
+        ArchitectureRules.privacyLabDependsOnlyOnFilters().check(CLASSES);
+    }
+}

@@ -1,0 +1,62 @@
+package org.blockfilter.regtest.wallet;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.server.http.RestConfig;
+import org.blockfilter.server.http.RestServer;
+import org.blockfilter.server.index.FilterIndexer;
+import org.blockfilter.server.index.RpcBlockSource;
+import org.blockfilter.server.index.StoreFilterIndexReader;
+import org.blockfilter.server.node.RpcNodeGateway;
+import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.blockfilter.server.store.IndexStore;
+
+/**
+ * Our server (RocksDB index + REST) on a regtest node, for wallet tests: indexes the node's chain
+ * once at start and again on {@link #reindex()}, serves on 127.0.0.1 (free port). {@link #close()}
+ * stops it and deletes the index directory.
+ */
+final class ServerOnNode implements AutoCloseable {
+    private final Path dir;
+    private final IndexStore store;
+    private final FilterIndexer indexer;
+    private final RestServer rest;
+
+    ServerOnNode(RegtestNode node) throws IOException {
+        dir = Files.createTempDirectory("blockfilter-wallet-it-");
+        BitcoinRpc rpc = new BitcoinRpc(
+                JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
+        store = IndexStore.open(dir.resolve("index"));
+        indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofSeconds(1));
+        indexer.syncOnce();
+        rest = RestServer.start(RestConfig.defaults(), new StoreFilterIndexReader(store), new RpcNodeGateway(rpc));
+    }
+
+    URI baseUri() {
+        return rest.baseUri();
+    }
+
+    /** Indexes what the node mined since. */
+    void reindex() {
+        indexer.syncOnce();
+    }
+
+    @Override
+    public void close() throws IOException {
+        rest.close();
+        indexer.close();
+        store.close();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,388 @@
+package org.blockfilter.regtest.wallet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.bitcoinj.base.Address;
+import org.bitcoinj.base.BitcoinNetwork;
+import org.bitcoinj.base.Coin;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Block;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
+import org.bitcoinj.core.TransactionOutPoint;
+import org.bitcoinj.core.TransactionOutput;
+import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.regtest.btcd.BtcdNode;
+import org.blockfilter.regtest.btcd.BtcdOptions;
+import org.blockfilter.regtest.btcd.BtcdTestSupport;
+import org.blockfilter.regtest.harness.NodeLogOnFailure;
+import org.blockfilter.regtest.scenario.GroundTruth;
+import org.blockfilter.regtest.scenario.OutputKind;
+import org.blockfilter.regtest.scenario.OwnedOutput;
+import org.blockfilter.regtest.scenario.ScenarioRunner;
+import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.server.http.RestConfig;
+import org.blockfilter.server.http.RestServer;
+import org.blockfilter.server.index.FilterIndexer;
+import org.blockfilter.server.index.RpcBlockSource;
+import org.blockfilter.server.index.StoreFilterIndexReader;
+import org.blockfilter.server.node.RpcNodeGateway;
+import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.blockfilter.server.store.IndexStore;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.keys.HdAccount;
+import org.blockfilter.wallet.keys.OutputScript;
+import org.blockfilter.wallet.ledger.Utxo;
+import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.p2p.P2pSource;
+import org.blockfilter.wallet.source.rest.RestSource;
+import org.blockfilter.wallet.spend.PreparedPayment;
+import org.blockfilter.wallet.spend.Spender;
+import org.blockfilter.wallet.sync.SyncEngine;
+import org.blockfilter.wallet.sync.SyncReport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The light wallet against a real btcd over BIP 157 P2P: after a scenario chain, payments to the
+ * wallet (every account kind, one beyond the first gap window), a spend by the wallet and a
+ * reorg, its UTXO set and balance equal a full scan of btcd's best chain.
+ */
+@ExtendWith(NodeLogOnFailure.class)
+class WalletSyncBtcdTest {
+    private static final List<String> MNEMONIC = List.of(
+            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
+    private static final char[] PASSPHRASE = "e2e".toCharArray();
+
+    @TempDir
+    Path dir;
+
+    private BtcdNode node;
+
+    @AfterEach
+    void stop() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    private P2pSource connect() {
+        return P2pSource.connect(
+                node.p2pAddress().orElseThrow(),
+                RegtestNode.PARAMS,
+                P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(10)));
+    }
+
+    private static SyncReport sync(LightWallet w, P2pSource source) {
+        return new SyncEngine(w, List.of(source), null).sync();
+    }
+
+    /** The wallet's coins by a full scan of the node's best chain (scripts derived far past any gap window). */
+    private Map<TransactionOutPoint, Coin> fullScan(LightWallet w) {
+        Set<OutputScript> mine = new HashSet<>();
+        for (HdAccount a : w.keys().accounts()) {
+            for (int i = 0; i < 80; i++) {
+                mine.add(a.derive(false, i).script());
+                mine.add(a.derive(true, i).script());
+            }
+        }
+        Map<TransactionOutPoint, Coin> utxos = new HashMap<>();
+        for (int h = 0; h <= node.tipHeight(); h++) {
+            Block b = node.block(node.blockHash(h).orElseThrow()).orElseThrow();
+            for (Transaction tx : b.getTransactions()) {
+                if (!tx.isCoinBase()) {
+                    for (TransactionInput in : tx.getInputs()) {
+                        utxos.remove(in.getOutpoint());
+                    }
+                }
+                for (TransactionOutput o : tx.getOutputs()) {
+                    if (mine.contains(OutputScript.of(o.getScriptBytes()))) {
+                        utxos.put(new TransactionOutPoint(o.getIndex(), tx.getTxId()), o.getValue());
+                    }
+                }
+            }
+        }
+        return utxos;
+    }
+
+    private void assertMatchesFullScan(LightWallet w) {
+        Map<TransactionOutPoint, Coin> truth = fullScan(w);
+        List<Utxo> utxos = w.ledger().utxos(true);
+        assertEquals(
+                truth.keySet().stream().map(TransactionOutPoint::toString).collect(Collectors.toSet()),
+                utxos.stream().map(u -> u.outpoint().toString()).collect(Collectors.toSet()));
+        assertEquals(
+                truth.values().stream().reduce(Coin.ZERO, Coin::add), w.ledger().balance(true));
+    }
+
+    @Test
+    void walletEqualsAFullScanOfBtcdThroughP2pIncludingSpendAndReorg() {
+        ScenarioSpec spec = ScenarioSpec.small(20_261_130L, 20);
+        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
+        GroundTruth truth = ScenarioRunner.run(node, spec);
+        LightWallet w = LightWallet.create(
+                dir.resolve("w.json"),
+                BitcoinNetwork.REGTEST,
+                MNEMONIC,
+                PASSPHRASE,
+                EnumSet.allOf(AddressKind.class),
+                20,
+                LightWallet.Birthday.ofHeight(0),
+                1 << 10);
+
+        // Scenario coins pay the wallet: every kind, and index 25 which only the slid gap window reaches.
+        List<Address> targets = List.of(
+                w.keys()
+                        .account(AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, 0)
+                        .address(),
+                w.keys()
+                        .account(AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, 10)
+                        .address(),
+                w.keys()
+                        .account(AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, 25)
+                        .address(),
+                w.keys()
+                        .account(AddressKind.P2PKH)
+                        .orElseThrow()
+                        .derive(false, 0)
+                        .address(),
+                w.keys().account(AddressKind.P2TR).orElseThrow().derive(true, 2).address());
+        Iterator<OwnedOutput> coins = truth.outputs().stream()
+                .filter(o -> o.unspent()
+                        && !o.coinbase()
+                        && o.script().kind() == OutputKind.P2WPKH
+                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
+                .iterator();
+        for (Address to : targets) {
+            OwnedOutput coin = coins.next();
+            Transaction tx = new Transaction();
+            tx.addOutput(coin.value().subtract(Coin.valueOf(20_000)), to);
+            tx.addSignedInput(
+                    coin.outpoint(),
+                    coin.script().scriptPubKey(),
+                    coin.value(),
+                    coin.script().keys().get(0));
+            node.submitTransaction(tx.serialize());
+        }
+        node.mine(1);
+        node.mine(1);
+
+        try (P2pSource source = connect()) {
+            SyncReport first = sync(w, source);
+            assertEquals(node.tipHeight(), first.tipHeight());
+            assertEquals(5, w.ledger().utxos(true).size());
+            assertMatchesFullScan(w);
+
+            Spender spender = new Spender(w);
+            PreparedPayment p = spender.prepare(w.unlock(PASSPHRASE), spec.miningAddress(), Coin.CENT, 2);
+            Sha256Hash txid = spender.broadcast(p, List.of(source));
+            node.mine(1);
+            node.mine(1);
+            sync(w, source);
+            assertEquals(
+                    node.tipHeight() - 1, w.ledger().get(txid).orElseThrow().height());
+            assertMatchesFullScan(w);
+
+            node.reorg(2, 3); // drops the spend's block; btcd may put the spend back in its mempool
+            SyncReport afterReorg = sync(w, source);
+            assertTrue(afterReorg.reorgDepth() >= 2, "reorg depth " + afterReorg.reorgDepth());
+            assertEquals(node.tipHash(), w.headers().tipHash());
+            assertMatchesFullScan(w);
+            assertTrue(afterReorg.dropped().isEmpty(), afterReorg.dropped().toString());
+        }
+        LightWallet reloaded = LightWallet.load(dir.resolve("w.json"));
+        assertMatchesFullScan(reloaded);
+        assertEquals(
+                new ArrayList<>(w.ledger().history()),
+                new ArrayList<>(reloaded.ledger().history()));
+    }
+
+    @Test
+    void walletEqualsAFullScanThroughOurServerAndBtcdTogetherIncludingAReorg() {
+        ScenarioSpec spec = ScenarioSpec.small(7L, 15);
+        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
+        GroundTruth truth = ScenarioRunner.run(node, spec);
+        LightWallet w = LightWallet.create(
+                dir.resolve("w.json"),
+                BitcoinNetwork.REGTEST,
+                MNEMONIC,
+                PASSPHRASE,
+                EnumSet.of(AddressKind.P2WPKH),
+                20,
+                LightWallet.Birthday.ofHeight(0),
+                1 << 10);
+        Iterator<OwnedOutput> coins = truth.outputs().stream()
+                .filter(o -> o.unspent()
+                        && !o.coinbase()
+                        && o.script().kind() == OutputKind.P2WPKH
+                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
+                .iterator();
+        for (int i : new int[] {0, 3, 7}) {
+            OwnedOutput coin = coins.next();
+            Transaction tx = new Transaction();
+            tx.addOutput(
+                    coin.value().subtract(Coin.valueOf(20_000)),
+                    w.keys()
+                            .account(AddressKind.P2WPKH)
+                            .orElseThrow()
+                            .derive(false, i)
+                            .address());
+            tx.addSignedInput(
+                    coin.outpoint(),
+                    coin.script().scriptPubKey(),
+                    coin.value(),
+                    coin.script().keys().get(0));
+            node.submitTransaction(tx.serialize());
+            node.mine(1);
+        }
+
+        BitcoinRpc rpc = new BitcoinRpc(
+                JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(30)));
+        try (IndexStore store = IndexStore.open(dir.resolve("index"));
+                FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(200));
+                RestServer server = RestServer.start(
+                        RestConfig.defaults(), new StoreFilterIndexReader(store), new RpcNodeGateway(rpc))) {
+            indexer.syncOnce();
+            try (ChainSource rest =
+                            RestSource.create(URI.create("http://127.0.0.1:" + server.port()), Duration.ofSeconds(10));
+                    P2pSource p2p = connect()) {
+                SyncReport r = new SyncEngine(w, List.of(rest, p2p), null).sync();
+                assertTrue(r.dropped().isEmpty(), r.dropped().toString());
+                assertEquals(List.of(rest.name(), p2p.name()), r.sourcesUsed());
+                assertEquals(3, w.ledger().utxos(true).size());
+                assertMatchesFullScan(w);
+
+                node.reorg(2, 3); // drops the blocks of the last two payments; btcd may mine them again later
+                indexer.syncOnce();
+                SyncReport after = new SyncEngine(w, List.of(rest, p2p), null).sync();
+                assertTrue(after.dropped().isEmpty(), after.dropped().toString());
+                assertTrue(after.reorgDepth() >= 2, "reorg depth " + after.reorgDepth());
+                assertEquals(node.tipHash(), w.headers().tipHash());
+                assertMatchesFullScan(w);
+            }
+        }
+    }
+
+    private static String[] cli(Path dir, String... rest) {
+        String[] head = {
+            "--wallet",
+            dir.resolve("cli.json").toString(),
+            "--passphrase-file",
+            dir.resolve("pw").toString(),
+            "--json"
+        };
+        String[] all = new String[head.length + rest.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(rest, 0, all, head.length, rest.length);
+        return all;
+    }
+
+    private record Run(int code, String out, String err) {}
+
+    private static Run run(String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = org.blockfilter.wallet.cli.WalletCli.run(
+                args,
+                new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        return new Run(
+                code,
+                out.toString(java.nio.charset.StandardCharsets.UTF_8),
+                err.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void commandLineRestoresSyncsFromBtcdAndSends() throws Exception {
+        ScenarioSpec spec = ScenarioSpec.small(11L, 5);
+        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
+        GroundTruth truth = ScenarioRunner.run(node, spec);
+        java.nio.file.Files.writeString(dir.resolve("pw"), "cli pass\n");
+        java.nio.file.Files.writeString(dir.resolve("m"), String.join(" ", MNEMONIC) + "\n");
+        Run restored =
+                run(cli(dir, "restore", "--mnemonic-file", dir.resolve("m").toString(), "--kinds", "p2wpkh"));
+        assertEquals(0, restored.code(), restored.err());
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String address = json.readTree(restored.out()).get("receiveAddress").asText();
+
+        OwnedOutput coin = truth.outputs().stream()
+                .filter(o -> o.unspent()
+                        && !o.coinbase()
+                        && o.script().kind() == OutputKind.P2WPKH
+                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
+                .findFirst()
+                .orElseThrow();
+        Transaction tx = new Transaction();
+        Coin paid = coin.value().subtract(Coin.valueOf(20_000));
+        tx.addOutput(
+                paid,
+                org.bitcoinj.base.AddressParser.getDefault(BitcoinNetwork.REGTEST)
+                        .parseAddress(address));
+        tx.addSignedInput(
+                coin.outpoint(),
+                coin.script().scriptPubKey(),
+                coin.value(),
+                coin.script().keys().get(0));
+        node.submitTransaction(tx.serialize());
+        node.mine(1);
+
+        String peer = "127.0.0.1:" + node.p2pAddress().orElseThrow().getPort();
+        Run synced = run(cli(dir, "sync", "--peer", peer));
+        assertEquals(0, synced.code(), synced.err());
+        assertTrue(synced.err().contains("matched 1"), "progress bar on stderr: " + synced.err());
+        assertEquals(node.tipHeight(), json.readTree(synced.out()).get("height").asInt());
+        assertEquals(
+                paid.toPlainString(),
+                json.readTree(run(cli(dir, "balance")).out()).get("confirmed").asText());
+
+        Run sent = run(cli(
+                dir,
+                "send",
+                "--to",
+                spec.miningAddress().toString(),
+                "--amount",
+                "0.001",
+                "--fee-rate",
+                "3",
+                "--yes",
+                "--peer",
+                peer));
+        assertEquals(0, sent.code(), sent.err());
+        com.fasterxml.jackson.databind.JsonNode s = json.readTree(sent.out());
+        node.mine(1);
+        assertEquals(0, run(cli(dir, "sync", "--peer", peer, "--quiet")).code());
+        Coin expected = paid.subtract(Coin.MILLICOIN)
+                .subtract(Coin.parseCoin(s.get("fee").asText()));
+        assertEquals(
+                expected.toPlainString(),
+                json.readTree(run(cli(dir, "balance")).out()).get("confirmed").asText());
+        com.fasterxml.jackson.databind.JsonNode history =
+                json.readTree(run(cli(dir, "history")).out()).get("transactions");
+        assertEquals(2, history.size());
+        assertEquals(s.get("txid").asText(), history.get(1).get("txid").asText());
+        assertEquals(node.tipHeight(), history.get(1).get("height").asInt());
+    }
+}

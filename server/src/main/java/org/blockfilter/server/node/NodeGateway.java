@@ -1,0 +1,29 @@
+package org.blockfilter.server.node;
+
+import java.util.Optional;
+import org.bitcoinj.base.Sha256Hash;
+
+/**
+ * What the REST layer needs from the node besides the filter index: the node's height (to tell
+ * "not indexed yet" from "unknown"), raw blocks by hash, and transaction relay. Implementations
+ * are thread-safe and never return null; a node that cannot be reached is reported as a
+ * {@link NodeException} of kind {@link NodeException.Kind#UNAVAILABLE}.
+ */
+public interface NodeGateway {
+
+    /** Height of the node's best chain. */
+    int nodeHeight();
+
+    /** Whether the node knows a block (header) with this hash. */
+    boolean hasBlock(Sha256Hash blockHash);
+
+    /** The block's wire serialization, with witnesses; empty if the node does not know it. */
+    Optional<byte[]> rawBlock(Sha256Hash blockHash);
+
+    /**
+     * Relays a raw transaction and returns its txid.
+     *
+     * @throws NodeException of kind {@link NodeException.Kind#REJECTED} with the node's reason
+     */
+    Sha256Hash relay(byte[] rawTx);
+}

@@ -1,0 +1,117 @@
+package org.blockfilter.server.node;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** RpcNodeGateway against a fake Core-dialect JSON-RPC endpoint on loopback. */
+class RpcNodeGatewayTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String KNOWN = "11".repeat(32);
+    private final AtomicInteger blockCountCalls = new AtomicInteger();
+    private HttpServer rpc;
+    private RpcNodeGateway gateway;
+
+    @BeforeEach
+    void start() throws IOException {
+        rpc = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        rpc.createContext("/", exchange -> {
+            JsonNode req = JSON.readTree(exchange.getRequestBody().readAllBytes());
+            ObjectNode res = JSON.createObjectNode().put("id", req.get("id").asLong());
+            String method = req.get("method").asText();
+            String arg = req.get("params").path(0).asText();
+            switch (method) {
+                case "getblockcount" -> res.put("result", 100 + blockCountCalls.getAndIncrement());
+                case "getblockheader" -> {
+                    if (arg.equals(KNOWN)) {
+                        res.put("result", "00".repeat(80));
+                    } else {
+                        res.putObject("error").put("code", -5).put("message", "Block not found");
+                    }
+                }
+                case "getblock" -> {
+                    if (arg.equals(KNOWN)) {
+                        res.put("result", "abcd");
+                    } else {
+                        res.putObject("error").put("code", -5).put("message", "Block not found");
+                    }
+                }
+                case "sendrawtransaction" -> {
+                    if (arg.equals("00")) {
+                        res.putObject("error").put("code", -26).put("message", "min relay fee not met");
+                    } else {
+                        res.put("result", "22".repeat(32));
+                    }
+                }
+                default -> res.putObject("error").put("code", -32601).put("message", "Method not found");
+            }
+            byte[] body = JSON.writeValueAsBytes(res);
+            exchange.sendResponseHeaders(res.has("error") ? 500 : 200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        rpc.start();
+        URI uri = URI.create("http://127.0.0.1:" + rpc.getAddress().getPort());
+        gateway = new RpcNodeGateway(
+                new BitcoinRpc(JsonRpcClient.create(uri, "u", "p", Duration.ofSeconds(5))), Duration.ofHours(1));
+    }
+
+    @AfterEach
+    void stop() {
+        rpc.stop(0);
+    }
+
+    @Test
+    void nodeHeightIsCachedForItsTtl() {
+        assertEquals(100, gateway.nodeHeight());
+        assertEquals(100, gateway.nodeHeight());
+        assertEquals(1, blockCountCalls.get());
+    }
+
+    @Test
+    void hasBlockAndRawBlockTellKnownFromUnknown() {
+        assertTrue(gateway.hasBlock(Sha256Hash.wrap(KNOWN)));
+        assertFalse(gateway.hasBlock(Sha256Hash.wrap("33".repeat(32))));
+        assertArrayEquals(
+                new byte[] {(byte) 0xab, (byte) 0xcd},
+                gateway.rawBlock(Sha256Hash.wrap(KNOWN)).orElseThrow());
+        assertTrue(gateway.rawBlock(Sha256Hash.wrap("33".repeat(32))).isEmpty());
+    }
+
+    @Test
+    void relayReturnsTheTxidOrTheNodesRejection() {
+        assertEquals(Sha256Hash.wrap("22".repeat(32)), gateway.relay(new byte[] {1}));
+        NodeException e = assertThrows(NodeException.class, () -> gateway.relay(new byte[] {0}));
+        assertEquals(NodeException.Kind.REJECTED, e.kind());
+        assertTrue(e.getMessage().contains("min relay fee not met"));
+    }
+
+    @Test
+    void unreachableNodeIsUnavailableNotRejected() {
+        rpc.stop(0);
+        NodeException e = assertThrows(NodeException.class, () -> gateway.relay(new byte[] {1}));
+        assertEquals(NodeException.Kind.UNAVAILABLE, e.kind());
+        assertEquals(
+                NodeException.Kind.UNAVAILABLE,
+                assertThrows(NodeException.class, () -> gateway.hasBlock(Sha256Hash.wrap(KNOWN)))
+                        .kind());
+    }
+}
