@@ -103,14 +103,14 @@ public final class FreshWalletExperiment {
                     first.sizeBytes(),
                     first.hashFuncs(),
                     rates[m],
-                    rate,
-                    Stats.mean(dRate),
-                    Stats.mean(fpL) / large,
-                    rate * small,
-                    Stats.mean(fpS),
-                    rate * large,
-                    Stats.mean(fpL),
-                    rate * rate * small);
+                    Stats.sig(rate, 3),
+                    Stats.sig(Stats.mean(dRate), 3),
+                    Stats.sig(Stats.mean(fpL) / large, 3),
+                    Stats.sig(rate * small, 3),
+                    Stats.sig(Stats.mean(fpS), 3),
+                    Stats.sig(rate * large, 3),
+                    Stats.sig(Stats.mean(fpL), 3),
+                    Stats.sig(rate * rate * small, 2));
         }
         raw.write(dir.resolve("exp4_raw.csv"));
         summary.write(dir.resolve("exp4_summary.csv"));
@@ -118,7 +118,8 @@ public final class FreshWalletExperiment {
         Plot plot = new Plot(
                         "False positives a fresh wallet's filter yields",
                         "addresses tested (universe)",
-                        "false positives: measured (markers), expected (dashed)")
+                        "false positives: measured (markers), expected (dashed)",
+                        760)
                 .logY()
                 .legendBelow();
         for (int m = 0; m < models.length; m++) {

@@ -122,7 +122,8 @@ final class PaperComparison {
                         "P_h(j), pre-HD bitcoinj filter at 0.05%, " + Lab.count(u)
                                 + " addresses: ours (markers, 95% CI) vs the paper's model (dashed)",
                         "j (addresses guessed)",
-                        "P_h(j)")
+                        "P_h(j)",
+                        760)
                 .yRange(0, 1.05)
                 .legendBelow();
         int g = 0;

@@ -19,9 +19,14 @@ public final class Plot {
     private final List<String> names = new ArrayList<>();
 
     public Plot(String title, String xLabel, String yLabel) {
+        this(title, xLabel, yLabel, 600);
+    }
+
+    /** A plot {@code height} pixels tall (taller for a legend below the plot). */
+    public Plot(String title, String xLabel, String yLabel, int height) {
         chart = new XYChartBuilder()
                 .width(1100)
-                .height(600)
+                .height(height)
                 .title(title)
                 .xAxisTitle(xLabel)
                 .yAxisTitle(yLabel)
@@ -165,7 +170,7 @@ public final class Plot {
     /** Puts the legend below the plot area (for plots with many series). */
     public Plot legendBelow() {
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
         return this;
     }
 

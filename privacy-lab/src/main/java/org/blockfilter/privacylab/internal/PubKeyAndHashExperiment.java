@@ -150,7 +150,8 @@ public final class PubKeyAndHashExperiment {
         Plot rate = new Plot(
                         "Effective false-positive rate when both must match (every filter; zeros marked)",
                         "filter's P_f (formula)",
-                        "measured rate over " + Lab.count(u) + " addresses")
+                        "measured rate over " + Lab.count(u) + " addresses",
+                        720)
                 .logX()
                 .logY()
                 .legendBelow();

@@ -175,14 +175,16 @@ public final class SingleFilterExperiment {
             Plot ph = new Plot(
                             "P_h(1) vs N, " + model.label() + ", " + Lab.count(u) + " other addresses",
                             "N (client addresses)",
-                            "P_h(1): mean over " + clients + " clients, 95% CI (markers); analytic (dashed)")
+                            "P_h(1): mean over " + clients + " clients, 95% CI (markers); analytic (dashed)",
+                            800)
                     .logX()
                     .yRange(0, 1.05)
                     .legendBelow();
             Plot fp = new Plot(
                             "False positives vs N, " + model.label() + ", " + Lab.count(u) + " other addresses",
                             "N (client addresses)",
-                            "false positives (expected per filter, mean and 95% CI)")
+                            "false positives (expected per filter, mean and 95% CI)",
+                            900)
                     .logX()
                     .logY()
                     .legendBelow();
