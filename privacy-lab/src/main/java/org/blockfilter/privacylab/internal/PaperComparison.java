@@ -319,7 +319,7 @@ final class PaperComparison {
                                     r.get(5),
                                     r.get(2),
                                     Math.abs(ours - paper) < 0.02
-                                            ? ": the same to two decimals"
+                                            ? ": within 0.02 of each other"
                                             : ours > paper
                                                     ? ": ours is higher because bitcoinj rounds the filter size and the number of hash functions (k) its own way, which here gives a lower effective rate than the paper's continuous formula"
                                                     : ": ours is lower; bitcoinj's integer size and k give a higher effective rate than the continuous formula"));
