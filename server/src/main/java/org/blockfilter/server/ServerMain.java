@@ -2,6 +2,7 @@ package org.blockfilter.server;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -23,6 +24,8 @@ import org.blockfilter.server.index.IndexingException;
 import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.node.RpcNodeGateway;
+import org.blockfilter.server.p2p.P2pConfig;
+import org.blockfilter.server.p2p.P2pServer;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.rpc.RpcException;
@@ -44,10 +47,13 @@ import picocli.CommandLine.Option;
         name = "blockfilter-server",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        description = "Follows a Bitcoin node, indexes a BIP 158 basic filter per block and serves filters over REST.")
+        description = "Follows a Bitcoin node, indexes a BIP 158 basic filter per block and serves filters "
+                + "over REST and BIP 157 P2P.")
 public final class ServerMain implements Callable<Integer> {
     /** Default HTTP port (BIP 157's number, rarely taken). */
     public static final int DEFAULT_PORT = 8157;
+    /** Default P2P port off mainnet (next to the HTTP port; a node's own 8333/18444 stays free). */
+    public static final int DEFAULT_P2P_PORT = 8158;
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
     private static final Duration RPC_TIMEOUT = Duration.ofSeconds(30);
@@ -121,6 +127,19 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--no-http", description = "Index only; do not start the HTTP server.")
     boolean noHttp;
 
+    @Option(
+            names = "--p2p-port",
+            paramLabel = "N",
+            description = "Serve BIP 157 over the Bitcoin P2P protocol on this port, 0 for a free one " + "(default: "
+                    + DEFAULT_P2P_PORT + " off mainnet; off on mainnet unless given).")
+    Integer p2pPort;
+
+    @Option(names = "--p2p-bind", paramLabel = "ADDR", description = "P2P bind address (default: the --bind address).")
+    String p2pBind;
+
+    @Option(names = "--no-p2p", description = "Do not start the P2P listener.")
+    boolean noP2p;
+
     @Option(names = "--exit-when-synced", description = "Index up to the node's tip, then exit (implies --no-http).")
     boolean exitWhenSynced;
 
@@ -169,6 +188,10 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--poll-ms must be >= 1: " + pollMillis;
         } else if (undoDepth < 1) {
             problem = "--undo-depth must be >= 1: " + undoDepth;
+        } else if (p2pPort != null && (p2pPort < 0 || p2pPort > 65_535)) {
+            problem = "--p2p-port must be 0..65535: " + p2pPort;
+        } else if (p2pPort != null && noP2p) {
+            problem = "--p2p-port and --no-p2p exclude each other";
         } else if (demoBlocks < 1) {
             problem = "--demo-blocks must be >= 1: " + demoBlocks;
         }
@@ -184,8 +207,11 @@ public final class ServerMain implements Callable<Integer> {
         JsonRpcClient client = connect();
         BitcoinRpc rpc = new BitcoinRpc(client);
         String chain;
+        boolean pruned;
         try {
-            chain = rpc.blockchainInfo().path("chain").asText("unknown");
+            com.fasterxml.jackson.databind.JsonNode info = rpc.blockchainInfo();
+            chain = info.path("chain").asText("unknown");
+            pruned = info.path("pruned").asBoolean(false);
         } catch (RpcException e) {
             throw new StartupException("cannot talk to the node at " + client.endpoint() + ": " + e.getMessage());
         }
@@ -211,13 +237,16 @@ public final class ServerMain implements Callable<Integer> {
             return 0;
         }
         indexer.start();
+        MeterRegistry registry;
         if (noHttp) {
+            registry = new SimpleMeterRegistry();
             System.out.println("blockfilter-server: indexing " + client.endpoint() + " (" + chain + ") into " + dir
-                    + "; HTTP disabled (--no-http). Ctrl-C to stop.");
+                    + "; HTTP disabled (--no-http).");
         } else {
             RestServer rest = startRest(chain, store, rpc);
             closeFirst(rest); // closed before the indexer and the store
-            registerIndexerMetrics(rest.meterRegistry(), indexer);
+            registry = rest.meterRegistry();
+            registerIndexerMetrics(registry, indexer);
             String base = rest.baseUri().toString();
             System.out.println("blockfilter-server: indexing " + client.endpoint() + " (" + chain + ") into " + dir);
             System.out.println("  status          " + base + "/api/v1/status");
@@ -225,11 +254,52 @@ public final class ServerMain implements Callable<Integer> {
             System.out.println("  Core-compatible " + base + "/rest/blockfilter/basic/<blockhash>.json");
             System.out.println("  API docs        " + base + "/swagger  (OpenAPI: " + base + "/api/v1/openapi.json)");
             System.out.println("  metrics         " + base + "/metrics");
-            System.out.println("Ctrl-C to stop.");
         }
+        Integer p2p = p2pPortFor(chain);
+        if (p2p != null) {
+            P2pServer server = startP2p(chain, pruned, p2p, store, rpc, registry);
+            closeFirst(server); // closed before the indexer and the store
+            System.out.println(
+                    "  BIP 157 P2P     " + server.address().getAddress().getHostAddress() + ":" + server.port()
+                            + "  (e.g. wallet sync --peer, BDK's CbfBuilder().peers)");
+        }
+        System.out.println("Ctrl-C to stop.");
         System.out.flush();
         awaitStop(indexer);
         return indexer.status().failure().isPresent() ? 1 : 0;
+    }
+
+    /** The P2P port to listen on, or null for none: on by default off mainnet, off on mainnet unless asked. */
+    private Integer p2pPortFor(String chain) {
+        if (noP2p) {
+            return null;
+        }
+        if (p2pPort != null) {
+            return p2pPort;
+        }
+        return "main".equals(chain) ? null : DEFAULT_P2P_PORT;
+    }
+
+    private P2pServer startP2p(
+            String chain, boolean pruned, int p2p, IndexStore store, BitcoinRpc rpc, MeterRegistry registry)
+            throws StartupException {
+        String host = p2pBind != null ? p2pBind : bind;
+        P2pConfig config;
+        try {
+            config = P2pConfig.forNetwork(chain).withHost(host).withPort(p2p);
+        } catch (IllegalArgumentException e) {
+            throw new StartupException("cannot serve P2P: " + e.getMessage() + " (use --no-p2p)");
+        }
+        if (pruned) {
+            // A pruned node cannot give us old blocks: advertise NODE_NETWORK_LIMITED only.
+            config = config.withServices(config.services() & ~P2pConfig.NODE_NETWORK);
+        }
+        try {
+            return P2pServer.start(config, new StoreFilterIndexReader(store), new RpcNodeGateway(rpc), registry);
+        } catch (IOException e) {
+            throw new StartupException("cannot serve P2P on " + host + ":" + p2p + ": " + e.getMessage()
+                    + " (choose another --p2p-port, 0 for a free one, or --no-p2p)");
+        }
     }
 
     private RestServer startRest(String chain, IndexStore store, BitcoinRpc rpc) throws StartupException {

@@ -26,6 +26,8 @@ class ServerMainTest {
         assertEquals(2, ServerMain.run("--node", "http://u:p@127.0.0.1:1", "--embedded"));
         assertEquals(2, ServerMain.run("--undo-depth", "0"));
         assertEquals(2, ServerMain.run("--no-such-option"));
+        assertEquals(2, ServerMain.run("--p2p-port", "70000"));
+        assertEquals(2, ServerMain.run("--p2p-port", "0", "--no-p2p"));
     }
 
     @Test

@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The layout rules every module's {@code ArchitectureTest} applies to its own production classes
+ * The layout rules every module's {@code *ArchitectureTest} applies to its own production classes
  * (README: "Dependencies point one way"; STYLE.md: "Code that is not API goes in an internal
  * package"). Shared through the filters test-jar. Stateless; each rule is a fresh immutable value.
  */

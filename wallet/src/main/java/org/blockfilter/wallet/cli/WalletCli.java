@@ -21,12 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.bitcoinj.base.Address;
-import org.bitcoinj.base.AddressParser;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Network;
-import org.bitcoinj.base.exceptions.AddressFormatException;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressDecoder;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.DerivedAddress;
 import org.blockfilter.wallet.keys.WalletKeys;
@@ -481,12 +480,7 @@ public final class WalletCli {
         @Override
         public Integer call() {
             LightWallet w = LightWallet.load(cli.wallet);
-            Address address;
-            try {
-                address = AddressParser.getDefault(w.network()).parseAddress(to);
-            } catch (AddressFormatException e) {
-                throw new IllegalArgumentException("not a valid address: " + to + " (" + e.getMessage() + ")");
-            }
+            Address address = AddressDecoder.decode(to, w.network());
             Coin value;
             try {
                 value = Coin.valueOf(amount.movePointRight(8).longValueExact());

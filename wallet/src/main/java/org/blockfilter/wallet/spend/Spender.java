@@ -1,5 +1,6 @@
 package org.blockfilter.wallet.spend;
 
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import org.bitcoinj.base.Address;
@@ -14,8 +15,11 @@ import org.bitcoinj.script.Script;
 import org.bitcoinj.script.ScriptBuilder;
 import org.bitcoinj.script.ScriptException;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressDecoder;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.DerivedAddress;
+import org.blockfilter.wallet.keys.Schnorr;
+import org.blockfilter.wallet.keys.Taproot;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.ledger.Utxo;
 import org.blockfilter.wallet.ledger.WalletTx;
@@ -23,31 +27,27 @@ import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 
 /**
- * Builds, signs and broadcasts payments from a {@link LightWallet}. Spends confirmed P2WPKH and
- * P2PKH coins; change goes to the next unused BIP 84 change address (BIP 44 if the wallet has no
- * BIP 84 account). Every signed input is checked with bitcoinj's script interpreter before the
- * payment is returned. Not thread-safe (it moves the wallet's change index).
+ * Builds, signs and broadcasts payments from a {@link LightWallet}. Spends confirmed P2WPKH, P2PKH
+ * and P2TR coins (BIP 86 key path: BIP 340 Schnorr over the BIP 341 sighash); change goes to the
+ * next unused BIP 84 change address (BIP 44 if the wallet has no BIP 84 account). Every P2WPKH and
+ * P2PKH input is checked with bitcoinj's script interpreter, every P2TR signature against its output
+ * key, before the payment is returned. Not thread-safe (it moves the wallet's change index).
  */
 public final class Spender {
     private final LightWallet wallet;
+    private final SecureRandom random = new SecureRandom();
 
     public Spender(LightWallet wallet) {
         this.wallet = wallet;
     }
 
     /** Selects coins and signs; nothing is broadcast or saved. {@code unlocked} must hold private keys. */
-    public PreparedPayment prepare(WalletKeys unlocked, Address recipient, Coin amount, long satPerVByte) {
-        if (!recipient.network().equals(wallet.network())) {
-            throw new IllegalArgumentException(
-                    "address " + recipient + " is for " + recipient.network().id() + ", wallet is "
-                            + wallet.network().id());
-        }
+    public PreparedPayment prepare(WalletKeys unlocked, Address to, Coin amount, long satPerVByte) {
+        // A testnet base58 address is also a regtest one; a bech32 address must carry our prefix.
+        Address recipient = AddressDecoder.forNetwork(to, wallet.network());
         List<Utxo> spendable = new ArrayList<>();
         for (Utxo u : wallet.ledger().utxos(true)) {
-            AddressKind k = kindOf(u);
-            if (k == AddressKind.P2WPKH || k == AddressKind.P2PKH) {
-                spendable.add(u);
-            }
+            spendable.add(u);
         }
         // Coins spent by our own pending payments are not spendable again.
         List<Utxo> unspentInclPending = wallet.ledger().utxos(false);
@@ -79,8 +79,13 @@ public final class Spender {
         for (Utxo u : sel.inputs()) {
             tx.addInput(new TransactionInput(tx, new byte[0], u.outpoint(), u.value()));
         }
+        // A taproot signature commits to every input's amount and script, so all are passed.
+        List<TaprootSighash.SpentOutput> spent = sel.inputs().stream()
+                .map(u -> new TaprootSighash.SpentOutput(
+                        u.value().value, u.script().bytes()))
+                .toList();
         for (int i = 0; i < sel.inputs().size(); i++) {
-            sign(tx, i, sel.inputs().get(i), unlocked);
+            sign(tx, i, sel.inputs().get(i), unlocked, spent);
         }
         return new PreparedPayment(
                 tx.getTxId(),
@@ -123,7 +128,7 @@ public final class Spender {
                 .orElseThrow(() -> new IllegalStateException("coin " + u.outpoint() + " is not the wallet's"));
     }
 
-    private void sign(Transaction tx, int index, Utxo u, WalletKeys unlocked) {
+    private void sign(Transaction tx, int index, Utxo u, WalletKeys unlocked, List<TaprootSighash.SpentOutput> spent) {
         DerivedAddress a = wallet.keys().lookup(u.script()).orElseThrow();
         DeterministicKey key = unlocked.account(a.kind()).orElseThrow().key(a.change(), a.index());
         if (!key.hasPrivKey()) {
@@ -132,6 +137,10 @@ public final class Spender {
         TransactionInput in = tx.getInput(index);
         Script scriptPubKey = Script.parse(u.script().bytes());
         TransactionInput signed;
+        if (a.kind() == AddressKind.P2TR) {
+            tx.replaceInput(index, in.withWitness(signTaprootKeyPath(tx, index, key, u, spent)));
+            return;
+        }
         if (a.kind() == AddressKind.P2WPKH) {
             Script scriptCode = ScriptBuilder.createP2PKHOutputScript(key);
             TransactionSignature sig =
@@ -148,5 +157,25 @@ public final class Spender {
         } catch (ScriptException e) {
             throw new IllegalStateException("signed input " + index + " does not verify: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * BIP 86 key-path spend: a BIP 340 signature with the tweaked key over the BIP 341
+     * SIGHASH_DEFAULT message, checked against the output key before it is used. bitcoinj's
+     * interpreter cannot check taproot, so the check is ours.
+     */
+    private TransactionWitness signTaprootKeyPath(
+            Transaction tx, int index, DeterministicKey key, Utxo u, List<TaprootSighash.SpentOutput> spent) {
+        byte[] sighash = TaprootSighash.hash(tx, index, spent, TaprootSighash.SIGHASH_DEFAULT);
+        byte[] tweaked = Taproot.tweakPrivateKey(key.getPrivKeyBytes(), null);
+        byte[] auxRand = new byte[32];
+        random.nextBytes(auxRand);
+        byte[] sig = Schnorr.sign(sighash, tweaked, auxRand);
+        byte[] script = u.script().bytes();
+        byte[] outputKey = java.util.Arrays.copyOfRange(script, 2, 34);
+        if (script.length != 34 || !Schnorr.verify(sig, sighash, outputKey)) {
+            throw new IllegalStateException("taproot signature for input " + index + " does not verify");
+        }
+        return TransactionWitness.of(sig);
     }
 }

@@ -16,7 +16,7 @@ final class TxSize {
         return switch (kind) {
             case P2WPKH -> 68; // 41 bytes + (1 + 73 + 34) witness / 4
             case P2PKH -> 148;
-            case P2TR -> 58; // 41 + (1 + 66) / 4, for completeness; not spendable here
+            case P2TR -> 58; // 41 + (1 + 1 + 64) / 4: key path, 64-byte Schnorr signature
         };
     }
 

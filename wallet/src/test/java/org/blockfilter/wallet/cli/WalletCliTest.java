@@ -117,4 +117,32 @@ class WalletCliTest {
         assertEquals(1, r.code());
         assertTrue(r.err().contains("wrong passphrase"), r.err());
     }
+
+    @Test
+    void sendTakesRegtestBase58AddressesAndNamesTheNetworkOfForeignOnes() throws Exception {
+        assertEquals(0, run(base("create", "--birthday-height", "0")).code());
+        String ownP2pkh = new ObjectMapper()
+                .readTree(run(base("receive", "--kind", "p2pkh")).out())
+                .get("address")
+                .asText();
+        for (String to :
+                new String[] {"mxiMrfji71Pn5piJqtGWy9tfkQnKs8wYWe", "2N3vVYSK5XRgVSGWy21PnsRmBUywSQNdCsf", ownP2pkh}) {
+            Result r = run(base("send", "--to", to, "--amount", "0.01", "--fee-rate", "1", "--yes"));
+            // The empty wallet cannot pay, but the address was taken.
+            assertEquals(1, r.code(), r.err());
+            assertTrue(r.err().contains("insufficient") || r.err().contains("Insufficient"), to + ": " + r.err());
+        }
+
+        Result testnet = run(base(
+                "send",
+                "--to",
+                "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx",
+                "--amount",
+                "0.01",
+                "--fee-rate",
+                "1",
+                "--yes"));
+        assertEquals(1, testnet.code());
+        assertTrue(testnet.err().contains("segwit address for testnet/signet"), testnet.err());
+    }
 }

@@ -6,13 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
+import org.bitcoinj.core.TransactionWitness;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.keys.Schnorr;
 import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.ledger.Utxo;
 import org.blockfilter.wallet.ledger.WalletTx;
 import org.blockfilter.wallet.store.WrongPassphraseException;
 import org.blockfilter.wallet.sync.SyncEngine;
@@ -90,13 +96,52 @@ class SpenderTest {
     }
 
     @Test
-    void taprootCoinsAreTrackedButNotSpent() {
+    void taprootCoinsAreSpentOnTheKeyPathBesideSegwitV0Coins() {
         TestChain chain = new TestChain();
-        LightWallet w = funded(chain, AddressKind.P2TR, Coin.COIN);
-        assertEquals(Coin.COIN, w.ledger().balance(true));
-        assertThrows(
-                InsufficientFundsException.class,
-                () -> new Spender(w).prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2));
+        LightWallet w = TestWallets.create(dir);
+        chain.mine(2);
+        chain.mineBlock(List.of(chain.pay(
+                List.of(
+                        w.keys()
+                                .account(AddressKind.P2TR)
+                                .orElseThrow()
+                                .derive(false, 0)
+                                .address(),
+                        w.keys()
+                                .account(AddressKind.P2WPKH)
+                                .orElseThrow()
+                                .derive(false, 0)
+                                .address()),
+                Coin.CENT)));
+        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
+
+        PreparedPayment p = new Spender(w)
+                .prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT.add(Coin.MILLICOIN), 3);
+
+        Transaction tx = Transaction.read(ByteBuffer.wrap(p.raw()));
+        assertEquals(2, tx.getInputs().size());
+        List<TaprootSighash.SpentOutput> spent = new ArrayList<>();
+        for (TransactionInput in : tx.getInputs()) {
+            Utxo u = w.ledger().utxos(true).stream()
+                    .filter(x -> x.outpoint().equals(in.getOutpoint()))
+                    .findFirst()
+                    .orElseThrow();
+            spent.add(new TaprootSighash.SpentOutput(u.value().value, u.script().bytes()));
+        }
+        int taproot = 0;
+        for (int i = 0; i < tx.getInputs().size(); i++) {
+            byte[] script = spent.get(i).scriptPubKey();
+            if (script[0] == 0x51) {
+                taproot++;
+                TransactionWitness wit = tx.getInput(i).getWitness();
+                assertEquals(1, wit.getPushCount(), "key path: one witness item");
+                assertEquals(64, wit.getPush(0).length, "SIGHASH_DEFAULT: no hash-type byte");
+                byte[] sighash = TaprootSighash.hash(tx, i, spent, TaprootSighash.SIGHASH_DEFAULT);
+                assertTrue(Schnorr.verify(wit.getPush(0), sighash, Arrays.copyOfRange(script, 2, 34)));
+            }
+        }
+        assertEquals(1, taproot);
+        assertTrue(p.effectiveSatPerVByte() >= 3.0, "paid " + p.effectiveSatPerVByte() + " sat/vB");
     }
 
     @Test
@@ -115,5 +160,30 @@ class SpenderTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> new Spender(w).prepare(w.unlock(TestWallets.PASSPHRASE), mainnet, Coin.CENT, 2));
+    }
+
+    @Test
+    void paysRegtestBase58AddressesWhichShareTestnetPrefixes() {
+        TestChain chain = new TestChain();
+        LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
+        WalletKeys keys = w.unlock(TestWallets.PASSPHRASE);
+        Address ownP2pkh = w.keys()
+                .account(AddressKind.P2PKH)
+                .orElseThrow()
+                .derive(false, 3)
+                .address();
+        for (String text : List.of(
+                "mxiMrfji71Pn5piJqtGWy9tfkQnKs8wYWe", "2N3vVYSK5XRgVSGWy21PnsRmBUywSQNdCsf", ownP2pkh.toString())) {
+            // As parsed by bitcoinj, whose base58 parser only knows testnet for these prefixes.
+            Address parsed = org.bitcoinj.base.AddressParser.getDefault().parseAddress(text);
+
+            PreparedPayment p = new Spender(w).prepare(keys, parsed, Coin.CENT, 2);
+
+            Transaction tx = Transaction.read(ByteBuffer.wrap(p.raw()));
+            assertEquals(
+                    org.bitcoinj.script.ScriptBuilder.createOutputScript(parsed),
+                    tx.getOutput(0).getScriptPubKey(),
+                    text);
+        }
     }
 }

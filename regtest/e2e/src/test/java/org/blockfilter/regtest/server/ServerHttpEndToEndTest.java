@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import org.bitcoinj.core.Block;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.regtest.RegtestNode;
@@ -31,7 +32,8 @@ class ServerHttpEndToEndTest {
 
     @Test
     void embeddedServerIndexesTheDemoChainAndServesItOverHttp() throws Exception {
-        try (ChildServer child = ChildServer.startMain("--embedded", "--demo-blocks", "110", "--port", "0")) {
+        try (ChildServer child =
+                ChildServer.startMain("--embedded", "--demo-blocks", "110", "--port", "0", "--p2p-port", "0")) {
             assertTrue(
                     child.awaitLine(l -> l.contains("/api/v1/status"), TIMEOUT), "printed its URLs:\n" + child.tail());
             String statusLine = child.lines().stream()
@@ -66,6 +68,28 @@ class ServerHttpEndToEndTest {
                     get(http, URI.create(base + "/rest/blockfilter/basic/" + genesis.getHashAsString() + ".hex"));
             assertEquals(200, core.statusCode());
             assertEquals(expected + "\n", core.body());
+            // The same index over BIP 157 P2P, on the port it printed; its meters on /metrics.
+            if (child.lines().stream().noneMatch(l -> l.contains("BIP 157 P2P"))) {
+                assertTrue(child.awaitLine(l -> l.contains("BIP 157 P2P"), TIMEOUT), child.tail());
+            }
+            String p2pLine = child.lines().stream()
+                    .filter(l -> l.contains("BIP 157 P2P"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("printed its P2P address:\n" + child.tail()));
+            int p2pPort = Integer.parseInt(p2pLine.replaceAll(".*127\\.0\\.0\\.1:(\\d+).*", "$1"));
+            try (org.blockfilter.wallet.source.p2p.P2pSource p2p = org.blockfilter.wallet.source.p2p.P2pSource.connect(
+                    new java.net.InetSocketAddress("127.0.0.1", p2pPort),
+                    RegtestNode.PARAMS,
+                    org.blockfilter.wallet.source.p2p.P2pSource.Options.DEFAULT)) {
+                assertEquals(st.path("indexedHeight").asInt(), p2p.tipHeight());
+                assertEquals(
+                        List.of(new org.blockfilter.wallet.source.ChainSource.BlockFilterBytes(
+                                genesis.getHash(), filter)),
+                        p2p.filters(0, genesis.getHash()));
+            }
+            assertTrue(get(http, URI.create(base + "/metrics"))
+                    .body()
+                    .contains("blockfilter_p2p_messages_received_total"));
             JsonNode filter1 = JSON.readTree(
                     get(http, URI.create(base + "/api/v1/filters/1")).body());
             assertEquals(1, filter1.path("height").asInt(), filter1.toString());

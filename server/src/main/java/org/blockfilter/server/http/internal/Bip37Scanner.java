@@ -14,6 +14,7 @@ import org.blockfilter.filters.bloom.Bip37Filter;
 import org.blockfilter.filters.bloom.BloomFilterFormatException;
 import org.blockfilter.filters.bloom.MerkleBlockMatch;
 import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.node.BlockCache;
 import org.blockfilter.server.node.NodeGateway;
 
 /**

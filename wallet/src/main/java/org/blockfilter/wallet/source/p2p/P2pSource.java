@@ -73,6 +73,7 @@ public final class P2pSource implements ChainSource {
     private final PeerHeaderChain chain;
     private PeerConnection connection;
     private boolean closed;
+    private long pingNonce = new java.security.SecureRandom().nextLong();
 
     private P2pSource(InetSocketAddress peer, NetworkParameters params, Options options) {
         this.peer = peer;
@@ -314,18 +315,34 @@ public final class P2pSource implements ChainSource {
         return h.getAsInt();
     }
 
-    /** getheaders from our locator until the peer has no more. */
+    /**
+     * getheaders from our locator until the peer has no more. A peer with nothing newer may stay
+     * silent (the protocol promises no answer), so each getheaders is followed by a ping: peers
+     * handle a connection's messages in order, and the pong ends the answer. Headers messages that
+     * do not build on our chain are announcements we did not ask for and are ignored, as are inv,
+     * sendheaders, notfound and any other message.
+     */
     private Void syncHeaders(PeerConnection c) throws IOException {
         while (true) {
             c.send(new Message.GetHeaders(PeerConnection.PROTOCOL_VERSION, chain.locator(), ZERO));
+            long nonce = ++pingNonce;
+            c.send(new Message.Ping(nonce));
             long deadline = deadline();
-            Message m;
-            do {
-                m = c.receive(deadline);
-            } while (!(m instanceof Message.Headers));
-            List<byte[]> headers = ((Message.Headers) m).headers();
-            chain.connect(headers);
-            if (headers.size() < ProtocolLimits.MAX_HEADERS_RESULTS) {
+            List<byte[]> answer = null;
+            while (true) {
+                Message m = c.receive(deadline);
+                if (m instanceof Message.Pong p && p.nonce() == nonce) {
+                    break;
+                }
+                if (answer == null && m instanceof Message.Headers h && chain.buildsOn(h.headers())) {
+                    answer = h.headers();
+                }
+            }
+            if (answer == null || answer.isEmpty()) {
+                return null;
+            }
+            chain.connect(answer);
+            if (answer.size() < ProtocolLimits.MAX_HEADERS_RESULTS) {
                 return null;
             }
         }

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -21,7 +22,8 @@ import org.blockfilter.filters.p2p.MessageFrame;
 /**
  * A scripted Bitcoin peer on 127.0.0.1 (free port) for P2pSource tests: it handshakes with the
  * given services and answers each request with what the script returns (an empty list: it stays
- * silent, as btcd does for requests it ignores). Connections are served one after another.
+ * silent, as btcd does for requests it ignores), and a ping also with its pong after that.
+ * Connections are served one after another.
  */
 final class FakePeer implements AutoCloseable {
     static final byte[] MAGIC = {(byte) 0xfa, (byte) 0xbf, (byte) 0xb5, (byte) 0xda};
@@ -61,13 +63,21 @@ final class FakePeer implements AutoCloseable {
                     byte[] payload = new byte[f.length()];
                     in.readFully(payload);
                     Message m = MessageFrame.decodeChecked(f, payload);
-                    List<Message> answers = m instanceof Message.Version
-                            ? List.of(
-                                    new Message.Version(70016, services, 0, 0, 99, "/fake:1/", 0, true),
-                                    new Message.Verack())
-                            : script.apply(n, m);
+                    List<Message> answers = new ArrayList<>();
+                    if (m instanceof Message.Version) {
+                        answers.add(new Message.Version(70016, services, 0, 0, 99, "/fake:1/", 0, true));
+                        answers.add(new Message.Verack());
+                    } else {
+                        answers.addAll(script.apply(n, m));
+                    }
+                    if (m instanceof Message.Ping p) {
+                        // As every node since BIP 31, after whatever the script sent first.
+                        answers.add(new Message.Pong(p.nonce()));
+                    }
                     for (Message a : answers) {
-                        out.write(MessageFrame.encode(MAGIC, a.command(), MessageCodec.encode(a)));
+                        // Unknown(command, n): a message we do not model, sent with n zero bytes.
+                        byte[] body = a instanceof Message.Unknown u ? new byte[u.length()] : MessageCodec.encode(a);
+                        out.write(MessageFrame.encode(MAGIC, a.command(), body));
                     }
                     out.flush();
                 }

@@ -235,4 +235,78 @@ class P2pSourceTest {
             assertThrows(SourceException.class, source::tipHeight);
         }
     }
+
+    /** A node with nothing newer than our tip may send nothing at all; it answers the ping. */
+    @Test
+    void peerThatNeverAnswersAGetheadersFromItsTipIsNotWaitedFor() throws IOException {
+        List<Message> received = Collections.synchronizedList(new ArrayList<>());
+        try (FakePeer peer = new FakePeer(SERVES_FILTERS, (n, m) -> {
+                    received.add(m);
+                    if (m instanceof Message.GetHeaders g) {
+                        return g.locator().get(0).equals(hashAt(3)) ? List.of() : List.of(new Message.Headers(CHAIN));
+                    }
+                    return List.of();
+                });
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+            assertEquals(3, source.tipHeight());
+
+            assertEquals(3, source.tipHeight());
+            assertEquals(3, source.blockHeaders(1, 10).size());
+
+            assertEquals(1, peer.connections(), "the peer was never dropped");
+            assertTrue(received.stream()
+                    .anyMatch(m -> m instanceof Message.GetHeaders g
+                            && g.locator().get(0).equals(hashAt(3))));
+        }
+    }
+
+    @Test
+    void announcementsNotfoundAndUnknownMessagesAroundAnAnswerAreIgnored() throws IOException {
+        Sha256Hash prev = Sha256Hash.of(new byte[] {4});
+        List<Sha256Hash> hashes = List.of(Sha256Hash.of(new byte[] {5}), Sha256Hash.of(new byte[] {6}));
+        Message.InvItem someBlock = new Message.InvItem(2, Sha256Hash.of(new byte[] {7}));
+        byte[] strayHeader = new byte[80]; // builds on a block we never heard of
+        strayHeader[4] = 1;
+        List<Message> noise = List.of(
+                new Message.Unknown("sendheaders", 0),
+                new Message.Inv(List.of(someBlock)),
+                new Message.NotFound(List.of(someBlock)),
+                new Message.Headers(List.of(strayHeader)),
+                new Message.Unknown("sendcmpct", 9),
+                new Message.Ping(42));
+        try (FakePeer peer = new FakePeer(SERVES_FILTERS, (n, m) -> {
+                    List<Message> out = new ArrayList<>(noise);
+                    if (m instanceof Message.GetHeaders) {
+                        out.add(new Message.Headers(CHAIN));
+                    } else if (m instanceof Message.GetCFHeaders g) {
+                        out.add(new Message.CFHeaders(0, g.stopHash(), prev, hashes));
+                    }
+                    out.addAll(noise);
+                    return out;
+                });
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+            assertEquals(3, source.tipHeight());
+            assertEquals(hashes, source.filterHeaders(2, hashAt(3)).filterHashes());
+            assertEquals(3, source.tipHeight());
+            assertEquals(1, peer.connections());
+        }
+    }
+
+    @Test
+    void anUnaskedHeadersAnnouncementOfANewBlockExtendsTheChain() throws IOException {
+        List<byte[]> longer = chain(4);
+        try (FakePeer peer = new FakePeer(SERVES_FILTERS, (n, m) -> {
+                    if (m instanceof Message.GetHeaders g) {
+                        // First the three known blocks; from the tip nothing, but the new block announced.
+                        return g.locator().get(0).equals(hashAt(3))
+                                ? List.of(new Message.Headers(longer.subList(3, 4)))
+                                : List.of(new Message.Headers(CHAIN));
+                    }
+                    return List.of();
+                });
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+            assertEquals(3, source.tipHeight());
+            assertEquals(4, source.tipHeight());
+        }
+    }
 }

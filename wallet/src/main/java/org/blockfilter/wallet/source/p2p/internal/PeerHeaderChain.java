@@ -76,6 +76,14 @@ public final class PeerHeaderChain {
     }
 
     /**
+     * Whether a {@code headers} message could be the answer to our {@code getheaders}: empty (the
+     * peer has nothing newer), or its first header builds on one we have.
+     */
+    public boolean buildsOn(List<byte[]> answer) {
+        return answer.isEmpty() || heights.containsKey(prevOf(answer.get(0)));
+    }
+
+    /**
      * Connects a {@code headers} answer: the first must build on a header we have, each on the
      * one before. Headers above the fork point that the answer replaces are dropped.
      *

@@ -4,7 +4,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import org.junit.jupiter.api.Test;
 
 /** The layout rules applied to the filters module's production classes. */
-class ArchitectureTest {
+class FiltersArchitectureTest {
     private static final JavaClasses FILTERS = ArchitectureRules.productionClasses("org.blockfilter.filters");
 
     @Test

@@ -5,7 +5,7 @@ import org.blockfilter.filters.arch.ArchitectureRules;
 import org.junit.jupiter.api.Test;
 
 /** The shared layout rules applied to the wallet module's production classes. */
-class ArchitectureTest {
+class WalletArchitectureTest {
     private static final JavaClasses CLASSES = ArchitectureRules.productionClasses("org.blockfilter.wallet");
 
     @Test

@@ -5,7 +5,7 @@ import org.blockfilter.filters.arch.ArchitectureRules;
 import org.junit.jupiter.api.Test;
 
 /** The shared layout rules applied to the privacy-lab module's production classes. */
-class ArchitectureTest {
+class PrivacyLabArchitectureTest {
     private static final JavaClasses CLASSES = ArchitectureRules.productionClasses("org.blockfilter.privacylab");
 
     @Test

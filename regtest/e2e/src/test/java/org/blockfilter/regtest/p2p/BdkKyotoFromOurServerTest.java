@@ -1,0 +1,169 @@
+package org.blockfilter.regtest.p2p;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import org.bitcoinj.base.Coin;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.script.Script;
+import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.regtest.bdk.BdkPython;
+import org.blockfilter.regtest.bdk.BdkTestSupport;
+import org.blockfilter.regtest.btcd.BtcdNode;
+import org.blockfilter.regtest.btcd.BtcdOptions;
+import org.blockfilter.regtest.btcd.BtcdTestSupport;
+import org.blockfilter.regtest.embedded.EmbeddedNode;
+import org.blockfilter.regtest.harness.NodeLogOnFailure;
+import org.blockfilter.regtest.scenario.GroundTruth;
+import org.blockfilter.regtest.scenario.OutputKind;
+import org.blockfilter.regtest.scenario.OwnedOutput;
+import org.blockfilter.regtest.scenario.ScenarioRunner;
+import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * BDK's Kyoto light client, an independent BIP 157 implementation, against our server's P2P
+ * listener only ({@code CbfBuilder().peers([ours]).only_configured_peers()}): on the embedded
+ * node and following btcd, a BDK wallet paid by the scenario syncs to exactly those payments at
+ * the node's tip; a transaction BDK broadcasts through our server reaches the node's mempool; a
+ * reorg on the node reaches BDK through our announcements. Skips without python3/PyPI (fails
+ * under CI=true), and the btcd case without Go.
+ */
+@ExtendWith(NodeLogOnFailure.class)
+class BdkKyotoFromOurServerTest {
+    @TempDir
+    Path dir;
+
+    private RegtestNode node;
+    private FollowingServer server;
+    private BdkCbfWallet bdk;
+
+    @AfterEach
+    void stop() throws IOException {
+        if (bdk != null) {
+            bdk.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @Test
+    void bdkSyncsFromOurServerOnTheEmbeddedNodeBroadcastsThroughItAndFollowsAReorg() throws IOException {
+        BdkPython python = BdkTestSupport.pythonOrSkip();
+        ScenarioSpec spec = ScenarioSpec.small(20_261_202L, 20);
+        node = EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()));
+        runScenarioSyncBroadcastAndReorg(python, spec);
+    }
+
+    @Test
+    void bdkSyncsFromOurServerFollowingBtcd() throws IOException {
+        Path btcd = BtcdTestSupport.binaryOrSkip();
+        BdkPython python = BdkTestSupport.pythonOrSkip();
+        ScenarioSpec spec = ScenarioSpec.small(20_261_203L, 20);
+        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(btcd));
+        runScenarioSyncBroadcastAndReorg(python, spec);
+    }
+
+    private void runScenarioSyncBroadcastAndReorg(BdkPython python, ScenarioSpec spec) throws IOException {
+        GroundTruth truth = ScenarioRunner.run(node, spec, line -> {});
+        server = new FollowingServer(node);
+        bdk = new BdkCbfWallet(python, server.p2pAddress().getPort(), dir);
+        List<String> addresses = bdk.addresses(3);
+
+        // The ground truth: the scenario pays BDK's first three addresses amounts we know.
+        Iterator<OwnedOutput> coins = truth.outputs().stream()
+                .filter(o -> o.unspent()
+                        && !o.coinbase()
+                        && o.script().kind() == OutputKind.P2WPKH
+                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
+                .iterator();
+        long paid = 0;
+        for (String a : addresses) {
+            OwnedOutput coin = coins.next();
+            Coin value = coin.value().subtract(Coin.valueOf(20_000));
+            Transaction tx = new Transaction();
+            tx.addOutput(value, Script.parse(HexFormat.of().parseHex(a.split(" ")[1])));
+            tx.addSignedInput(
+                    coin.outpoint(),
+                    coin.script().scriptPubKey(),
+                    coin.value(),
+                    coin.script().keys().get(0));
+            node.submitTransaction(tx.serialize());
+            paid += value.value;
+        }
+        node.mine(1);
+        server.awaitNodeTip();
+
+        BdkCbfWallet.State synced = bdk.update();
+        assertEquals(node.tipHeight(), synced.height(), bdk.log());
+        assertEquals(node.tipHash().toString(), synced.hash());
+        assertEquals(paid, synced.confirmed(), "BDK holds exactly what the scenario paid it");
+        assertEquals(3, synced.txids().size());
+
+        // BDK broadcasts through our server; the node gets it.
+        String txid = bdk.send(spec.miningAddress().toString(), 100_000);
+        awaitMempool(Sha256Hash.wrap(txid));
+
+        // The spend is mined, then a reorg drops that block: BDK hears of both through our server.
+        node.mine(1);
+        server.awaitNodeTip();
+        BdkCbfWallet.State mined = awaitBdkAt(node.tipHash());
+        assertTrue(mined.txids().contains(txid), "BDK sees its spend confirmed: " + mined.txids());
+        Sha256Hash beforeReorg = node.tipHash();
+        node.reorg(1, 2);
+        server.awaitNodeTip();
+        BdkCbfWallet.State reorged = awaitBdkAt(node.tipHash());
+        assertEquals(node.tipHeight(), reorged.height());
+        assertFalse(reorged.hash().equals(beforeReorg.toString()));
+    }
+
+    /** Kyoto hands out one update per new tip it hears of; take them until BDK is at {@code tip}. */
+    private BdkCbfWallet.State awaitBdkAt(Sha256Hash tip) {
+        for (int i = 0; i < 5; i++) {
+            BdkCbfWallet.State s = bdk.update();
+            if (s.hash().equals(tip.toString())) {
+                return s;
+            }
+        }
+        throw new AssertionError("BDK did not reach " + tip + "; its log:\n" + bdk.log());
+    }
+
+    private boolean inMempool(Sha256Hash txid) {
+        JsonRpcClient rpc =
+                JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(30));
+        for (com.fasterxml.jackson.databind.JsonNode t : rpc.call("getrawmempool")) {
+            if (t.asText().equals(txid.toString())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void awaitMempool(Sha256Hash txid) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!inMempool(txid)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(
+                        "BDK's transaction " + txid + " never reached the node's mempool; BDK log:\n" + bdk.log());
+            }
+            LockSupport.parkNanos(50_000_000); // polling the node's mempool
+        }
+    }
+}

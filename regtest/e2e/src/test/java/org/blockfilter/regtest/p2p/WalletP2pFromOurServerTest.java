@@ -1,0 +1,198 @@
+package org.blockfilter.regtest.p2p;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.bitcoinj.base.Address;
+import org.bitcoinj.base.BitcoinNetwork;
+import org.bitcoinj.base.Coin;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Block;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
+import org.bitcoinj.core.TransactionOutPoint;
+import org.bitcoinj.core.TransactionOutput;
+import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.regtest.embedded.EmbeddedNode;
+import org.blockfilter.regtest.harness.NodeLogOnFailure;
+import org.blockfilter.regtest.scenario.GroundTruth;
+import org.blockfilter.regtest.scenario.OutputKind;
+import org.blockfilter.regtest.scenario.OwnedOutput;
+import org.blockfilter.regtest.scenario.ScenarioRunner;
+import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.keys.HdAccount;
+import org.blockfilter.wallet.keys.OutputScript;
+import org.blockfilter.wallet.ledger.Utxo;
+import org.blockfilter.wallet.source.p2p.P2pSource;
+import org.blockfilter.wallet.spend.PreparedPayment;
+import org.blockfilter.wallet.spend.Spender;
+import org.blockfilter.wallet.sync.SyncEngine;
+import org.blockfilter.wallet.sync.SyncReport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Our light wallet's BIP 157 P2P source ({@code sync --peer}) against our own server's P2P
+ * listener on the embedded node: after a scenario chain and payments to the wallet of known
+ * amounts, its balance is exactly those payments and its coins equal a full scan of the node;
+ * a spend it broadcasts through our server reaches the node's mempool; after a reorg on the node
+ * (followed by the server's indexer) it agrees with the node's new chain.
+ */
+@ExtendWith(NodeLogOnFailure.class)
+class WalletP2pFromOurServerTest {
+    private static final List<String> MNEMONIC = List.of(
+            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
+    private static final char[] PASSPHRASE = "p2p".toCharArray();
+
+    @TempDir
+    Path dir;
+
+    private EmbeddedNode node;
+    private FollowingServer server;
+
+    @AfterEach
+    void stop() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @Test
+    void walletSyncsOverP2pFromOurServerToTheGroundTruthThroughASpendAndAReorg() throws IOException {
+        ScenarioSpec spec = ScenarioSpec.small(20_261_201L, 20);
+        node = EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()));
+        GroundTruth truth = ScenarioRunner.run(node, spec, line -> {});
+        LightWallet w = LightWallet.create(
+                dir.resolve("w.json"),
+                BitcoinNetwork.REGTEST,
+                MNEMONIC,
+                PASSPHRASE,
+                EnumSet.allOf(AddressKind.class),
+                20,
+                LightWallet.Birthday.ofHeight(0),
+                1 << 10);
+        List<Address> targets = List.of(
+                w.keys()
+                        .account(AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, 0)
+                        .address(),
+                w.keys()
+                        .account(AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, 7)
+                        .address(),
+                w.keys()
+                        .account(AddressKind.P2TR)
+                        .orElseThrow()
+                        .derive(false, 1)
+                        .address());
+        Iterator<OwnedOutput> coins = truth.outputs().stream()
+                .filter(o -> o.unspent()
+                        && !o.coinbase()
+                        && o.script().kind() == OutputKind.P2WPKH
+                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
+                .iterator();
+        Coin paid = Coin.ZERO;
+        for (Address to : targets) {
+            OwnedOutput coin = coins.next();
+            Coin value = coin.value().subtract(Coin.valueOf(20_000));
+            Transaction tx = new Transaction();
+            tx.addOutput(value, to);
+            tx.addSignedInput(
+                    coin.outpoint(),
+                    coin.script().scriptPubKey(),
+                    coin.value(),
+                    coin.script().keys().get(0));
+            node.submitTransaction(tx.serialize());
+            paid = paid.add(value);
+        }
+        node.mine(1);
+
+        server = new FollowingServer(node);
+        server.awaitNodeTip();
+        try (P2pSource source = P2pSource.connect(
+                server.p2pAddress(),
+                RegtestNode.PARAMS,
+                P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(20)))) {
+            SyncReport first = new SyncEngine(w, List.of(source), null).sync();
+            assertEquals(node.tipHeight(), first.tipHeight());
+            assertEquals(node.tipHash(), w.headers().tipHash());
+            assertEquals(paid, w.ledger().balance(true), "the wallet holds exactly what the scenario paid it");
+            assertEquals(3, w.ledger().utxos(true).size());
+            assertMatchesFullScan(w);
+
+            Spender spender = new Spender(w);
+            PreparedPayment p = spender.prepare(w.unlock(PASSPHRASE), spec.miningAddress(), Coin.CENT, 2);
+            Sha256Hash txid = spender.broadcast(p, List.of(source));
+            assertTrue(node.mempool().contains(txid), "the spend relayed through our server is in the node's mempool");
+            node.mine(1);
+            server.awaitNodeTip();
+            new SyncEngine(w, List.of(source), null).sync();
+            assertEquals(node.tipHeight(), w.ledger().get(txid).orElseThrow().height());
+            assertMatchesFullScan(w);
+
+            node.reorg(2, 3);
+            server.awaitNodeTip();
+            SyncReport afterReorg = new SyncEngine(w, List.of(source), null).sync();
+            assertTrue(afterReorg.reorgDepth() >= 2, "reorg depth " + afterReorg.reorgDepth());
+            assertEquals(node.tipHash(), w.headers().tipHash());
+            assertMatchesFullScan(w);
+        }
+    }
+
+    private Map<TransactionOutPoint, Coin> fullScan(LightWallet w) {
+        Set<OutputScript> mine = new HashSet<>();
+        for (HdAccount a : w.keys().accounts()) {
+            for (int i = 0; i < 80; i++) {
+                mine.add(a.derive(false, i).script());
+                mine.add(a.derive(true, i).script());
+            }
+        }
+        Map<TransactionOutPoint, Coin> utxos = new HashMap<>();
+        for (int h = 0; h <= node.tipHeight(); h++) {
+            Block b = node.block(node.blockHash(h).orElseThrow()).orElseThrow();
+            for (Transaction tx : b.getTransactions()) {
+                if (!tx.isCoinBase()) {
+                    for (TransactionInput in : tx.getInputs()) {
+                        utxos.remove(in.getOutpoint());
+                    }
+                }
+                for (TransactionOutput o : tx.getOutputs()) {
+                    if (mine.contains(OutputScript.of(o.getScriptBytes()))) {
+                        utxos.put(new TransactionOutPoint(o.getIndex(), tx.getTxId()), o.getValue());
+                    }
+                }
+            }
+        }
+        return utxos;
+    }
+
+    private void assertMatchesFullScan(LightWallet w) {
+        Map<TransactionOutPoint, Coin> truth = fullScan(w);
+        List<Utxo> utxos = w.ledger().utxos(true);
+        assertEquals(
+                truth.keySet().stream().map(TransactionOutPoint::toString).collect(Collectors.toSet()),
+                utxos.stream().map(u -> u.outpoint().toString()).collect(Collectors.toSet()));
+        assertEquals(
+                truth.values().stream().reduce(Coin.ZERO, Coin::add), w.ledger().balance(true));
+    }
+}

@@ -1,0 +1,327 @@
+package org.blockfilter.server.p2p;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Settings of the BIP 157 P2P listener. Immutable; start from {@link #forNetwork} and use the
+ * {@code withX} copies. Defaults follow Bitcoin Core where Core has a number (ping every 2 min,
+ * 20 min inactivity, 60 s to finish the handshake, 24 h ban).
+ *
+ * @param host              address to bind
+ * @param port              TCP port, 0 for a free one
+ * @param network           chain name as Core's getblockchaininfo reports it ("main", "test", "testnet4", "signet", "regtest")
+ * @param magic             the network's message start bytes, big-endian (regtest 0xfabfb5da)
+ * @param services          service bits we advertise in {@code version}
+ * @param maxPeers          connections served at once; more are closed on accept
+ * @param handshakeTimeout  time a peer has to complete version/verack
+ * @param idleTimeout       a peer silent this long is disconnected
+ * @param pingInterval      how often we ping a peer (keeps NATs and idle timers of clients happy)
+ * @param writeTimeout      a peer that does not read what we send for this long is disconnected
+ * @param banDuration       how long an address whose ban score reached {@link #BAN_THRESHOLD} is refused
+ * @param floodRate         messages per second a peer may send on average
+ * @param floodBurst        messages a peer may send in a burst above the rate
+ * @param sendQueueBytes    bytes queued to one peer before we stop reading its requests (Core's send buffer)
+ * @param blockCacheBytes   bytes of raw blocks kept for getdata
+ * @param tipPollInterval   how often the index tip is checked for announcements
+ */
+public record P2pConfig(
+        String host,
+        int port,
+        String network,
+        long magic,
+        long services,
+        int maxPeers,
+        Duration handshakeTimeout,
+        Duration idleTimeout,
+        Duration pingInterval,
+        Duration writeTimeout,
+        Duration banDuration,
+        int floodRate,
+        int floodBurst,
+        long sendQueueBytes,
+        long blockCacheBytes,
+        Duration tipPollInterval) {
+
+    /** NODE_NETWORK: serves every block (the node behind us is not pruned). */
+    public static final long NODE_NETWORK = 1L;
+    /** NODE_WITNESS (BIP 144). */
+    public static final long NODE_WITNESS = 1L << 3;
+    /** NODE_COMPACT_FILTERS (BIP 157). */
+    public static final long NODE_COMPACT_FILTERS = 1L << 6;
+    /** NODE_NETWORK_LIMITED (BIP 159): serves at least the last 288 blocks. */
+    public static final long NODE_NETWORK_LIMITED = 1L << 10;
+    /** Ban score at which a peer is disconnected and its address banned (Core's DISCOURAGEMENT_THRESHOLD). */
+    public static final int BAN_THRESHOLD = 100;
+
+    public P2pConfig {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(pingInterval, "pingInterval");
+        Objects.requireNonNull(writeTimeout, "writeTimeout");
+        Objects.requireNonNull(banDuration, "banDuration");
+        Objects.requireNonNull(tipPollInterval, "tipPollInterval");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port out of range: " + port);
+        }
+        if (maxPeers < 1
+                || floodRate < 1
+                || floodBurst < 1
+                || sendQueueBytes < 1
+                || blockCacheBytes < 0
+                || handshakeTimeout.isNegative()
+                || handshakeTimeout.isZero()
+                || idleTimeout.isNegative()
+                || idleTimeout.isZero()
+                || pingInterval.isNegative()
+                || pingInterval.isZero()
+                || writeTimeout.isNegative()
+                || writeTimeout.isZero()
+                || banDuration.isNegative()
+                || tipPollInterval.isNegative()
+                || tipPollInterval.isZero()) {
+            throw new IllegalArgumentException("invalid P2P configuration: " + this);
+        }
+    }
+
+    /**
+     * Loopback, free port, the network's magic, NODE_NETWORK | NODE_WITNESS |
+     * NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED, 64 peers, Core's timeouts and ban time.
+     *
+     * @throws IllegalArgumentException for a chain name we have no magic for
+     */
+    public static P2pConfig forNetwork(String network) {
+        return new P2pConfig(
+                "127.0.0.1",
+                0,
+                network,
+                magicOf(network),
+                NODE_NETWORK | NODE_WITNESS | NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED,
+                64,
+                Duration.ofSeconds(60),
+                Duration.ofMinutes(20),
+                Duration.ofMinutes(2),
+                Duration.ofSeconds(60),
+                Duration.ofHours(24),
+                200,
+                10_000,
+                8L << 20,
+                64L << 20,
+                Duration.ofMillis(200));
+    }
+
+    /** Message start bytes of a chain as Core names it in getblockchaininfo. */
+    public static long magicOf(String network) {
+        return switch (network.toLowerCase(Locale.ROOT)) {
+            case "main", "mainnet" -> 0xf9beb4d9L;
+            case "test", "testnet", "testnet3" -> 0x0b110907L;
+            case "testnet4" -> 0x1c163f28L;
+            case "signet" -> 0x0a03cf40L; // the default signet
+            case "regtest" -> 0xfabfb5daL;
+            default -> throw new IllegalArgumentException("no P2P magic known for chain " + network);
+        };
+    }
+
+    public P2pConfig withHost(String v) {
+        return new P2pConfig(
+                v,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
+    }
+
+    public P2pConfig withPort(int v) {
+        return new P2pConfig(
+                host,
+                v,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
+    }
+
+    public P2pConfig withServices(long v) {
+        return new P2pConfig(
+                host,
+                port,
+                network,
+                magic,
+                v,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
+    }
+
+    public P2pConfig withMaxPeers(int v) {
+        return new P2pConfig(
+                host,
+                port,
+                network,
+                magic,
+                services,
+                v,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
+    }
+
+    public P2pConfig withTimeouts(Duration handshake, Duration idle, Duration ping, Duration write) {
+        return new P2pConfig(
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshake,
+                idle,
+                ping,
+                write,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
+    }
+
+    public P2pConfig withBanDuration(Duration v) {
+        return new P2pConfig(
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                v,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
+    }
+
+    public P2pConfig withFloodLimit(int rate, int burst) {
+        return new P2pConfig(
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                rate,
+                burst,
+                sendQueueBytes,
+                blockCacheBytes,
+                tipPollInterval);
+    }
+
+    public P2pConfig withSendQueueBytes(long v) {
+        return new P2pConfig(
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                v,
+                blockCacheBytes,
+                tipPollInterval);
+    }
+
+    public P2pConfig withBlockCacheBytes(long v) {
+        return new P2pConfig(
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                v,
+                tipPollInterval);
+    }
+
+    public P2pConfig withTipPollInterval(Duration v) {
+        return new P2pConfig(
+                host,
+                port,
+                network,
+                magic,
+                services,
+                maxPeers,
+                handshakeTimeout,
+                idleTimeout,
+                pingInterval,
+                writeTimeout,
+                banDuration,
+                floodRate,
+                floodBurst,
+                sendQueueBytes,
+                blockCacheBytes,
+                v);
+    }
+}

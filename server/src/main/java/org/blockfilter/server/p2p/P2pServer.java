@@ -1,0 +1,214 @@
+package org.blockfilter.server.p2p;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.node.BlockCache;
+import org.blockfilter.server.node.NodeGateway;
+import org.blockfilter.server.p2p.internal.BanList;
+import org.blockfilter.server.p2p.internal.Bip157Responder;
+import org.blockfilter.server.p2p.internal.P2pMetrics;
+import org.blockfilter.server.p2p.internal.PeerSession;
+import org.blockfilter.server.p2p.internal.RelayedTxs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The BIP 157 P2P listener: serves block headers, compact filters, filter headers, checkpoints,
+ * blocks and transaction relay to light clients over the Bitcoin wire protocol, from the same
+ * filter index as the REST API (docs/p2p.md). One reader and one writer thread per peer, an
+ * accept thread and a housekeeping thread (timeouts, pings, tip announcements). Start with
+ * {@link #start}, stop with {@link #close}. Thread-safe.
+ */
+public final class P2pServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(P2pServer.class);
+
+    private final P2pConfig config;
+    private final FilterIndexReader index;
+    private final ServerSocket listener;
+    private final Bip157Responder responder;
+    private final P2pMetrics metrics;
+    private final BanList bans = new BanList();
+    private final Set<PeerSession> peers = ConcurrentHashMap.newKeySet();
+    private final Set<Thread> readers = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService housekeeping;
+    private final Thread acceptor;
+    private volatile FilterIndexReader.Tip announcedTip;
+    private volatile boolean closing;
+
+    private P2pServer(P2pConfig config, FilterIndexReader index, NodeGateway node, MeterRegistry registry)
+            throws IOException {
+        this.config = config;
+        this.index = index;
+        BlockCache blocks = new BlockCache(node, config.blockCacheBytes());
+        this.responder = new Bip157Responder(index, node, blocks, new RelayedTxs(1000, 16L << 20));
+        this.metrics = new P2pMetrics(registry, blocks::bytes);
+        this.listener = new ServerSocket();
+        listener.setReuseAddress(true);
+        listener.bind(new InetSocketAddress(InetAddress.getByName(config.host()), config.port()), 128);
+        this.announcedTip = index.tip();
+        this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "p2p-housekeeping");
+            t.setDaemon(true);
+            return t;
+        });
+        this.acceptor = new Thread(this::acceptLoop, "p2p-accept");
+        acceptor.setDaemon(true);
+    }
+
+    /**
+     * Binds {@code config.host():config.port()} and starts serving.
+     *
+     * @throws IOException if the address cannot be bound
+     */
+    public static P2pServer start(P2pConfig config, FilterIndexReader index, NodeGateway node, MeterRegistry registry)
+            throws IOException {
+        P2pServer server = new P2pServer(
+                Objects.requireNonNull(config, "config"),
+                Objects.requireNonNull(index, "index"),
+                Objects.requireNonNull(node, "node"),
+                Objects.requireNonNull(registry, "registry"));
+        long period = config.tipPollInterval().toMillis();
+        server.housekeeping.scheduleWithFixedDelay(server::housekeep, period, period, TimeUnit.MILLISECONDS);
+        server.acceptor.start();
+        LOG.info(
+                "event=p2p_listening address={} network={} services=0x{}",
+                server.address(),
+                config.network(),
+                Long.toHexString(config.services()));
+        return server;
+    }
+
+    private void acceptLoop() {
+        while (!closing) {
+            Socket socket;
+            try {
+                socket = listener.accept();
+            } catch (SocketException e) {
+                return; // closed
+            } catch (IOException e) {
+                LOG.warn("event=p2p_accept_failed error=\"{}\"", e.toString());
+                continue;
+            }
+            String refusal = bans.isBanned(socket.getInetAddress())
+                    ? "banned"
+                    : peers.size() >= config.maxPeers() ? "full" : null;
+            if (refusal != null) {
+                metrics.refused(refusal);
+                closeQuietly(socket);
+                continue;
+            }
+            try {
+                socket.setTcpNoDelay(true);
+                socket.setKeepAlive(true);
+            } catch (SocketException e) {
+                closeQuietly(socket);
+                continue;
+            }
+            PeerSession session = new PeerSession(socket, config, responder, metrics, bans, this::removed);
+            peers.add(session);
+            metrics.peers().set(peers.size());
+            Thread reader = new Thread(
+                    () -> {
+                        try {
+                            session.run();
+                        } finally {
+                            readers.remove(Thread.currentThread());
+                        }
+                    },
+                    "p2p-peer-" + socket.getRemoteSocketAddress());
+            reader.setDaemon(true);
+            readers.add(reader);
+            reader.start();
+        }
+    }
+
+    private void removed(PeerSession session, String reason) {
+        peers.remove(session);
+        metrics.peers().set(peers.size());
+    }
+
+    private void housekeep() {
+        try {
+            long now = System.nanoTime();
+            for (PeerSession p : peers) {
+                p.tick(now);
+            }
+            FilterIndexReader.Tip tip = index.tip();
+            FilterIndexReader.Tip old = announcedTip;
+            if (tip.height() >= 0 && !tip.hash().equals(old.hash())) {
+                announcedTip = tip;
+                List<byte[]> headers = old.height() < 0 ? List.of() : responder.newHeaders(old.hash(), tip);
+                for (PeerSession p : peers) {
+                    p.announce(tip.hash(), headers);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("event=p2p_housekeeping_failed error=\"{}\"", e.toString(), e);
+        }
+    }
+
+    /** The bound address. */
+    public InetSocketAddress address() {
+        return new InetSocketAddress(listener.getInetAddress(), listener.getLocalPort());
+    }
+
+    public int port() {
+        return listener.getLocalPort();
+    }
+
+    /** Peers connected now. */
+    public int peerCount() {
+        return peers.size();
+    }
+
+    /** Bytes allocated right now for payloads being received, across all peers. */
+    public long payloadBufferBytes() {
+        return metrics.payloadBuffer().get();
+    }
+
+    /** Whether connections from this address are refused (its ban score reached the threshold). */
+    public boolean isBanned(InetAddress address) {
+        return bans.isBanned(address);
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        closeQuietly(listener);
+        housekeeping.shutdownNow();
+        for (PeerSession p : peers) {
+            p.close("shutdown");
+        }
+        // Readers may be inside an index read: let them finish before the caller closes the store.
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        try {
+            acceptor.join(5_000);
+            for (Thread t : readers) {
+                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            // closing: nothing to recover
+        }
+    }
+}

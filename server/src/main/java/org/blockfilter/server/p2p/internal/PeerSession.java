@@ -1,0 +1,379 @@
+package org.blockfilter.server.p2p.internal;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.p2p.Message;
+import org.blockfilter.filters.p2p.MessageCodec;
+import org.blockfilter.filters.p2p.MessageFrame;
+import org.blockfilter.filters.wire.WireFormatException;
+import org.blockfilter.server.p2p.P2pConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One inbound peer: reads its frames on the calling thread ({@link #run}), answers them through
+ * {@link Bip157Responder}, and writes through an {@link Outbox} on its own writer thread. Keeps
+ * the peer's handshake state, ban score and flood budget. The housekeeping thread calls {@link
+ * #tick} for timeouts and pings and {@link #announce} for new tips. Thread-safe as used: reader,
+ * writer and housekeeping threads touch disjoint or volatile state.
+ */
+public final class PeerSession implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(PeerSession.class);
+    /** Core's PROTOCOL_VERSION at BIP 339 / BIP 155. */
+    public static final int PROTOCOL_VERSION = 70016;
+    /** Core's MIN_PEER_PROTO_VERSION. */
+    static final int MIN_PEER_PROTO_VERSION = 31800;
+
+    static final String USER_AGENT = "/blockfilter:0.1.0/";
+    /** Transactions requested from one {@code inv}. */
+    static final int MAX_TX_REQUESTS_PER_INV = 100;
+
+    /** Called once when the session ends, with the reason. */
+    public interface Listener {
+        void closed(PeerSession session, String reason);
+    }
+
+    private final Socket socket;
+    private final InetAddress address;
+    private final P2pConfig config;
+    private final Bip157Responder responder;
+    private final P2pMetrics metrics;
+    private final BanList bans;
+    private final Listener listener;
+    private final byte[] magic;
+    private final Outbox outbox;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final long connectedNanos = System.nanoTime();
+
+    private volatile long lastReceiveNanos = connectedNanos;
+    private volatile long lastPingNanos = connectedNanos;
+    private volatile long writeStartedNanos;
+    private volatile boolean versionReceived;
+    private volatile boolean verackReceived;
+    private volatile boolean sendHeaders;
+    private volatile String closeReason = "closed";
+
+    // Reader thread only.
+    private int banScore;
+    private double floodTokens;
+    private long floodRefillNanos = connectedNanos;
+
+    public PeerSession(
+            Socket socket,
+            P2pConfig config,
+            Bip157Responder responder,
+            P2pMetrics metrics,
+            BanList bans,
+            Listener listener) {
+        this.socket = socket;
+        this.address = socket.getInetAddress();
+        this.config = config;
+        this.responder = responder;
+        this.metrics = metrics;
+        this.bans = bans;
+        this.listener = listener;
+        this.magic = MessageFrame.magicBytes(config.magic());
+        this.outbox = new Outbox(config.sendQueueBytes());
+        this.floodTokens = config.floodBurst();
+    }
+
+    public InetAddress address() {
+        return address;
+    }
+
+    public boolean handshakeDone() {
+        return versionReceived && verackReceived;
+    }
+
+    @Override
+    public void run() {
+        Thread writer = new Thread(this::writeLoop, "p2p-writer-" + socket.getRemoteSocketAddress());
+        writer.setDaemon(true);
+        writer.start();
+        try {
+            FrameReader reader = new FrameReader(
+                    socket.getInputStream(),
+                    config.magic(),
+                    metrics.payloadBuffer(),
+                    () -> lastReceiveNanos = System.nanoTime());
+            while (!closed.get()) {
+                FrameReader.Frame frame;
+                try {
+                    frame = reader.next();
+                } catch (Violation v) {
+                    misbehaved(v);
+                    break; // the framing is lost: nothing after this can be read
+                }
+                try {
+                    handle(frame);
+                } catch (Violation v) {
+                    misbehaved(v);
+                }
+            }
+        } catch (EOFException e) {
+            close("peer_closed");
+        } catch (IOException e) {
+            close(closed.get() ? closeReason : "io_error");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close("interrupted");
+        } catch (RuntimeException e) {
+            // A bug of ours must cost one connection, not the server.
+            LOG.warn("event=p2p_peer_error peer={} error=\"{}\"", address.getHostAddress(), e.toString(), e);
+            close("internal_error");
+        } finally {
+            close(closeReason);
+        }
+    }
+
+    private void handle(FrameReader.Frame frame) throws InterruptedException {
+        String command = frame.command();
+        metrics.received(command, frame.payload().length);
+        long t0 = System.nanoTime();
+        spendFloodToken(t0);
+        if (!frame.checksumOk()) {
+            throw Violation.score("bad_checksum", 10, command + " with a bad checksum");
+        }
+        Message m;
+        try {
+            m = MessageCodec.decode(command, frame.payload());
+        } catch (WireFormatException e) {
+            throw Violation.ban("malformed", command + ": " + e.getMessage());
+        }
+        dispatch(m);
+        metrics.handled(command, System.nanoTime() - t0);
+    }
+
+    private void spendFloodToken(long now) {
+        floodTokens = Math.min(config.floodBurst(), floodTokens + (now - floodRefillNanos) / 1e9 * config.floodRate());
+        floodRefillNanos = now;
+        if (floodTokens < 1) {
+            throw Violation.score("flood", 1, "more than " + config.floodRate() + " messages a second");
+        }
+        floodTokens -= 1;
+    }
+
+    private void dispatch(Message m) throws InterruptedException {
+        if (m instanceof Message.Version v) {
+            version(v);
+            return;
+        }
+        if (!versionReceived) {
+            throw Violation.score("before_version", 1, m.command() + " before version");
+        }
+        if (m instanceof Message.Verack) {
+            verackReceived = true;
+            return;
+        }
+        if (m instanceof Message.Unknown u) {
+            unknown(u.command());
+            return;
+        }
+        if (!verackReceived) {
+            return; // Core ignores everything else before verack
+        }
+        if (m instanceof Message.Ping p) {
+            send(new Message.Pong(p.nonce()));
+        } else if (m instanceof Message.GetHeaders g) {
+            Optional<Message.Headers> headers = responder.headers(g);
+            if (headers.isPresent()) {
+                send(headers.get());
+            }
+        } else if (m instanceof Message.GetCFilters g) {
+            for (Message.CFilter f : responder.cfilters(g)) {
+                send(f);
+            }
+        } else if (m instanceof Message.GetCFHeaders g) {
+            Optional<Message.CFHeaders> h = responder.cfheaders(g);
+            if (h.isPresent()) {
+                send(h.get());
+            }
+        } else if (m instanceof Message.GetCFCheckpt g) {
+            Optional<Message.CFCheckpt> c = responder.cfcheckpt(g);
+            if (c.isPresent()) {
+                send(c.get());
+            }
+        } else if (m instanceof Message.GetData g) {
+            InterruptedException[] interrupted = new InterruptedException[1];
+            responder.getData(g, answer -> {
+                try {
+                    send(answer);
+                } catch (InterruptedException e) {
+                    interrupted[0] = e;
+                }
+            });
+            if (interrupted[0] != null) {
+                throw interrupted[0];
+            }
+        } else if (m instanceof Message.Inv inv) {
+            List<Message.InvItem> want = responder.wanted(inv, MAX_TX_REQUESTS_PER_INV);
+            if (!want.isEmpty()) {
+                send(new Message.GetData(want));
+            }
+        } else if (m instanceof Message.Tx tx) {
+            Optional<Message.Reject> reject = responder.relay(tx);
+            metrics.relayed(reject.isEmpty() ? "accepted" : "rejected");
+            if (reject.isPresent()) {
+                send(reject.get());
+            }
+        }
+        // pong, headers, notfound, block, reject, cfilter, cfheaders, cfcheckpt from a client: nothing to do.
+    }
+
+    private void version(Message.Version v) throws InterruptedException {
+        if (versionReceived) {
+            throw Violation.score("duplicate_version", 1, "second version message");
+        }
+        if (v.protocolVersion() < MIN_PEER_PROTO_VERSION) {
+            throw Violation.disconnect("obsolete_version", "protocol version " + v.protocolVersion());
+        }
+        versionReceived = true;
+        send(new Message.Version(
+                PROTOCOL_VERSION,
+                config.services(),
+                System.currentTimeMillis() / 1000,
+                v.services(),
+                new SecureRandom().nextLong(),
+                USER_AGENT,
+                Math.max(0, responder.tipHeight()),
+                true));
+        send(new Message.Verack());
+    }
+
+    private void unknown(String command) {
+        switch (command) {
+            case "sendheaders" -> sendHeaders = true;
+            case "wtxidrelay", "sendaddrv2" -> {
+                if (verackReceived) {
+                    throw Violation.disconnect("late_" + command, command + " after verack");
+                }
+            }
+            case "filterload", "filteradd", "filterclear" ->
+                throw Violation.disconnect("bloom_not_offered", command + " but we do not offer NODE_BLOOM");
+            default -> {
+                // ignored, as Core ignores messages it does not handle
+            }
+        }
+    }
+
+    private void misbehaved(Violation v) {
+        metrics.misbehaved(v.reason());
+        banScore += v.score();
+        LOG.info(
+                "event=p2p_misbehaviour peer={} reason={} score={} total={} detail=\"{}\"",
+                address.getHostAddress(),
+                v.reason(),
+                v.score(),
+                banScore,
+                v.getMessage());
+        if (banScore >= P2pConfig.BAN_THRESHOLD) {
+            bans.ban(address, config.banDuration());
+            metrics.banned();
+            LOG.info(
+                    "event=p2p_ban peer={} for_s={}",
+                    address.getHostAddress(),
+                    config.banDuration().toSeconds());
+            close("banned");
+        } else if (v.disconnect()) {
+            close(v.reason());
+        }
+    }
+
+    /** Queues a message, waiting while the peer's outbox is full. */
+    private void send(Message m) throws InterruptedException {
+        byte[] payload = MessageCodec.encode(m);
+        if (outbox.put(frame(magic, m.command(), payload))) {
+            metrics.sent(m.command(), payload.length);
+        }
+    }
+
+    /** Queues a message if there is room; for the housekeeping thread, which must never wait. */
+    private void offer(Message m) {
+        byte[] payload = MessageCodec.encode(m);
+        if (outbox.offer(frame(magic, m.command(), payload))) {
+            metrics.sent(m.command(), payload.length);
+        }
+    }
+
+    /** Announces a new tip: its headers if the peer asked with sendheaders and they are few, else an inv. */
+    public void announce(Sha256Hash tip, List<byte[]> headers) {
+        if (!handshakeDone() || closed.get()) {
+            return;
+        }
+        if (sendHeaders && !headers.isEmpty()) {
+            offer(new Message.Headers(headers));
+        } else {
+            offer(new Message.Inv(List.of(new Message.InvItem(Message.MSG_BLOCK, tip))));
+        }
+    }
+
+    /** Timeouts and pings; called periodically by the housekeeping thread. */
+    public void tick(long now) {
+        if (closed.get()) {
+            return;
+        }
+        long writing = writeStartedNanos;
+        if (!handshakeDone() && now - connectedNanos > config.handshakeTimeout().toNanos()) {
+            close("handshake_timeout");
+        } else if (now - lastReceiveNanos > config.idleTimeout().toNanos()) {
+            close("idle_timeout");
+        } else if (writing != 0 && now - writing > config.writeTimeout().toNanos()) {
+            close("write_timeout");
+        } else if (handshakeDone()
+                && now - lastPingNanos > config.pingInterval().toNanos()) {
+            lastPingNanos = now;
+            offer(new Message.Ping(new SecureRandom().nextLong()));
+        }
+    }
+
+    private void writeLoop() {
+        try {
+            OutputStream out = socket.getOutputStream();
+            while (true) {
+                byte[] frame = outbox.take();
+                if (frame == null) {
+                    return;
+                }
+                writeStartedNanos = System.nanoTime();
+                out.write(frame);
+                out.flush();
+                writeStartedNanos = 0;
+            }
+        } catch (IOException e) {
+            close(closed.get() ? closeReason : "io_error");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close("interrupted");
+        }
+    }
+
+    /** Closes the connection once; later calls do nothing. */
+    public void close(String reason) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        closeReason = reason;
+        outbox.close();
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // closing: nothing to recover
+        }
+        metrics.disconnected(reason);
+        LOG.debug("event=p2p_disconnect peer={} reason={}", address.getHostAddress(), reason);
+        listener.closed(this, reason);
+    }
+
+    /** The wire frame of a payload: magic, NUL-padded command, length, checksum, payload. */
+    public static byte[] frame(byte[] magic, String command, byte[] payload) {
+        return MessageFrame.encode(magic, command, payload);
+    }
+}
