@@ -228,7 +228,8 @@ public final class PubKeyAndHashExperiment {
                 bothZero.add(p);
             }
         }
-        List<Double> allX = drawn.stream().map(r -> Double.parseDouble(r.get(4))).toList();
+        List<Double> allX =
+                drawn.stream().map(r -> Double.parseDouble(r.get(4))).toList();
         if (!px.isEmpty()) {
             rate.scatter("hash only, measured", px, hashY, 0);
         }
@@ -242,7 +243,10 @@ public final class PubKeyAndHashExperiment {
                     .model(
                             "P_f squared (below 1/(2U) it is not drawn)",
                             allX.stream().filter(x -> x * x >= zeroAt).toList(),
-                            allX.stream().filter(x -> x * x >= zeroAt).map(x -> x * x).toList(),
+                            allX.stream()
+                                    .filter(x -> x * x >= zeroAt)
+                                    .map(x -> x * x)
+                                    .toList(),
                             3);
         }
         rate.writePng(dir.resolve("exp3_rate.png"));
