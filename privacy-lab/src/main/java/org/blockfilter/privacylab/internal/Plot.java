@@ -63,6 +63,9 @@ public final class Plot {
 
     /** A measured series: markers with a solid line, in the colour of {@code group}. */
     public Plot measured(String name, List<? extends Number> x, List<? extends Number> y, int group) {
+        if (x.isEmpty()) {
+            return this; // XChart rejects an empty series; nothing to draw
+        }
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.CIRCLE);
         s.setMarkerColor(PALETTE[group % PALETTE.length]);
@@ -72,6 +75,9 @@ public final class Plot {
 
     /** A model series: dashed line, no markers, in the colour of {@code group} (pair it with its measured series). */
     public Plot model(String name, List<? extends Number> x, List<? extends Number> y, int group) {
+        if (x.isEmpty()) {
+            return this; // XChart rejects an empty series; nothing to draw
+        }
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.NONE);
         s.setLineColor(PALETTE[group % PALETTE.length]);
@@ -128,6 +134,9 @@ public final class Plot {
 
     /** Markers only, no line, in the colour of {@code group} (open diamonds). */
     public Plot scatter(String name, List<? extends Number> x, List<? extends Number> y, int group) {
+        if (x.isEmpty()) {
+            return this; // XChart rejects an empty series; nothing to draw
+        }
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.DIAMOND);
         s.setMarkerColor(PALETTE[group % PALETTE.length]);
