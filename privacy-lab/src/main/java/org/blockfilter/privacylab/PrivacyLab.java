@@ -140,7 +140,7 @@ public final class PrivacyLab {
                 .append(
                         "| 5. no side-by-side with the paper | exp1: P_h(j), j = 1..N, N = 5, 10, 15, 20 beside the paper's model; the paper's countermeasures measured | exp1-single-filter/exp1_paper_ph.png, exp1_countermeasures.csv |\n")
                 .append(
-                        "| 6. statistics and plots | 50 clients per exp1 cell (1 scanned against the universe), hundreds of wallets per exp5 cell for N = 1 and 10, 95% CIs, 3 significant digits, zeros marked on log axes, legends below plots, decoy levels named | every plot |\n");
+                        "| 6. statistics and plots | 50 clients per exp1 cell (1 scanned against the universe), 300, 100 and 20 wallets per exp5 cell for N = 1, 10 and 100, 95% CIs, 3 significant digits, zeros marked on log axes, legends below plots, decoy levels named | every plot |\n");
         try {
             java.nio.file.Files.createDirectories(options.out());
             java.nio.file.Files.writeString(options.out().resolve("README.md"), index.toString());

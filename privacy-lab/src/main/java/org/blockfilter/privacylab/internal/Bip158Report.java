@@ -130,7 +130,7 @@ final class Bip158Report {
                         "Defect 2 (unrealistic chain): spends, mainnet-like element counts and Zipf reuse, every assumption listed above. The former '480/480 identical re-syncs' line is gone: with fixed filters the matched set is the same by construction (BIP 158 filters are a function of the block), which is a property and not a measurement; what re-syncs leak is now measured by the intersection adversary.",
                         "Defect 4 (BIP 37 rows): sized by bitcoinj's constructor under the bitcoinj label (k = 16 at 1e-5, as in experiment 1).",
                         "Defect 6 (statistics, plots): " + (lab.quick() ? "QUICK mode has few wallets; " : "")
-                                + "hundreds of wallets per cell for N = 1 and 10 (see `wallets`), 95% bootstrap intervals, three significant digits, a linear P_h axis (zeros are zeros), the legend below the plot, decoy levels named on the axis with their bandwidth."));
+                                + "100 or more wallets per cell for N = 1 and 10, fewer for N = 100 where each costs most (see `wallets`), 95% bootstrap intervals, three significant digits, a linear P_h axis (zeros are zeros), the legend below the plot, decoy levels named on the axis with their bandwidth."));
 
         rep.heading("Limits");
         rep.bullets(
