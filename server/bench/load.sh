@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Load test of the REST layer on loopback with wrk (apt-get install -y wrk).
-# Starts LoadTestServer (in-memory index of real BIP 158 vector filters + synthetic blocks),
+# Starts RestLoadBenchmark (in-memory index of real BIP 158 vector filters + synthetic blocks),
 # runs single-filter, 1000-filter-range and Core-compatible scenarios at 1, 16 and 64
 # connections, samples the server's RSS, then measures BIP 37 CPU per scanned block against
 # the CPU of serving one precomputed filter, and finally holds 64 connections on single filters
@@ -20,7 +20,7 @@ CP="server/target/test-classes:server/target/classes:$(cat "$WORK/cp.txt")"
 
 mkfifo "$WORK/in"
 java -Xmx512m -XX:+UseParallelGC -cp "$CP" \
-  org.blockfilter.server.http.LoadTestServer 10000 20 2000 <"$WORK/in" >"$WORK/server.out" 2>"$WORK/server.err" &
+  org.blockfilter.server.http.RestLoadBenchmark 10000 20 2000 <"$WORK/in" >"$WORK/server.out" 2>"$WORK/server.err" &
 PID=$!
 exec 3>"$WORK/in"
 for _ in $(seq 1 120); do grep -q READY "$WORK/server.out" 2>/dev/null && break; sleep 1; done

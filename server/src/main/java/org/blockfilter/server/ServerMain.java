@@ -157,6 +157,11 @@ public final class ServerMain implements Callable<Integer> {
         return new CommandLine(new ServerMain()).execute(args);
     }
 
+    /** The same with the usage and error text going to the given writers. */
+    static int run(PrintWriter out, PrintWriter err, String... args) {
+        return new CommandLine(new ServerMain()).setOut(out).setErr(err).execute(args);
+    }
+
     @Override
     public Integer call() {
         if (validate() != 0) {
@@ -209,9 +214,15 @@ public final class ServerMain implements Callable<Integer> {
         String chain;
         boolean pruned;
         try {
-            com.fasterxml.jackson.databind.JsonNode info = rpc.blockchainInfo();
-            chain = info.path("chain").asText("unknown");
-            pruned = info.path("pruned").asBoolean(false);
+            chain = rpc.chainName();
+            // btcd omits "pruned"; a node that says anything but true serves every block.
+            com.fasterxml.jackson.databind.JsonNode prunedField =
+                    rpc.blockchainInfo().get("pruned");
+            if (prunedField != null && !prunedField.isBoolean() && !prunedField.isNull()) {
+                throw new StartupException("getblockchaininfo: invalid answer from the node at " + client.endpoint()
+                        + ": result.pruned must be a boolean, got " + prunedField.getNodeType());
+            }
+            pruned = prunedField != null && prunedField.asBoolean(false);
         } catch (RpcException e) {
             throw new StartupException("cannot talk to the node at " + client.endpoint() + ": " + e.getMessage());
         }

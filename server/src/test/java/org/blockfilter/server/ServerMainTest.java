@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
+import org.blockfilter.server.rpc.Http11OnlyNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +46,33 @@ class ServerMainTest {
                         "--data-dir",
                         dir.resolve("d").toString(),
                         "--exit-when-synced"));
+    }
+
+    /** Runs the server against {@code node} in batch mode; returns the exit code. */
+    private int indexOnce(Http11OnlyNode node) {
+        return ServerMain.run(
+                "--node", node.url().toString(), "--data-dir", dir.resolve("d").toString(), "--exit-when-synced");
+    }
+
+    @Test
+    void indexesFromAnHttp11OnlyNode() throws IOException {
+        // The JDK client used to offer an h2c upgrade, which such a node answers by hanging up:
+        // "getblockchaininfo: cannot reach node ... HTTP/1.1 header parser received no bytes".
+        RegtestChainBuilder chain = new RegtestChainBuilder().mine(5);
+        try (Http11OnlyNode node = new Http11OnlyNode((m, p) -> Http11OnlyNode.chainAnswer(chain, m, p))) {
+            assertEquals(0, indexOnce(node));
+            assertEquals(0, node.upgradesRefused());
+        }
+    }
+
+    @Test
+    void chainNameOfTheWrongTypeFailsStartupWithExitOne() throws IOException {
+        RegtestChainBuilder chain = new RegtestChainBuilder().mine(2);
+        try (Http11OnlyNode node = new Http11OnlyNode((m, p) -> m.equals("getblockchaininfo")
+                ? Http11OnlyNode.Answer.result("{\"chain\":12345}")
+                : Http11OnlyNode.chainAnswer(chain, m, p))) {
+            assertEquals(1, indexOnce(node));
+        }
     }
 
     @Test

@@ -27,7 +27,9 @@ import org.blockfilter.server.http.internal.CoreRestException;
 import org.blockfilter.server.http.internal.DocsController;
 import org.blockfilter.server.http.internal.FilterService;
 import org.blockfilter.server.http.internal.Http;
+import org.blockfilter.server.http.internal.JettyErrorPages;
 import org.blockfilter.server.http.internal.NotFoundException;
+import org.blockfilter.server.http.internal.PercentEscapes;
 import org.blockfilter.server.http.internal.Representations;
 import org.blockfilter.server.http.internal.RestMetrics;
 import org.blockfilter.server.http.internal.UnavailableException;
@@ -72,6 +74,13 @@ public final class RestServer implements AutoCloseable {
         DocsController docs = new DocsController(metrics);
         this.app = Javalin.create(cfg -> {
             configure(cfg);
+            // Before routing: the router decodes path parameters eagerly (a 500 on %u0031) and
+            // drops query parameters it cannot decode (stop_hash=%ZZ read as absent).
+            cfg.routes.before(ctx -> {
+                if (!ctx.path().startsWith("/rest/")) {
+                    PercentEscapes.check(ctx.req().getRequestURI(), ctx.queryString());
+                }
+            });
             routes(cfg.routes, api, bip37, core, docs);
             errors(cfg.routes);
             measure(cfg.routes);
@@ -104,8 +113,10 @@ public final class RestServer implements AutoCloseable {
         r.get("/api/v1/openapi.json", docs::openApi);
         r.get("/swagger", docs::swagger);
         r.get("/metrics", docs::metrics);
-        r.get(CoreRestController.FILTER_PREFIX + "<uriPart>", core::blockFilter);
-        r.get(CoreRestController.HEADERS_PREFIX + "<uriPart>", core::blockFilterHeaders);
+        // Wildcards, not path parameters: Core's handlers read the raw URI, and the router would
+        // reject a malformed escape in a path parameter before they see it.
+        r.get(CoreRestController.FILTER_PREFIX + "*", core::blockFilter);
+        r.get(CoreRestController.HEADERS_PREFIX + "*", core::blockFilterHeaders);
     }
 
     /** Every error type and its status, in one place; one JSON error shape (Core endpoints answer as Core). */
@@ -124,25 +135,13 @@ public final class RestServer implements AutoCloseable {
                 error(ctx, 503, "node_unavailable", e.getMessage());
             }
         });
-        r.exception(
-                CoreRestException.class,
-                (e, ctx) -> Http.send(
-                        ctx,
-                        e.status(),
-                        "text/plain",
-                        (e.getMessage() + "\r\n").getBytes(StandardCharsets.UTF_8),
-                        CachePolicy.NO_STORE));
+        r.exception(CoreRestException.class, (e, ctx) -> coreError(ctx, e));
         r.exception(
                 HttpResponseException.class,
                 (e, ctx) -> error(
                         ctx,
                         e.getStatus(),
-                        switch (e.getStatus()) {
-                            case 404 -> "no_such_route";
-                            case 405 -> "method_not_allowed";
-                            case 413 -> "body_too_large";
-                            default -> "http_" + e.getStatus();
-                        },
+                        JettyErrorPages.codeOf(e.getStatus()),
                         e.getStatus() == 405
                                 ? "method " + ctx.method() + " is not allowed on " + ctx.path()
                                 : e.getMessage()));
@@ -152,17 +151,17 @@ public final class RestServer implements AutoCloseable {
         });
     }
 
-    private record ErrorBody(ErrorDetail error) {}
-
-    private record ErrorDetail(int status, String code, String message) {}
-
-    private static void error(Context ctx, int status, String code, String message) {
+    private static void coreError(Context ctx, CoreRestException e) {
         Http.send(
                 ctx,
-                status,
-                Http.JSON,
-                Representations.json(new ErrorBody(new ErrorDetail(status, code, message))),
+                e.status(),
+                "text/plain",
+                (e.getMessage() + "\r\n").getBytes(StandardCharsets.UTF_8),
                 CachePolicy.NO_STORE);
+    }
+
+    private static void error(Context ctx, int status, String code, String message) {
+        Http.send(ctx, status, Http.JSON, Representations.errorJson(status, code, message), CachePolicy.NO_STORE);
     }
 
     /** Request count, latency, bytes and CPU by route, recorded after every request (errors included). */
@@ -196,6 +195,7 @@ public final class RestServer implements AutoCloseable {
         cfg.startup.showJavalinBanner = false;
         cfg.startup.showOldJavalinVersionWarning = false;
         cfg.http.prefer405over404 = true;
+        cfg.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrorPages()));
         CompressionStrategy gzip = new CompressionStrategy(null, new Gzip(6));
         gzip.setDefaultMinSizeForCompression(config.gzipMinBytes());
         List<String> excluded = new ArrayList<>(gzip.getExcludedMimeTypes());

@@ -44,13 +44,9 @@ public final class RpcNodeGateway implements NodeGateway {
     @Override
     public boolean hasBlock(Sha256Hash blockHash) {
         try {
-            rpc.client().call("getblockheader", blockHash.toString(), false);
-            return true;
+            return rpc.blockHeader(blockHash).isPresent();
         } catch (RpcException e) {
-            if (e.isTransportError()) {
-                throw unavailable(e);
-            }
-            return false;
+            throw unavailable(e);
         }
     }
 

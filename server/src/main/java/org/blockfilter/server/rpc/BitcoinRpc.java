@@ -4,15 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.bitcoinj.base.Sha256Hash;
 
 /**
  * The typed subset of Bitcoin Core's RPC that the server needs from a node: chain tip, block
  * hashes by height, raw blocks, and transaction relay. Works against Bitcoin Core, btcd and the
- * embedded regtest node. Immutable and thread-safe; no method returns null.
+ * embedded regtest node. Every answer is checked for the type and shape of the fields used; one
+ * that does not fit is an {@link RpcException} naming the call and the field. Immutable and
+ * thread-safe; no method returns null.
  */
 public final class BitcoinRpc {
     private static final HexFormat HEX = HexFormat.of();
+    /** Core says main, test, testnet4, signet, regtest; btcd mainnet, testnet3, simnet, ... */
+    private static final Pattern CHAIN_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,32}");
 
     private final JsonRpcClient client;
 
@@ -26,17 +31,27 @@ public final class BitcoinRpc {
 
     /** {@code getblockcount}: height of the node's best chain. */
     public int blockCount() {
-        return client.call("getblockcount").asInt();
+        return RpcAnswers.nonNegativeInt("getblockcount", "result", client.call("getblockcount"));
     }
 
     /** {@code getbestblockhash}. */
     public Sha256Hash bestBlockHash() {
-        return Sha256Hash.wrap(client.call("getbestblockhash").asText());
+        return RpcAnswers.hash("getbestblockhash", "result", client.call("getbestblockhash"));
     }
 
-    /** {@code getblockchaininfo}, as the node returns it (the chain name is in {@code chain}). */
+    /** {@code getblockchaininfo}, as the node returns it (an object; the chain name is in {@code chain}). */
     public JsonNode blockchainInfo() {
-        return client.call("getblockchaininfo");
+        return RpcAnswers.object("getblockchaininfo", "result", client.call("getblockchaininfo"));
+    }
+
+    /** The {@code chain} field of {@code getblockchaininfo}: "main", "regtest", ... */
+    public String chainName() {
+        return RpcAnswers.text(
+                "getblockchaininfo",
+                "result.chain",
+                blockchainInfo().get("chain"),
+                CHAIN_NAME,
+                "a chain name (1-32 letters, digits, '_', '.', '-')");
     }
 
     /**
@@ -46,8 +61,7 @@ public final class BitcoinRpc {
      */
     public Optional<Sha256Hash> blockHash(int height) {
         try {
-            return Optional.of(
-                    Sha256Hash.wrap(client.call("getblockhash", height).asText()));
+            return Optional.of(RpcAnswers.hash("getblockhash", "result", client.call("getblockhash", height)));
         } catch (RpcException e) {
             if (e.code() == RpcException.INVALID_PARAMETER || e.code() == -1) {
                 return Optional.empty();
@@ -62,8 +76,7 @@ public final class BitcoinRpc {
      */
     public Optional<byte[]> rawBlock(Sha256Hash hash) {
         try {
-            return Optional.of(
-                    HEX.parseHex(client.call("getblock", hash.toString(), 0).asText()));
+            return Optional.of(RpcAnswers.hex("getblock", "result", client.call("getblock", hash.toString(), 0)));
         } catch (RpcException e) {
             if (e.code() == RpcException.INVALID_ADDRESS_OR_KEY) {
                 return Optional.empty();
@@ -72,9 +85,30 @@ public final class BitcoinRpc {
         }
     }
 
+    /**
+     * {@code getblockheader hash false}: the block's 80-byte header; empty if the node does not
+     * know the block (any error object but a transport failure counts as unknown, as nodes differ
+     * in the code they use).
+     */
+    public Optional<byte[]> blockHeader(Sha256Hash hash) {
+        JsonNode result;
+        try {
+            result = client.call("getblockheader", hash.toString(), false);
+        } catch (RpcException e) {
+            if (e.isTransportError()) {
+                throw e;
+            }
+            return Optional.empty();
+        }
+        byte[] header = RpcAnswers.hex("getblockheader", "result", result);
+        if (header.length != 80) {
+            throw RpcAnswers.invalid("getblockheader", "result", "80 bytes of hex", result);
+        }
+        return Optional.of(header);
+    }
+
     /** {@code sendrawtransaction hex}: relays a transaction and returns its txid. */
     public Sha256Hash sendRawTransaction(byte[] rawTx) {
-        return Sha256Hash.wrap(
-                client.call("sendrawtransaction", HEX.formatHex(rawTx)).asText());
+        return RpcAnswers.hash("sendrawtransaction", "result", client.call("sendrawtransaction", HEX.formatHex(rawTx)));
     }
 }

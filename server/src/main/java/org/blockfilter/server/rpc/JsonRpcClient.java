@@ -1,32 +1,52 @@
 package org.blockfilter.server.rpc;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * JSON-RPC 1.0 over HTTP with basic authentication, in the dialect Bitcoin Core, btcd and our
  * embedded node share. Every request carries {@code "jsonrpc":"1.0"} and a non-null numeric id,
- * because btcd ignores requests without them. Every call has a timeout.
+ * because btcd ignores requests without them. Requests are plain HTTP/1.1: the JDK client's
+ * default would offer an HTTP/2 upgrade ({@code Upgrade: h2c}), which HTTP/1.1-only JSON-RPC
+ * servers answer by closing the connection. Every call has a timeout covering the whole answer,
+ * and answers larger than {@link #MAX_ANSWER_BYTES} are refused unread; an answer that is not a
+ * JSON object with a {@code result} or {@code error} member is an {@link RpcException} that says
+ * what came back.
  *
  * <p>Immutable and thread-safe. Parameters may contain nulls only where the node accepts them.
  */
 public final class JsonRpcClient {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /**
+     * The largest answer read: {@code getblock hash 0} of a block at the 4,000,000 weight-unit limit
+     * is at most 8 MB of hex, plus JSON framing; twice that leaves room for any node's dialect.
+     */
+    public static final int MAX_ANSWER_BYTES = 16 << 20;
 
     private final URI endpoint;
     private final String authorization;
@@ -39,7 +59,10 @@ public final class JsonRpcClient {
         this.authorization =
                 "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(timeout)
+                .build();
     }
 
     /** A client for {@code endpoint} (e.g. {@code http://127.0.0.1:18443}) with explicit credentials. */
@@ -100,7 +123,44 @@ public final class JsonRpcClient {
         for (Object p : params) {
             array.add(JSON.valueToTree(p));
         }
-        HttpResponse<byte[]> response;
+        HttpResponse<byte[]> response = send(method, request);
+        JsonNode body;
+        try {
+            body = JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new RpcException(method, RpcException.TRANSPORT, notJson(response, firstLine(e.getMessage())), e);
+        }
+        // Bitcoin Core answers RPC errors with HTTP 404/500 and a JSON body; read the body first.
+        if (body != null && body.isObject()) {
+            JsonNode error = body.get("error");
+            if (error != null && !error.isNull()) {
+                int code = error.path("code").canConvertToInt()
+                        ? error.path("code").asInt()
+                        : RpcException.TRANSPORT;
+                throw new RpcException(method, code, error.path("message").asText(error.toString()), null);
+            }
+            if (response.statusCode() == 200 && body.has("result")) {
+                return body.get("result");
+            }
+        }
+        if (response.statusCode() != 200) {
+            throw new RpcException(
+                    method,
+                    RpcException.TRANSPORT,
+                    "HTTP " + response.statusCode() + " from " + endpoint
+                            + (response.statusCode() == 401 ? " (bad credentials)" : ""),
+                    null);
+        }
+        throw new RpcException(
+                method,
+                RpcException.TRANSPORT,
+                "invalid answer from " + endpoint + ": expected a JSON object with a result member, got "
+                        + RpcAnswers.describe(body),
+                null);
+    }
+
+    private HttpResponse<byte[]> send(String method, ObjectNode request) {
+        CompletableFuture<HttpResponse<byte[]>> pending = null;
         try {
             HttpRequest httpRequest = HttpRequest.newBuilder(endpoint)
                     .timeout(timeout)
@@ -108,36 +168,108 @@ public final class JsonRpcClient {
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(request)))
                     .build();
-            response = http.send(httpRequest, HttpResponse.BodyHandlers.ofByteArray());
+            pending = http.sendAsync(httpRequest, info -> new LimitedBody(MAX_ANSWER_BYTES));
+            // The request timeout ends when the headers arrive; this one also bounds the body.
+            return pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (IOException e) {
             throw new RpcException(method, RpcException.TRANSPORT, "cannot reach node at " + endpoint + ": " + e, e);
+        } catch (TimeoutException e) {
+            pending.cancel(true);
+            throw new RpcException(
+                    method,
+                    RpcException.TRANSPORT,
+                    "no complete answer from " + endpoint + " within " + timeout.toMillis() + " ms",
+                    e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof AnswerTooLarge) {
+                throw new RpcException(
+                        method,
+                        RpcException.TRANSPORT,
+                        "answer from " + endpoint + " is larger than " + MAX_ANSWER_BYTES + " bytes; not read",
+                        cause);
+            }
+            throw new RpcException(
+                    method, RpcException.TRANSPORT, "cannot reach node at " + endpoint + ": " + cause, cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RpcException(method, RpcException.TRANSPORT, "interrupted", e);
         }
-        JsonNode body;
-        try {
-            body = JSON.readTree(response.body());
-        } catch (IOException e) {
-            body = null;
+    }
+
+    private String notJson(HttpResponse<byte[]> response, String parseError) {
+        String type = response.headers().firstValue("Content-Type").orElse("no Content-Type");
+        byte[] b = response.body();
+        String start = new String(b, 0, Math.min(b.length, 60), StandardCharsets.UTF_8)
+                .replaceAll("\\p{Cntrl}", " ")
+                .strip();
+        return "answer from " + endpoint + " is not JSON (HTTP " + response.statusCode() + ", " + type + ", " + b.length
+                + " bytes" + (start.isEmpty() ? "" : ", starting \"" + start + "\"") + "): " + parseError;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unreadable";
         }
-        // Bitcoin Core answers RPC errors with HTTP 404/500 and a JSON body; read the body first.
-        if (body != null && body.isObject()) {
-            JsonNode error = body.get("error");
-            if (error != null && !error.isNull()) {
-                int code = error.path("code").asInt(RpcException.TRANSPORT);
-                throw new RpcException(method, code, error.path("message").asText(error.toString()), null);
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** The answer was larger than the limit; reading stopped there. */
+    private static final class AnswerTooLarge extends IOException {
+        AnswerTooLarge(int limit) {
+            super("answer larger than " + limit + " bytes");
+        }
+    }
+
+    /** Collects a body up to {@code limit} bytes, and cancels the download past it. */
+    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final int limit;
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private Flow.Subscription subscription;
+
+        LimitedBody(int limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> items) {
+            if (result.isDone()) {
+                return;
             }
-            if (response.statusCode() == 200 && body.has("result")) {
-                return body.get("result");
+            for (ByteBuffer b : items) {
+                if (bytes.size() + (long) b.remaining() > limit) {
+                    subscription.cancel();
+                    result.completeExceptionally(new AnswerTooLarge(limit));
+                    return;
+                }
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                bytes.writeBytes(chunk);
             }
         }
-        throw new RpcException(
-                method,
-                RpcException.TRANSPORT,
-                "HTTP " + response.statusCode() + " from " + endpoint
-                        + (response.statusCode() == 401 ? " (bad credentials)" : ""),
-                null);
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(bytes.toByteArray());
+        }
     }
 
     private static URI stripUserInfo(URI uri) {

@@ -17,31 +17,19 @@ import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.server.index.IndexedFilter;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Our /api/v1 endpoints end to end over HTTP, against an in-memory index of real filters. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ApiEndpointsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String BINARY = "application/octet-stream";
-    private TestChain chain;
-    private RestServer server;
-    private Client client;
 
-    @BeforeAll
-    void start() {
-        chain = TestChain.build(2100);
-        server = RestServer.start(RestConfig.defaults(), new InMemoryIndex(chain), new FakeNode(chain, 5, true));
-        client = new Client(server.baseUri());
-    }
+    @RegisterExtension
+    static final RestServerExtension REST = RestServerExtension.ofChain(2100).nodeAhead(5);
 
-    @AfterAll
-    void stop() {
-        server.close();
-    }
+    private final RestTestChain chain = REST.chain();
+    private final Client client = REST.client();
 
     private static JsonNode json(HttpResponse<byte[]> r) throws IOException {
         return JSON.readTree(r.body());
@@ -217,7 +205,7 @@ class ApiEndpointsTest {
         assertEquals(
                 chain.bip158Rows.get(2).get(6).asText(), r.get("headers").get(0).asText());
         assertEquals(
-                TestChain.header(chain.at(2).filterHash(), chain.at(1).header()),
+                RestTestChain.header(chain.at(2).filterHash(), chain.at(1).header()),
                 chain.at(2).header());
     }
 
@@ -246,7 +234,7 @@ class ApiEndpointsTest {
         byte[] bin = client.get("/api/v1/headers?start_height=2095&count=10", "Accept", BINARY)
                 .body();
         assertEquals(5 * 80, bin.length);
-        assertEquals(chain.at(2095).blockHash(), TestChain.hashOfHeader(Arrays.copyOf(bin, 80)));
+        assertEquals(chain.at(2095).blockHash(), RestTestChain.hashOfHeader(Arrays.copyOf(bin, 80)));
         JsonNode j = json(client.get("/api/v1/headers?start_height=0&count=2"));
         assertEquals(
                 chain.bip158Rows.get(0).get(2).asText().substring(0, 160),
@@ -267,7 +255,7 @@ class ApiEndpointsTest {
 
     @Test
     void transactionIsRelayedFromBinaryOrJson() throws IOException {
-        byte[] tx = TestChain.HEX.parseHex(
+        byte[] tx = RestTestChain.HEX.parseHex(
                 chain.bloomVectors.get("bloom_match").get("tx_hex").asText());
         String txid = chain.bloomVectors.get("bloom_match").get("txid").asText();
         HttpResponse<byte[]> bin = client.post("/api/v1/transactions", tx, BINARY);
@@ -275,7 +263,7 @@ class ApiEndpointsTest {
         assertEquals(txid, json(bin).get("txid").asText());
         HttpResponse<byte[]> js = client.post(
                 "/api/v1/transactions",
-                ("{\"hex\":\"" + TestChain.HEX.formatHex(tx) + "\"}").getBytes(StandardCharsets.US_ASCII),
+                ("{\"hex\":\"" + RestTestChain.HEX.formatHex(tx) + "\"}").getBytes(StandardCharsets.US_ASCII),
                 "application/json");
         assertEquals(txid, json(js).get("txid").asText());
     }
@@ -293,7 +281,7 @@ class ApiEndpointsTest {
     @Test
     void corsPreflightForAJsonPostIsAllowed() {
         HttpResponse<byte[]> r = client.send(
-                java.net.http.HttpRequest.newBuilder(server.baseUri().resolve("/api/v1/bip37/scan"))
+                java.net.http.HttpRequest.newBuilder(REST.server().baseUri().resolve("/api/v1/bip37/scan"))
                         .method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody()),
                 "Origin",
                 "https://wallet.example",

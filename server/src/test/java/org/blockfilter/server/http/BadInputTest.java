@@ -15,10 +15,8 @@ import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.script.ScriptBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -27,27 +25,15 @@ import org.junit.jupiter.params.provider.CsvSource;
  * shape, never a 500. Placeholders: H(n) = best-chain block hash at height n, STALE = a reorged-out
  * block, AHEAD = a block the node has but the index has not reached, UNKNOWN = a hash nobody knows.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BadInputTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private TestChain chain;
-    private RestServer server;
-    private Client client;
 
-    @BeforeAll
-    void start() {
-        chain = TestChain.build(2100);
-        server = RestServer.start(
-                RestConfig.defaults().withBip37WorkBudget(100_000),
-                new InMemoryIndex(chain),
-                new FakeNode(chain, 5, true));
-        client = new Client(server.baseUri());
-    }
+    @RegisterExtension
+    static final RestServerExtension REST =
+            RestServerExtension.ofChain(2100).nodeAhead(5).withConfig(c -> c.withBip37WorkBudget(100_000));
 
-    @AfterAll
-    void stop() {
-        server.close();
-    }
+    private final RestTestChain chain = REST.chain();
+    private final Client client = REST.client();
 
     private String expand(String s) {
         StringBuilder out = new StringBuilder();
@@ -140,7 +126,7 @@ class BadInputTest {
     void badInputGetsItsStatusAndTheJsonErrorShape(
             String method, String path, String body, String contentType, int status, String code) throws IOException {
         String p = expand(path);
-        HttpRequest.Builder b = HttpRequest.newBuilder(server.baseUri().resolve(p));
+        HttpRequest.Builder b = HttpRequest.newBuilder(REST.server().baseUri().resolve(p));
         if (body != null) {
             b.method(method, HttpRequest.BodyPublishers.ofString(expand(body), StandardCharsets.UTF_8));
             b.header("Content-Type", contentType);
@@ -161,7 +147,7 @@ class BadInputTest {
 
     @Test
     void binaryTransactionWithTrailingBytesIsRejectedBeforeTheNode() throws IOException {
-        byte[] tx = TestChain.HEX.parseHex(
+        byte[] tx = RestTestChain.HEX.parseHex(
                 chain.bloomVectors.get("bloom_match").get("tx_hex").asText());
         HttpResponse<byte[]> r =
                 client.post("/api/v1/transactions", Arrays.copyOf(tx, tx.length + 1), "application/octet-stream");

@@ -15,33 +15,21 @@ import java.util.List;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.bloom.Bip37Filter;
 import org.blockfilter.filters.bloom.UpdateFlag;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The legacy BIP 37 path over HTTP, replaying Bitcoin Core's merkle-block vectors (bloom_tests.cpp)
  * against the four vector blocks, which the test chain holds at heights 10..13.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class Bip37ScanTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private TestChain chain;
-    private RestServer server;
-    private Client client;
 
-    @BeforeAll
-    void start() {
-        chain = TestChain.build(60);
-        server = RestServer.start(RestConfig.defaults(), new InMemoryIndex(chain), new FakeNode(chain, 0, true));
-        client = new Client(server.baseUri());
-    }
+    @RegisterExtension
+    static final RestServerExtension REST = RestServerExtension.ofChain(60);
 
-    @AfterAll
-    void stop() {
-        server.close();
-    }
+    private final RestTestChain chain = REST.chain();
+    private final Client client = REST.client();
 
     private int heightOf(String blockHash) {
         for (int h = 0; h < chain.active.size(); h++) {
@@ -53,7 +41,7 @@ class Bip37ScanTest {
     }
 
     private JsonNode scan(byte[] filterload, int start, int stop) throws IOException {
-        String body = "{\"filter\":\"" + TestChain.HEX.formatHex(filterload) + "\",\"startHeight\":" + start
+        String body = "{\"filter\":\"" + RestTestChain.HEX.formatHex(filterload) + "\",\"startHeight\":" + start
                 + ",\"stopHeight\":" + stop + "}";
         HttpResponse<byte[]> r =
                 client.post("/api/v1/bip37/scan", body.getBytes(StandardCharsets.UTF_8), "application/json");
@@ -76,7 +64,8 @@ class Bip37ScanTest {
                         inserted.clear();
                     }
                     case "insert" ->
-                        inserted.add(TestChain.HEX.parseHex(step.get("data_hex").asText()));
+                        inserted.add(
+                                RestTestChain.HEX.parseHex(step.get("data_hex").asText()));
                     case "build_merkleblock" -> {
                         // A fresh filter with every insert so far: the scan re-applies the update flags itself.
                         Bip37Filter f = Bip37Filter.create(10, 0.000001, 0, flag);
@@ -96,7 +85,7 @@ class Bip37ScanTest {
                         checked++;
                     }
                     case "expect_matched_txid" -> {
-                        byte[] tx = TestChain.HEX.parseHex(built.get("transactions")
+                        byte[] tx = RestTestChain.HEX.parseHex(built.get("transactions")
                                 .get(step.get("position").asInt())
                                 .asText());
                         assertEquals(
@@ -122,7 +111,7 @@ class Bip37ScanTest {
     @Test
     void everyScannedBlockGetsAMerkleBlockAndTheCostIsReported() throws IOException {
         Bip37Filter f = Bip37Filter.create(10, 0.000001, 0, UpdateFlag.UPDATE_ALL);
-        f.insert(TestChain.HEX.parseHex("b50cc069d6a3e33e3ff84a5c41d9d3febe7c770fdcc96b2c3ff60abe184f1963"));
+        f.insert(RestTestChain.HEX.parseHex("b50cc069d6a3e33e3ff84a5c41d9d3febe7c770fdcc96b2c3ff60abe184f1963"));
         JsonNode r = scan(f.serialize(), 0, 13);
         assertEquals(14, r.get("blocks").size());
         assertEquals(14, r.get("scannedBlocks").asInt());
@@ -143,7 +132,7 @@ class Bip37ScanTest {
 
     @Test
     void emptyFilterMatchesEverythingAsInCore() throws IOException {
-        byte[] empty = TestChain.HEX.parseHex("00" + "00000000" + "00000000" + "00"); // no bits, no hash functions
+        byte[] empty = RestTestChain.HEX.parseHex("00" + "00000000" + "00000000" + "00"); // no bits, no hash functions
         JsonNode r = scan(empty, 10, 10);
         assertEquals(9, r.get("blocks").get(0).get("transactions").size());
     }
@@ -158,7 +147,7 @@ class Bip37ScanTest {
             byte[] f = Bip37Filter.create(10, 0.01, 0, UpdateFlag.UPDATE_ALL).serialize();
             HttpResponse<byte[]> r = c.post(
                     "/api/v1/bip37/scan",
-                    ("{\"filter\":\"" + TestChain.HEX.formatHex(f) + "\",\"startHeight\":0,\"stopHeight\":9}")
+                    ("{\"filter\":\"" + RestTestChain.HEX.formatHex(f) + "\",\"startHeight\":0,\"stopHeight\":9}")
                             .getBytes(StandardCharsets.UTF_8),
                     "application/json");
             JsonNode j = JSON.readTree(r.body());

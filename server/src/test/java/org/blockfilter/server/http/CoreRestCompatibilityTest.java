@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,8 +17,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * serialization of the genesis row of the BIP 158 vectors (block hash in wire order, filter type
  * 0, CompactSize length, filter) and of the consecutive rows for testnet blocks 2 and 3.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CoreRestCompatibilityTest {
+    @RegisterExtension
+    static final RestServerExtension REST = RestServerExtension.ofChain(60).nodeAhead(3);
+
+    private final RestTestChain chain = REST.chain();
+    private final Client client = REST.client();
     private static final String GENESIS = "000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943";
     private static final String BLOCK2 = "000000006c02c8ea6e4ff69651f7fcde348fb9d557a06e6957b65552002a7820";
     private static final String GENESIS_FILTER_BIN =
@@ -29,22 +31,6 @@ class CoreRestCompatibilityTest {
     private static final String HEADER3 = "8d63aadf5ab7257cb6d2316a57b16f517bff1c6388f124ec4c04af1212729d2a";
     private static final String HEADERS_2_3_BIN = "f06c381b7d46b1f8df603de51f25fda128dff8cbe8f204357e5e2bef11fd6a18"
             + "2a9d721212af044cec24f188631cff7b516fb1576a31d2b67c25b75adfaa638d";
-
-    private TestChain chain;
-    private RestServer server;
-    private Client client;
-
-    @BeforeAll
-    void start() {
-        chain = TestChain.build(60);
-        server = RestServer.start(RestConfig.defaults(), new InMemoryIndex(chain), new FakeNode(chain, 3, true));
-        client = new Client(server.baseUri());
-    }
-
-    @AfterAll
-    void stop() {
-        server.close();
-    }
 
     private void expect(String path, int status, String contentType, byte[] body) {
         HttpResponse<byte[]> r = client.get(path);
@@ -63,7 +49,7 @@ class CoreRestCompatibilityTest {
                 "/rest/blockfilter/basic/" + GENESIS + ".bin",
                 200,
                 "application/octet-stream",
-                TestChain.HEX.parseHex(GENESIS_FILTER_BIN));
+                RestTestChain.HEX.parseHex(GENESIS_FILTER_BIN));
     }
 
     @Test
@@ -89,7 +75,7 @@ class CoreRestCompatibilityTest {
                 "/rest/blockfilterheaders/basic/" + BLOCK2 + ".bin?count=2",
                 200,
                 "application/octet-stream",
-                TestChain.HEX.parseHex(HEADERS_2_3_BIN));
+                RestTestChain.HEX.parseHex(HEADERS_2_3_BIN));
         expectText(
                 "/rest/blockfilterheaders/basic/" + BLOCK2 + ".hex?count=2", 200, "text/plain", HEADERS_2_3_BIN + "\n");
         expectText(

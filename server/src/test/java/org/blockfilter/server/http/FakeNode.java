@@ -13,11 +13,11 @@ import org.blockfilter.server.node.NodeGateway;
  * pays 0 (then it rejects them as Core would with "dust").
  */
 final class FakeNode implements NodeGateway {
-    private final TestChain chain;
+    private final RestTestChain chain;
     private final int ahead;
     private final boolean reachable;
 
-    FakeNode(TestChain chain, int ahead, boolean reachable) {
+    FakeNode(RestTestChain chain, int ahead, boolean reachable) {
         this.chain = chain;
         this.ahead = ahead;
         this.reachable = reachable;

@@ -7,11 +7,11 @@ import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.index.IndexedFilter;
 
-/** A {@link FilterIndexReader} over an immutable {@link TestChain}. */
+/** A {@link FilterIndexReader} over an immutable {@link RestTestChain}. */
 final class InMemoryIndex implements FilterIndexReader {
-    private final TestChain chain;
+    private final RestTestChain chain;
 
-    InMemoryIndex(TestChain chain) {
+    InMemoryIndex(RestTestChain chain) {
         this.chain = chain;
     }
 

@@ -13,37 +13,25 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The OpenAPI document matches the registered routes both ways; Swagger UI and /metrics are served. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OpenApiAndMetricsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private TestChain chain;
-    private RestServer server;
-    private Client client;
 
-    @BeforeAll
-    void start() {
-        chain = TestChain.build(60);
-        server = RestServer.start(RestConfig.defaults(), new InMemoryIndex(chain), new FakeNode(chain, 2, true));
-        client = new Client(server.baseUri());
-    }
+    @RegisterExtension
+    static final RestServerExtension REST = RestServerExtension.ofChain(60).nodeAhead(2);
 
-    @AfterAll
-    void stop() {
-        server.close();
-    }
+    private final Client client = REST.client();
 
-    /** Javalin's {param} and OpenAPI's {param} are the same; a trailing <wildcard> covers every documented path below it. */
+    /** Javalin's {param} and OpenAPI's {param} are the same; a trailing <wildcard> or * covers every documented path below it. */
     private static boolean covers(String route, String docPath) {
         String r = route.replaceAll("\\{[^}]+}", "{}");
         String d = docPath.replaceAll("\\{[^}]+}", "{}");
-        if (r.contains("<")) {
-            return d.startsWith(r.substring(0, r.indexOf('<')));
+        int wildcard = r.contains("<") ? r.indexOf('<') : r.indexOf('*');
+        if (wildcard >= 0) {
+            return d.startsWith(r.substring(0, wildcard));
         }
         return r.equals(d);
     }
@@ -62,7 +50,7 @@ class OpenApiAndMetricsTest {
     @Test
     void everyRouteIsDocumentedAndEveryDocumentedOperationIsARoute() throws IOException {
         Set<String> docs = documented();
-        for (String route : server.routeList()) {
+        for (String route : REST.server().routeList()) {
             String method = route.substring(0, route.indexOf(' '));
             String path = route.substring(route.indexOf(' ') + 1);
             assertTrue(
@@ -75,12 +63,13 @@ class OpenApiAndMetricsTest {
             String method = op.substring(0, op.indexOf(' '));
             String path = op.substring(op.indexOf(' ') + 1);
             assertTrue(
-                    server.routeList().stream()
+                    REST.server().routeList().stream()
                             .anyMatch(
                                     r -> r.startsWith(method + " ") && covers(r.substring(method.length() + 1), path)),
                     "documented operation has no route: " + op);
         }
-        assertEquals(14, server.routeList().size(), server.routeList().toString());
+        assertEquals(
+                14, REST.server().routeList().size(), REST.server().routeList().toString());
     }
 
     @Test

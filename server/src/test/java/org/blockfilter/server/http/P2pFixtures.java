@@ -25,7 +25,7 @@ public final class P2pFixtures {
             Map<Sha256Hash, byte[]> rawBlocks) {}
 
     public static Fixture build(int length) {
-        TestChain chain = TestChain.build(length);
+        RestTestChain chain = RestTestChain.build(length);
         return new Fixture(
                 new InMemoryIndex(chain),
                 new FakeNode(chain, 0, true),

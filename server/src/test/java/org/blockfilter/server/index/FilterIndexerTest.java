@@ -41,7 +41,7 @@ class FilterIndexerTest {
     }
 
     /** Filters and headers computed from the chain alone, with prevouts from the chain's own record. */
-    private static void assertIndexMatchesChain(IndexStore store, TestChain chain) {
+    private static void assertIndexMatchesChain(IndexStore store, MinedChainSource chain) {
         assertEquals(chain.height(), store.tip().orElseThrow().height());
         Sha256Hash prevHeader = FilterHeaders.GENESIS_PREV;
         for (int h = 0; h <= chain.height(); h++) {
@@ -66,7 +66,7 @@ class FilterIndexerTest {
 
     @Test
     void indexesEveryBlockFromGenesisWithItsFilterAndHeaderChain() {
-        TestChain chain = new TestChain().mine(30);
+        MinedChainSource chain = new MinedChainSource().mine(30);
         try (IndexStore store = IndexStore.open(dir)) {
             assertEquals(new FilterIndexer.SyncResult(31, 0), sync(store, chain));
             assertIndexMatchesChain(store, chain);
@@ -75,7 +75,7 @@ class FilterIndexerTest {
 
     @Test
     void unspentMapHoldsExactlyTheUnspentSpendableOutputs() {
-        TestChain chain = new TestChain().mine(5);
+        MinedChainSource chain = new MinedChainSource().mine(5);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
             Block tip = chain.blockAt(5);
@@ -92,7 +92,7 @@ class FilterIndexerTest {
 
     @Test
     void followsNewBlocksOnTheTip() {
-        TestChain chain = new TestChain().mine(10);
+        MinedChainSource chain = new MinedChainSource().mine(10);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
             chain.mine(4);
@@ -104,7 +104,7 @@ class FilterIndexerTest {
 
     @Test
     void reorgRollsBackToTheForkAndEqualsAFreshIndexOfTheNewChain() {
-        TestChain chain = new TestChain().mine(20);
+        MinedChainSource chain = new MinedChainSource().mine(20);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
             List<Sha256Hash> dropped = List.of(
@@ -131,7 +131,7 @@ class FilterIndexerTest {
 
     @Test
     void reorgToAShorterChainWithMoreWorkIsFollowed() {
-        TestChain chain = new TestChain().mine(12);
+        MinedChainSource chain = new MinedChainSource().mine(12);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
             chain.reorg(4, 2);
@@ -143,8 +143,8 @@ class FilterIndexerTest {
 
     @Test
     void switchToAChainThatSharesOnlyGenesisIsFollowed() {
-        TestChain a = new TestChain().mine(8);
-        TestChain b = new TestChain().mine(8);
+        MinedChainSource a = new MinedChainSource().mine(8);
+        MinedChainSource b = new MinedChainSource().mine(8);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, a);
             a.reorg(2, 3);
@@ -160,7 +160,7 @@ class FilterIndexerTest {
 
     @Test
     void restartResumesFromTheStoredTipWithIdenticalContent() {
-        TestChain chain = new TestChain().mine(10);
+        MinedChainSource chain = new MinedChainSource().mine(10);
         try (IndexStore store = IndexStore.open(dir.resolve("a"))) {
             sync(store, chain);
         }
@@ -175,7 +175,7 @@ class FilterIndexerTest {
 
     @Test
     void blockSpendingAnUnknownOutputStopsIndexingAndKeepsTheLastGoodBlock() {
-        TestChain chain = new TestChain().mine(3);
+        MinedChainSource chain = new MinedChainSource().mine(3);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
             Sha256Hash before = store.contentDigest();
@@ -190,7 +190,7 @@ class FilterIndexerTest {
 
     @Test
     void refusesToIndexANodeOfAnotherChainIntoTheSameDataDirectory() {
-        TestChain chain = new TestChain().mine(2);
+        MinedChainSource chain = new MinedChainSource().mine(2);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
             BlockSource otherGenesis = new ForwardingSource(chain) {
@@ -206,7 +206,7 @@ class FilterIndexerTest {
 
     @Test
     void nodeReturningABlockOtherThanTheOneAskedForIsATypedError() {
-        TestChain chain = new TestChain().mine(3);
+        MinedChainSource chain = new MinedChainSource().mine(3);
         BlockSource lying = new ForwardingSource(chain) {
             @Override
             public Optional<byte[]> rawBlock(Sha256Hash hash) {
@@ -222,7 +222,7 @@ class FilterIndexerTest {
 
     @Test
     void unparseableBlockIsATypedError() {
-        TestChain chain = new TestChain().mine(1);
+        MinedChainSource chain = new MinedChainSource().mine(1);
         BlockSource garbage = new ForwardingSource(chain) {
             @Override
             public Optional<byte[]> rawBlock(Sha256Hash hash) {
@@ -237,7 +237,7 @@ class FilterIndexerTest {
 
     @Test
     void backgroundFollowerIndexesAndReportsTheNewTip() throws InterruptedException {
-        TestChain chain = new TestChain().mine(6);
+        MinedChainSource chain = new MinedChainSource().mine(6);
         try (IndexStore store = IndexStore.open(dir);
                 FilterIndexer indexer = new FilterIndexer(store, chain, POLL)) {
             CountDownLatch reached = new CountDownLatch(1);
@@ -257,7 +257,7 @@ class FilterIndexerTest {
 
     @Test
     void readerServesFiltersRangesAndHeadersFromTheStore() {
-        TestChain chain = new TestChain().mine(4);
+        MinedChainSource chain = new MinedChainSource().mine(4);
         try (IndexStore store = IndexStore.open(dir)) {
             StoreFilterIndexReader reader = new StoreFilterIndexReader(store);
             assertEquals(-1, reader.tip().height());

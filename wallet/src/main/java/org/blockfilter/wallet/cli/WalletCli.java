@@ -235,7 +235,10 @@ public final class WalletCli {
         }
     }
 
-    @Command(name = "create", description = "Create a wallet with a new BIP 39 mnemonic.")
+    @Command(
+            name = "create",
+            mixinStandardHelpOptions = true,
+            description = "Create a wallet with a new BIP 39 mnemonic.")
     static final class Create extends NewWalletOptions implements Callable<Integer> {
         @Override
         public Integer call() {
@@ -255,6 +258,7 @@ public final class WalletCli {
 
     @Command(
             name = "restore",
+            mixinStandardHelpOptions = true,
             description = "Restore a wallet from a BIP 39 mnemonic (read from --mnemonic-file or stdin).")
     static final class Restore extends NewWalletOptions implements Callable<Integer> {
         @Option(names = "--mnemonic-file", description = "file holding the mnemonic words")
@@ -284,7 +288,10 @@ public final class WalletCli {
         }
     }
 
-    @Command(name = "watch", description = "Create a watch-only wallet from an account xpub/tpub/zpub/vpub.")
+    @Command(
+            name = "watch",
+            mixinStandardHelpOptions = true,
+            description = "Create a watch-only wallet from an account xpub/tpub/zpub/vpub.")
     static final class Watch extends NewWalletOptions implements Callable<Integer> {
         @Option(names = "--xpub", required = true, description = "account-level extended public key")
         String xpub;
@@ -303,7 +310,7 @@ public final class WalletCli {
         }
     }
 
-    @Command(name = "receive", description = "Show the next unused receive address.")
+    @Command(name = "receive", mixinStandardHelpOptions = true, description = "Show the next unused receive address.")
     static final class Receive implements Callable<Integer> {
         @ParentCommand
         WalletCli cli;
@@ -357,6 +364,7 @@ public final class WalletCli {
 
     @Command(
             name = "sync",
+            mixinStandardHelpOptions = true,
             description = "Sync with the servers/peers: headers, filter headers, filters, matching blocks.")
     static final class Sync extends NetworkOptions implements Callable<Integer> {
         @Option(names = "--quiet", description = "no progress bar")
@@ -393,7 +401,10 @@ public final class WalletCli {
         }
     }
 
-    @Command(name = "balance", description = "Confirmed and unconfirmed balance (as of the last sync).")
+    @Command(
+            name = "balance",
+            mixinStandardHelpOptions = true,
+            description = "Confirmed and unconfirmed balance (as of the last sync).")
     static final class Balance implements Callable<Integer> {
         @ParentCommand
         WalletCli cli;
@@ -429,7 +440,10 @@ public final class WalletCli {
         }
     }
 
-    @Command(name = "history", description = "The wallet's transactions, oldest first.")
+    @Command(
+            name = "history",
+            mixinStandardHelpOptions = true,
+            description = "The wallet's transactions, oldest first.")
     static final class History implements Callable<Integer> {
         @ParentCommand
         WalletCli cli;
@@ -463,6 +477,7 @@ public final class WalletCli {
 
     @Command(
             name = "send",
+            mixinStandardHelpOptions = true,
             description = "Pay an address: shows the fee, asks to confirm (or --yes), signs and broadcasts.")
     static final class Send extends NetworkOptions implements Callable<Integer> {
         @Option(names = "--to", required = true, description = "recipient address")

@@ -14,6 +14,7 @@ import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
 import org.bitcoinj.core.TransactionWitness;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.Schnorr;
@@ -23,7 +24,6 @@ import org.blockfilter.wallet.ledger.WalletTx;
 import org.blockfilter.wallet.store.WrongPassphraseException;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.testchain.MemorySource;
-import org.blockfilter.wallet.testchain.TestChain;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +32,7 @@ class SpenderTest {
     @TempDir
     Path dir;
 
-    private LightWallet funded(TestChain chain, AddressKind kind, Coin value) {
+    private LightWallet funded(RegtestChainBuilder chain, AddressKind kind, Coin value) {
         LightWallet w = TestWallets.create(dir);
         Address a = w.keys().account(kind).orElseThrow().derive(false, 0).address();
         chain.mine(2);
@@ -43,7 +43,7 @@ class SpenderTest {
 
     @Test
     void signsP2wpkhAndP2pkhInputsThatVerify() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = TestWallets.create(dir);
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(
@@ -72,7 +72,7 @@ class SpenderTest {
 
     @Test
     void pendingPaymentLowersSpendableBalanceUntilConfirmed() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
         MemorySource src = new MemorySource("honest", chain);
         Spender spender = new Spender(w);
@@ -97,7 +97,7 @@ class SpenderTest {
 
     @Test
     void taprootCoinsAreSpentOnTheKeyPathBesideSegwitV0Coins() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = TestWallets.create(dir);
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(
@@ -146,14 +146,14 @@ class SpenderTest {
 
     @Test
     void wrongPassphraseCannotSpend() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
         assertThrows(WrongPassphraseException.class, () -> w.unlock("nope".toCharArray()));
     }
 
     @Test
     void rejectsAddressOfAnotherNetwork() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
         Address mainnet =
                 org.bitcoinj.base.AddressParser.getDefault().parseAddress("bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu");
@@ -164,7 +164,7 @@ class SpenderTest {
 
     @Test
     void paysRegtestBase58AddressesWhichShareTestnetPrefixes() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
         WalletKeys keys = w.unlock(TestWallets.PASSPHRASE);
         Address ownP2pkh = w.keys()

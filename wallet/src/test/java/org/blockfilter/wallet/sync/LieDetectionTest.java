@@ -18,12 +18,12 @@ import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.Bip158;
 import org.blockfilter.filters.gcs.GolombCodedSet;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.testchain.LyingSource;
 import org.blockfilter.wallet.testchain.MemorySource;
-import org.blockfilter.wallet.testchain.TestChain;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,14 +38,14 @@ class LieDetectionTest {
     Path dir;
 
     private LightWallet wallet;
-    private TestChain chain;
+    private RegtestChainBuilder chain;
     private int payHeight;
     private Address paid;
 
     @BeforeEach
     void chainPayingTheWallet() {
         wallet = TestWallets.create(dir);
-        chain = new TestChain();
+        chain = new RegtestChainBuilder();
         chain.mine(4);
         paid = wallet.keys()
                 .account(AddressKind.P2WPKH)
@@ -223,7 +223,7 @@ class LieDetectionTest {
 
     @Test
     void forkWithLessWorkIsDroppedAndTheBestChainKept() {
-        TestChain fork = chain.forkAt(payHeight - 1);
+        RegtestChainBuilder fork = chain.forkAt(payHeight - 1);
         fork.mine(3); // shorter than the honest branch, and without the payment
         SyncReport r = sync(new MemorySource("forked", fork), new MemorySource("honest", chain));
 

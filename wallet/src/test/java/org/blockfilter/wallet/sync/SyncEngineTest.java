@@ -9,12 +9,12 @@ import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.ledger.HistoryEntry;
 import org.blockfilter.wallet.testchain.MemorySource;
-import org.blockfilter.wallet.testchain.TestChain;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +35,7 @@ class SyncEngineTest {
     @Test
     void findsPaymentsToEveryAccountKindAndFetchesOnlyMatchingBlocks() {
         LightWallet w = TestWallets.create(dir);
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(5);
         chain.mineBlock(List.of(chain.pay(List.of(addr(w, AddressKind.P2WPKH, false, 0)), Coin.COIN)));
         chain.mine(2);
@@ -58,7 +58,7 @@ class SyncEngineTest {
     @Test
     void seesSpendsOfItsOutputsThroughPrevoutScripts() {
         LightWallet w = TestWallets.create(dir);
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(3);
         chain.mineBlock(List.of(chain.pay(List.of(addr(w, AddressKind.P2WPKH, false, 0)), Coin.COIN)));
         MemorySource src = new MemorySource("honest", chain);
@@ -85,7 +85,7 @@ class SyncEngineTest {
     @Test
     void gapWindowSlidesAndEarlierBlocksAreRescanned() {
         LightWallet w = TestWallets.create(dir);
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(2);
         // Index 30 is outside the first window (0..19) and paid first; index 15 is inside and paid later.
         chain.mineBlock(List.of(chain.pay(List.of(addr(w, AddressKind.P2WPKH, false, 30)), Coin.COIN)));
@@ -108,7 +108,7 @@ class SyncEngineTest {
     @Test
     void reorgRollsBackDroppedBlocksAndAppliesTheNewBranch() {
         LightWallet w = TestWallets.create(dir);
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(6);
         chain.mineBlock(List.of(chain.pay(List.of(addr(w, AddressKind.P2WPKH, false, 0)), Coin.COIN)));
         chain.mine(2);
@@ -116,7 +116,7 @@ class SyncEngineTest {
         sync(w, src);
         assertEquals(Coin.COIN, w.ledger().balance(true));
 
-        TestChain fork = chain.forkAt(5);
+        RegtestChainBuilder fork = chain.forkAt(5);
         fork.mine(1);
         fork.mineBlock(List.of(fork.pay(List.of(addr(w, AddressKind.P2WPKH, false, 1)), Coin.CENT)));
         fork.mine(3);
@@ -134,7 +134,7 @@ class SyncEngineTest {
     @Test
     void restartResumesFromTheSavedPosition() {
         LightWallet w = TestWallets.create(dir);
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(3);
         chain.mineBlock(List.of(chain.pay(List.of(addr(w, AddressKind.P2WPKH, false, 2)), Coin.COIN)));
         MemorySource src = new MemorySource("honest", chain);
@@ -153,7 +153,7 @@ class SyncEngineTest {
 
     @Test
     void birthdayPastACheckpointStartsFilterHeadersThere() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(1200);
         LightWallet w = TestWallets.create(dir, LightWallet.Birthday.ofHeight(1100));
         List<Transaction> late = new ArrayList<>();
@@ -176,12 +176,12 @@ class SyncEngineTest {
         String xpub = full.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
         LightWallet watch = LightWallet.watchOnly(
                 dir.resolve("watch.json"),
-                TestChain.NETWORK,
+                RegtestChainBuilder.NETWORK,
                 xpub,
                 AddressKind.P2WPKH,
                 20,
                 LightWallet.Birthday.ofHeight(0));
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(addr(full, AddressKind.P2WPKH, true, 4)), Coin.COIN)));
 
@@ -193,7 +193,7 @@ class SyncEngineTest {
 
     @Test
     void birthdayAsADateSkipsOlderBlocks() {
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(20);
         long time = chain.block(15).time().getEpochSecond() + 7200; // with the 2 h slack, block 15 is the first
         LightWallet w = TestWallets.create(dir, LightWallet.Birthday.ofTime(time));
@@ -209,7 +209,7 @@ class SyncEngineTest {
     @Test
     void reportsProgressUpToTheTip() {
         LightWallet w = TestWallets.create(dir);
-        TestChain chain = new TestChain();
+        RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(30);
         List<SyncProgress> seen = new ArrayList<>();
         new SyncEngine(w, List.of(new MemorySource("honest", chain)), seen::add).sync();

@@ -5,30 +5,31 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 
 /**
- * An honest in-memory {@link ChainSource} over a {@link TestChain}, answering as BIP 157 says
+ * An honest in-memory {@link ChainSource} over a {@link RegtestChainBuilder}, answering as BIP 157 says
  * (stop hash must be on its chain, limits enforced). The chain can be swapped to model a reorg.
  * Counts requests so tests can see what was fetched. Not thread-safe.
  */
 public class MemorySource implements ChainSource {
     private final String name;
-    private volatile TestChain chain;
+    private volatile RegtestChainBuilder chain;
     public int blocksServed;
     public int filtersServed;
 
-    public MemorySource(String name, TestChain chain) {
+    public MemorySource(String name, RegtestChainBuilder chain) {
         this.name = name;
         this.chain = chain;
     }
 
-    public void switchTo(TestChain chain) {
+    public void switchTo(RegtestChainBuilder chain) {
         this.chain = chain;
     }
 
-    public TestChain chain() {
+    public RegtestChainBuilder chain() {
         return chain;
     }
 

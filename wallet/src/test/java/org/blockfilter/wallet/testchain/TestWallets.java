@@ -3,6 +3,7 @@ package org.blockfilter.wallet.testchain;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 
@@ -21,7 +22,7 @@ public final class TestWallets {
     public static LightWallet create(Path dir, LightWallet.Birthday birthday) {
         return LightWallet.create(
                 dir.resolve("wallet.json"),
-                TestChain.NETWORK,
+                RegtestChainBuilder.NETWORK,
                 MNEMONIC,
                 PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH, AddressKind.P2PKH, AddressKind.P2TR),

@@ -21,7 +21,12 @@ public final class CoreRestController {
     }
 
     public void blockFilterHeaders(Context ctx) {
-        send(ctx, core.blockFilterHeaders(uriPart(ctx, HEADERS_PREFIX), ctx.queryParam("count")));
+        // A count the decoder could not read (count=%ZZ) is passed raw, so Core's check rejects it.
+        String count = ctx.queryParam("count");
+        if (count == null) {
+            count = PercentEscapes.rawQueryValue(ctx.queryString(), "count");
+        }
+        send(ctx, core.blockFilterHeaders(uriPart(ctx, HEADERS_PREFIX), count));
     }
 
     /** The path after the prefix, undecoded, as Core's HTTP server hands it to its handlers. */

@@ -144,11 +144,20 @@ public final class FilterService {
         return new NotFoundException("unknown_block", "unknown block " + hash);
     }
 
-    /** 503 if the node's chain reaches the height (the index will get there), else 404. */
+    /**
+     * 503 if the node's chain reaches the height (the index will get there) or the node cannot be
+     * reached to tell, else 404.
+     */
     public RuntimeException heightNotIndexed(int height) {
         int tip = index.tip().height();
         Integer nodeHeight = nodeHeightOrNull();
-        if (nodeHeight != null && height <= nodeHeight) {
+        if (nodeHeight == null) {
+            return new UnavailableException(
+                    "node_unavailable",
+                    "height " + height + " is above the index tip " + tip
+                            + " and the node cannot be reached to tell whether it exists; retry later");
+        }
+        if (height <= nodeHeight) {
             return new UnavailableException(
                     "index_behind",
                     "height " + height + " is not indexed yet (indexed up to " + tip + ", node at " + nodeHeight + ")");

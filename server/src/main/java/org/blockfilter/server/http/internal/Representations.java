@@ -28,6 +28,15 @@ public final class Representations {
         }
     }
 
+    private record ErrorBody(ErrorDetail error) {}
+
+    private record ErrorDetail(int status, String code, String message) {}
+
+    /** The API's one error shape: {@code {"error": {"status", "code", "message"}}}. */
+    public static byte[] errorJson(int status, String code, String message) {
+        return json(new ErrorBody(new ErrorDetail(status, code, message)));
+    }
+
     public static ObjectMapper mapper() {
         return JSON;
     }

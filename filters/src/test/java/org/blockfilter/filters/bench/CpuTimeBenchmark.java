@@ -14,7 +14,7 @@ import org.blockfilter.filters.gcs.SipHash;
  * contention from other processes still count). A cross-check for JMH, not a replacement: no forks,
  * one warm-up per case, best of five rounds.
  */
-public final class CpuTimeReport {
+public final class CpuTimeBenchmark {
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -22,7 +22,7 @@ public final class CpuTimeReport {
     private static long sink;
     private static String only = "";
 
-    private CpuTimeReport() {}
+    private CpuTimeBenchmark() {}
 
     /** Optional argument: run only the cases whose name contains it. */
     public static void main(String[] args) {

@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.State;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-public class WalletMatchBench {
+public class WalletMatchBenchmark {
     @Param({"100", "10000"})
     int watched;
 

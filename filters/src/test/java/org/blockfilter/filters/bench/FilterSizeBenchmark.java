@@ -7,9 +7,9 @@ import org.blockfilter.filters.gcs.GolombCodedSet;
  * Prints the bits per element basic filters actually use, against the lower bound log2(M) and a Bloom
  * filter with the same false-positive rate 1/M. Sizes, not speeds: deterministic.
  */
-public final class SizeReport {
+public final class FilterSizeBenchmark {
 
-    private SizeReport() {}
+    private FilterSizeBenchmark() {}
 
     public static void main(String[] args) {
         double m = Bip158.BASIC_M;

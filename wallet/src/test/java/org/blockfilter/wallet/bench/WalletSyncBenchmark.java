@@ -9,12 +9,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.sync.SyncReport;
 import org.blockfilter.wallet.testchain.MemorySource;
-import org.blockfilter.wallet.testchain.TestChain;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -37,17 +37,17 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-public class WalletSyncBench {
+public class WalletSyncBenchmark {
     @Param({"10000"})
     int blocks;
 
-    private TestChain chain;
+    private RegtestChainBuilder chain;
     private Path dir;
     private LightWallet wallet;
 
     @Setup(Level.Trial)
     public void chain() throws IOException {
-        chain = new TestChain();
+        chain = new RegtestChainBuilder();
         Path probe = Files.createTempDirectory("wallet-bench-keys");
         LightWallet w = TestWallets.create(probe);
         Address other = chain.minerAddress();

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -14,15 +12,18 @@ import java.util.List;
 import java.util.Map;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Vectors;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.server.index.IndexedFilter;
 
 /**
  * A test chain for the REST layer, immutable once built: heights 0..9 carry the ten BIP 158 vector
  * blocks with their official filters and headers; heights 10..13 the four BIP 37 vector blocks; the
- * rest are synthetic 80-byte headers with correctly chained filter headers. Plus one stale
- * (reorged-out) block and one block the node knows but the index has not reached.
+ * rest are regtest blocks mined by the shared {@link RegtestChainBuilder}, with their real filters
+ * and correctly chained filter headers. Plus one stale (reorged-out) block and one block the node
+ * knows but the index has not reached. Its blocks do not link to the vector blocks by hash: the
+ * REST layer never follows the prev-hash links.
  */
-final class TestChain {
+final class RestTestChain {
     static final HexFormat HEX = HexFormat.of();
     static final int BIP158_ROWS = 10;
     static final int FIRST_BIP37_HEIGHT = 10;
@@ -36,11 +37,11 @@ final class TestChain {
     final IndexedFilter stale;
     final Sha256Hash unindexedButKnownToNode;
 
-    static TestChain build(int length) {
-        return new TestChain(length);
+    static RestTestChain build(int length) {
+        return new RestTestChain(length);
     }
 
-    private TestChain(int length) {
+    private RestTestChain(int length) {
         ObjectMapper json = new ObjectMapper();
         JsonNode rows;
         try {
@@ -87,40 +88,38 @@ final class TestChain {
                             true),
                     block);
         }
+        // The rest of the chain, one block past the index tip, and a stale block at 50, are real
+        // regtest blocks from the shared builder, with their real filters; filter headers continue
+        // the vector chain.
+        RegtestChainBuilder mined = new RegtestChainBuilder().mine(Math.max(length, 51));
         while (active.size() < length) {
             int height = active.size();
-            byte[] header = syntheticHeader(height, active.get(height - 1).blockHash());
-            byte[] filter =
-                    HEX.parseHex(bip158Rows.get(height % BIP158_ROWS).get(5).asText());
-            Sha256Hash prev = active.get(height - 1).header();
-            byte[] block = Arrays.copyOf(header, 81); // header + zero transactions: opaque to the REST layer
-            add(
-                    new IndexedFilter(
-                            hashOfHeader(header),
-                            height,
-                            filter,
-                            filterHash(filter),
-                            header(filterHash(filter), prev),
-                            prev,
-                            true),
-                    block);
+            addMined(mined, height, active.get(height - 1).header(), true);
         }
-        byte[] staleHeader = syntheticHeader(-50, active.get(49).blockHash());
-        byte[] staleFilter = HEX.parseHex(bip158Rows.get(3).get(5).asText());
-        stale = new IndexedFilter(
-                hashOfHeader(staleHeader),
-                50,
-                staleFilter,
-                filterHash(staleFilter),
-                header(filterHash(staleFilter), active.get(49).header()),
-                active.get(49).header(),
-                false);
+        RegtestChainBuilder fork = mined.forkAt(49).mine(1);
+        stale = minedFilter(fork, 50, active.get(49).header(), false);
         byHash.put(stale.blockHash(), stale);
-        headers.put(stale.blockHash(), staleHeader);
-        rawBlocks.put(stale.blockHash(), Arrays.copyOf(staleHeader, 81));
-        byte[] next = syntheticHeader(length, tip().blockHash());
-        unindexedButKnownToNode = hashOfHeader(next);
-        rawBlocks.put(unindexedButKnownToNode, Arrays.copyOf(next, 81));
+        headers.put(stale.blockHash(), fork.header(50));
+        rawBlocks.put(stale.blockHash(), fork.block(50).serialize());
+        unindexedButKnownToNode = mined.block(length).getHash();
+        rawBlocks.put(unindexedButKnownToNode, mined.block(length).serialize());
+    }
+
+    private void addMined(RegtestChainBuilder mined, int height, Sha256Hash prevHeader, boolean active) {
+        add(minedFilter(mined, height, prevHeader, active), mined.block(height).serialize());
+    }
+
+    private static IndexedFilter minedFilter(
+            RegtestChainBuilder mined, int height, Sha256Hash prevHeader, boolean active) {
+        byte[] filter = mined.filter(height).bytes();
+        return new IndexedFilter(
+                mined.block(height).getHash(),
+                height,
+                filter,
+                filterHash(filter),
+                header(filterHash(filter), prevHeader),
+                prevHeader,
+                active);
     }
 
     private void add(IndexedFilter f, byte[] block) {
@@ -150,16 +149,5 @@ final class TestChain {
 
     static Sha256Hash hashOfHeader(byte[] header) {
         return Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header));
-    }
-
-    private static byte[] syntheticHeader(int height, Sha256Hash prev) {
-        ByteBuffer b = ByteBuffer.allocate(80).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(0x20000000);
-        b.put(prev.getReversedBytes());
-        b.put(Sha256Hash.hash(Integer.toString(height).getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
-        b.putInt(1_700_000_000 + height * 600);
-        b.putInt(0x207fffff);
-        b.putInt(height);
-        return b.array();
     }
 }

@@ -17,16 +17,16 @@ import org.blockfilter.server.index.IndexedFilter;
  * transactions, so the BIP 37 path scans blocks of a realistic size. Prints the URLs the script
  * needs, then serves until its standard input closes.
  *
- * <p>Usage: {@code LoadTestServer [length] [bigBlocks] [txPerBlock]}.
+ * <p>Usage: {@code RestLoadBenchmark [length] [bigBlocks] [txPerBlock]}.
  */
-public final class LoadTestServer {
-    private LoadTestServer() {}
+public final class RestLoadBenchmark {
+    private RestLoadBenchmark() {}
 
     public static void main(String[] args) throws IOException {
         int length = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int bigBlocks = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         int txPerBlock = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
-        TestChain chain = TestChain.build(length);
+        RestTestChain chain = RestTestChain.build(length);
         Random random = new Random(42);
         for (int h = 20; h < 20 + bigBlocks; h++) {
             IndexedFilter f = chain.at(h);
