@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
@@ -47,6 +48,7 @@ import picocli.CommandLine.Option;
         name = "blockfilter-server",
         mixinStandardHelpOptions = true,
         sortOptions = false,
+        subcommands = ExportCommand.class,
         description = "Follows a Bitcoin node, indexes a BIP 158 basic filter per block and serves filters "
                 + "over REST and BIP 157 P2P.")
 public final class ServerMain implements Callable<Integer> {
@@ -57,6 +59,8 @@ public final class ServerMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
     private static final Duration RPC_TIMEOUT = Duration.ofSeconds(30);
+    /** The embedded node's demo chains stop here (as EmbeddedNodeMain's --blocks): hours of signing beyond. */
+    private static final int MAX_DEMO_BLOCKS = 100_000;
 
     @Option(
             names = "--node",
@@ -143,6 +147,20 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--exit-when-synced", description = "Index up to the node's tip, then exit (implies --no-http).")
     boolean exitWhenSynced;
 
+    @Option(
+            names = "--read-only-secondary",
+            description =
+                    "Serve the index in --data-dir read-only beside the server that indexes it "
+                            + "(a RocksDB secondary instance that catches up every --poll-ms); needs --node for blocks and relay.")
+    boolean readOnlySecondary;
+
+    @Option(
+            names = "--secondary-dir",
+            paramLabel = "DIR",
+            description = "The secondary instance's own directory (RocksDB's info log; default: a temporary "
+                    + "directory deleted at exit). One per secondary process.")
+    Path secondaryDir;
+
     private final Deque<AutoCloseable> closeOnExit = new ArrayDeque<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -197,8 +215,14 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--p2p-port must be 0..65535: " + p2pPort;
         } else if (p2pPort != null && noP2p) {
             problem = "--p2p-port and --no-p2p exclude each other";
-        } else if (demoBlocks < 1) {
-            problem = "--demo-blocks must be >= 1: " + demoBlocks;
+        } else if (readOnlySecondary && (node == null || dataDir == null)) {
+            problem = "--read-only-secondary needs --node and --data-dir (the primary's index directory)";
+        } else if (readOnlySecondary && (exitWhenSynced || noHttp)) {
+            problem = "--read-only-secondary only serves: it excludes --exit-when-synced and --no-http";
+        } else if (secondaryDir != null && !readOnlySecondary) {
+            problem = "--secondary-dir needs --read-only-secondary";
+        } else if (demoBlocks < 1 || demoBlocks > MAX_DEMO_BLOCKS) {
+            problem = "--demo-blocks must be 1.." + MAX_DEMO_BLOCKS + ": " + demoBlocks;
         }
         if (problem != null) {
             err.println("blockfilter-server: " + problem + " (see --help)");
@@ -227,6 +251,9 @@ public final class ServerMain implements Callable<Integer> {
             throw new StartupException("cannot talk to the node at " + client.endpoint() + ": " + e.getMessage());
         }
         Path dir = dataDir();
+        if (readOnlySecondary) {
+            return serveSecondary(client, chain, rpc, dir);
+        }
         IndexStore store = IndexStore.open(dir, undoDepth);
         closeFirst(store);
         FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(pollMillis));
@@ -278,6 +305,65 @@ public final class ServerMain implements Callable<Integer> {
         System.out.flush();
         awaitStop(indexer);
         return indexer.status().failure().isPresent() ? 1 : 0;
+    }
+
+    /** Serves the primary's index read-only, catching up every --poll-ms, until stopped. */
+    private int serveSecondary(JsonRpcClient client, String chain, BitcoinRpc rpc, Path dir) throws StartupException {
+        Path own = secondaryDir;
+        if (own == null) {
+            try {
+                Path temp = Files.createTempDirectory("blockfilter-secondary-");
+                closeLast(() -> deleteTree(temp));
+                own = temp;
+            } catch (IOException e) {
+                throw new StartupException("cannot create a temporary secondary directory: " + e);
+            }
+        }
+        IndexStore store = IndexStore.openSecondary(dir, own);
+        closeFirst(store);
+        java.util.concurrent.ScheduledExecutorService catchUp =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "secondary-catch-up");
+                    t.setDaemon(true);
+                    return t;
+                });
+        closeFirst(catchUp::shutdownNow);
+        catchUp.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        Optional<IndexStore.ChainTip> before = store.tip();
+                        Optional<IndexStore.ChainTip> after = store.catchUp();
+                        if (!after.equals(before)) {
+                            LOG.info(
+                                    "event=secondary_tip height={} hash={}",
+                                    after.map(IndexStore.ChainTip::height).orElse(-1),
+                                    after.map(t -> t.hash().toString()).orElse("-"));
+                        }
+                    } catch (StoreException e) {
+                        LOG.warn("event=catch_up_failed error=\"{}\"", e.getMessage());
+                    }
+                },
+                pollMillis,
+                pollMillis,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+        RestServer rest = startRest(chain, store, rpc);
+        closeFirst(rest);
+        LOG.info(
+                "event=start mode=secondary node={} chain={} data_dir={} indexed_height={}",
+                client.endpoint(),
+                chain,
+                dir,
+                store.tip().map(IndexStore.ChainTip::height).orElse(-1));
+        System.out.println("blockfilter-server: serving the index in " + dir + " read-only (secondary)");
+        System.out.println("  status          " + rest.baseUri() + "/api/v1/status");
+        System.out.println("Ctrl-C to stop.");
+        System.out.flush();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
     }
 
     /** The P2P port to listen on, or null for none: on by default off mainnet, off on mainnet unless asked. */

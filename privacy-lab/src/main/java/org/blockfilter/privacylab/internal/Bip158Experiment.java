@@ -1,8 +1,5 @@
 package org.blockfilter.privacylab.internal;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,125 +7,216 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.bitcoinj.core.BloomFilter;
 import org.blockfilter.filters.Bip158;
+import org.blockfilter.filters.bloom.Bip37Filter;
 import org.blockfilter.filters.bloom.BloomMath;
 import org.blockfilter.filters.gcs.GolombCodedSet;
 import org.blockfilter.filters.gcs.SipHash;
 
 /**
- * Experiment 5: BIP 158 instead of BIP 37. Wallets sync a synthetic chain with its real basic filters; an observer
- * sees the blocks they download ({@link BlockSetAdversary}). P_h(1) and bandwidth per wallet size, number of peers
- * and decoy downloads, beside BIP 37's; what a re-sync and the start height leak.
+ * Experiment 5: BIP 158 instead of BIP 37. Wallets sync a mainnet-like synthetic chain ({@link MainnetLikeChain})
+ * with its real basic filters; observers see the blocks they download and rank the chain's scripts
+ * ({@link DownloadAdversary}), after timing and intersection across re-syncs where stated. P_h(1) and P_h(N) with
+ * 95% bootstrap intervals per wallet size, observer, decoy policy and adversary, and bandwidth, beside BIP 37.
  */
 public final class Bip158Experiment {
-    static final int[] PEERS = {1, 2, 4, 8};
-    static final int[] DECOYS = {0, 1, 3, 10};
+    static final int[] PEERS = {1, 4};
     /** Mainnet height at the time of writing, for the start-height note. */
     static final int MAINNET_HEIGHT = 870_000;
     /** BIP 37 merkleblock: 80-byte header, tx count, a few hashes and flags. */
     static final int MERKLEBLOCK_BYTES = 150;
-    /** Values drawn below this on log axes. */
-    static final double FLOOR = 1e-7;
+
+    /** How the wallet adds decoy downloads. */
+    enum Policy {
+        /** Only the matched blocks. */
+        NONE,
+        /**
+         * d random extra blocks per matched block, uniform over the synced range, drawn afresh each sync and
+         * requested together with the matched block (not when the scan passes them).
+         */
+        RANDOM,
+        /**
+         * Each block of the range is a decoy when a hash of (wallet seed, height) falls below a rate set so that
+         * there are d decoys per matched block on average; the same in every sync, requested when the scan passes
+         * them.
+         */
+        SEEDED
+    }
+
+    /** A decoy setting. */
+    record Setting(Policy policy, int decoys) {
+        String label() {
+            return policy == Policy.NONE ? "no decoys" : policy.name().toLowerCase() + " " + decoys + "/match";
+        }
+    }
+
+    static final List<Setting> SETTINGS = List.of(
+            new Setting(Policy.NONE, 0),
+            new Setting(Policy.RANDOM, 1),
+            new Setting(Policy.RANDOM, 4),
+            new Setting(Policy.SEEDED, 1),
+            new Setting(Policy.SEEDED, 4));
+
+    /** The adversaries, in report order. */
+    static final List<String> ADVERSARIES = List.of(
+            "uniform",
+            "co-occurrence",
+            "co-occurrence + timing",
+            "co-occurrence + 2 re-syncs",
+            "tx graph",
+            "tx graph + timing + 2 re-syncs");
 
     private Bip158Experiment() {}
 
-    static SyntheticChain.Params params(boolean quick) {
-        return quick
-                ? new SyntheticChain.Params(300, 100, 800, 0.25, 20_000, new int[] {1, 10}, 4, 250)
-                : new SyntheticChain.Params(4000, 200, 4000, 0.25, 300_000, new int[] {1, 10, 100}, 40, 250);
-    }
-
-    /** One wallet's sync: blocks downloaded (matched), its own blocks, and the false positives. */
-    record Sync(SyntheticChain.Wallet wallet, int index, int[] matched, int[] own, int[] falsePositives) {}
-
-    static Sync sync(SyntheticChain chain, int index, int from) {
-        SyntheticChain.Wallet w = chain.wallets().get(index);
-        int[] matched = chain.sync(w, from);
-        int[] own = chain.ownBlocks(w);
-        for (int b : own) {
-            if (Arrays.binarySearch(matched, b) < 0) {
-                throw new IllegalStateException("false negative: wallet " + index + " block " + b);
-            }
+    /** The decoy settings measured for wallets of N addresses at {@code peers} peers (fewer where a cell is costly). */
+    static List<Setting> settings(int n, int peers) {
+        if (n >= 100) {
+            return peers == 1 ? List.of(SETTINGS.get(0), SETTINGS.get(1), SETTINGS.get(3)) : List.of(SETTINGS.get(0));
         }
-        int[] fp = Arrays.stream(matched)
-                .filter(b -> Arrays.binarySearch(own, b) < 0)
-                .toArray();
-        return new Sync(w, index, matched, own, fp);
+        return peers == 1 ? SETTINGS : List.of(SETTINGS.get(0), SETTINGS.get(2), SETTINGS.get(4));
     }
 
-    /** The downloads with {@code decoys} random extra blocks in [from, tip) per real one (fewer if the range runs out). */
-    static int[] withDecoys(SyntheticChain chain, int[] matched, int from, int decoys, SplittableRandom rnd) {
-        boolean[] in = new boolean[chain.blocks()];
+    static MainnetLikeChain.Params params(boolean quick) {
+        return quick
+                ? new MainnetLikeChain.Params(
+                        200, 300, 80, 20_000, 1.0, 100_000, new int[] {1, 10}, new int[] {30, 20}, 250)
+                : new MainnetLikeChain.Params(
+                        2000,
+                        3300,
+                        900,
+                        1_000_000,
+                        1.0,
+                        100_000,
+                        new int[] {1, 10, 100},
+                        new int[] {300, 100, 20},
+                        250);
+    }
+
+    /** One sync's downloads: sorted blocks and whether each was requested as the filter scan passed it. */
+    record Downloads(int[] blocks, boolean[] onScan) {}
+
+    /** The downloads for {@code matched} under {@code s}; RANDOM decoys come from {@code rnd}, SEEDED from the wallet. */
+    static Downloads downloads(int tip, int[] matched, int from, Setting s, long walletSeed, SplittableRandom rnd) {
+        boolean[] in = new boolean[tip];
+        boolean[] off = new boolean[tip];
         for (int b : matched) {
             in[b] = true;
         }
-        int free = chain.blocks() - from - matched.length;
-        int want = Math.min(free, decoys * matched.length);
-        for (int added = 0; added < want; ) {
-            int b = from + rnd.nextInt(chain.blocks() - from);
-            if (!in[b]) {
-                in[b] = true;
-                added++;
+        int free = tip - from - matched.length;
+        if (s.policy() == Policy.RANDOM) {
+            int want = Math.min(free, s.decoys() * matched.length);
+            for (int added = 0; added < want; ) {
+                int b = from + rnd.nextInt(tip - from);
+                if (!in[b]) {
+                    in[b] = true;
+                    off[b] = true;
+                    added++;
+                }
+            }
+        } else if (s.policy() == Policy.SEEDED && free > 0) {
+            double rate = Math.min(1, (double) s.decoys() * matched.length / free);
+            for (int b = from; b < tip; b++) {
+                if (!in[b] && unit(AddressUniverse.mix(walletSeed ^ AddressUniverse.mix(b))) < rate) {
+                    in[b] = true;
+                }
             }
         }
-        return java.util.stream.IntStream.range(0, chain.blocks())
-                .filter(b -> in[b])
-                .toArray();
+        int[] blocks = IntStream.range(from, tip).filter(b -> in[b]).toArray();
+        boolean[] onScan = new boolean[blocks.length];
+        for (int i = 0; i < blocks.length; i++) {
+            onScan[i] = !off[blocks[i]];
+        }
+        return new Downloads(blocks, onScan);
     }
 
-    /** Which downloads peer 0 sees when each goes to one of {@code peers} at random. */
-    static boolean[] observed(SyntheticChain chain, int[] downloads, int peers, SplittableRandom rnd) {
-        boolean[] seen = new boolean[chain.blocks()];
-        for (int b : downloads) {
-            if (rnd.nextInt(peers) == 0) {
-                seen[b] = true;
+    private static double unit(long h) {
+        return (h >>> 11) * 0x1.0p-53;
+    }
+
+    /** The blocks peer 0 of {@code peers} sees, each download going to a random peer; timing keeps on-scan ones. */
+    static int[] observe(Downloads d, int peers, SplittableRandom rnd, boolean timing) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < d.blocks().length; i++) {
+            boolean seen = rnd.nextInt(peers) == 0;
+            if (seen && (!timing || d.onScan()[i])) {
+                out.add(d.blocks()[i]);
             }
         }
-        return seen;
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    static BlockSetAdversary.Guess guess(SyntheticChain chain, SyntheticChain.Wallet w, boolean[] observed) {
-        return BlockSetAdversary.guess(
-                chain.fresh,
-                chain.explicitInBlock,
-                chain.blocksOf,
-                observed,
-                w.firstAddress(),
-                w.firstAddress() + w.n());
+    static int[] intersect(int[] a, int[] b) {
+        return Arrays.stream(a).filter(x -> Arrays.binarySearch(b, x) >= 0).toArray();
     }
 
-    static long blockBytes(SyntheticChain chain, int[] downloads) {
-        long sum = 0;
-        for (int b : downloads) {
-            sum += chain.blockBytes(b);
-        }
-        return sum;
+    /** The six adversaries' rankings for one wallet, observer and setting; index as {@link #ADVERSARIES}. */
+    static DownloadAdversary.Ranking[] attack(
+            DownloadAdversary adv,
+            MainnetLikeChain chain,
+            MainnetLikeChain.Wallet w,
+            int[] matched,
+            Setting s,
+            int peers,
+            long walletSeed,
+            long syncSeed) {
+        int tip = chain.blocks();
+        SplittableRandom r1 = new SplittableRandom(syncSeed);
+        SplittableRandom r2 = new SplittableRandom(AddressUniverse.mix(syncSeed + 1));
+        Downloads d1 = downloads(tip, matched, w.birth(), s, walletSeed, r1);
+        Downloads d2 = downloads(tip, matched, w.birth(), s, walletSeed, r2);
+        // The same peer assignment draws serve the plain and the timing view of one sync.
+        long p1 = r1.nextLong();
+        long p2 = r2.nextLong();
+        int[] o1 = observe(d1, peers, new SplittableRandom(p1), false);
+        int[] o1t = observe(d1, peers, new SplittableRandom(p1), true);
+        int[] o2 = observe(d2, peers, new SplittableRandom(p2), false);
+        int[] o2t = observe(d2, peers, new SplittableRandom(p2), true);
+        double pw1 = 1.0 / peers;
+        double pw2 = pw1 * pw1;
+        int lo = w.firstScript();
+        int hi = lo + w.n();
+        DownloadAdversary.Result one = adv.rank(o1, w.birth(), lo, hi, pw1, true);
+        // Views equal to the plain one (no decoys to drop, one peer) are not ranked again.
+        DownloadAdversary.Result timing = Arrays.equals(o1t, o1) ? one : adv.rank(o1t, w.birth(), lo, hi, pw1, false);
+        int[] i12 = intersect(o1, o2);
+        DownloadAdversary.Result both =
+                Arrays.equals(i12, o1) && pw2 == pw1 ? one : adv.rank(i12, w.birth(), lo, hi, pw2, false);
+        int[] i12t = intersect(o1t, o2t);
+        DownloadAdversary.Result all =
+                Arrays.equals(i12t, o1) && pw2 == pw1 ? one : adv.rank(i12t, w.birth(), lo, hi, pw2, true);
+        return new DownloadAdversary.Ranking[] {
+            one.uniform(), one.cooccurrence(), timing.cooccurrence(), both.cooccurrence(), one.graph(), all.graph()
+        };
     }
 
     public static void run(Lab lab) {
         Path dir = lab.dir("exp5-bip158");
-        SyntheticChain.Params p = params(lab.quick());
+        MainnetLikeChain.Params p = params(lab.quick());
         long t0 = System.nanoTime();
-        SyntheticChain chain = SyntheticChain.build(
-                p, lab.seed("exp5/chain"), new Progress(lab.log(), "exp5: build chain + real filters,", p.blocks()));
-        lab.log().printf("exp5: chain of %d blocks built in %.1f s%n", p.blocks(), (System.nanoTime() - t0) / 1e9);
+        MainnetLikeChain chain = MainnetLikeChain.build(
+                p,
+                lab.seed("exp5/chain"),
+                new Progress(lab.log(), "exp5: build chain + real filters,", 2L * p.blocks()));
+        double buildSeconds = (System.nanoTime() - t0) / 1e9;
+        lab.log().printf("exp5: chain of %d blocks built in %.1f s%n", p.blocks(), buildSeconds);
 
-        Csv fpRate = measureFalsePositiveRate(chain, lab.quick() ? 2_000 : 10_000, lab.seed("exp5/probes"));
-
-        List<Sync> syncs = new ArrayList<>();
-        Progress sp = new Progress(
-                lab.log(),
-                "exp5: wallet syncs (matchAny over every filter),",
-                chain.wallets().size());
-        for (int i = 0; i < chain.wallets().size(); i++) {
-            syncs.add(sync(chain, i, chain.wallets().get(i).birth()));
-            sp.add(1);
-        }
+        Csv fpRate = measureFalsePositiveRate(chain, lab.quick() ? 500 : 2_000, lab.seed("exp5/probes"));
+        int[][] matched = chain.syncAll(lab.threads());
         long trials = 0;
         long fpBlocks = 0;
-        for (Sync s : syncs) {
-            trials += (long) (chain.blocks() - s.wallet().birth()) * s.wallet().n();
-            fpBlocks += s.falsePositives().length;
+        int[][] own = new int[chain.wallets().size()][];
+        for (MainnetLikeChain.Wallet w : chain.wallets()) {
+            own[w.index()] = chain.ownBlocks(w);
+            for (int b : own[w.index()]) {
+                if (Arrays.binarySearch(matched[w.index()], b) < 0) {
+                    throw new IllegalStateException("false negative: wallet " + w.index() + " block " + b);
+                }
+            }
+            trials += (long) (chain.blocks() - w.birth()) * w.n();
+            fpBlocks += matched[w.index()].length - own[w.index()].length;
         }
         fpRate.row(
                 "wallet syncs: false-positive blocks per (watched script x synced block)",
@@ -139,7 +227,8 @@ public final class Bip158Experiment {
                 fpBlocks == 0 ? Double.NaN : (double) trials / fpBlocks);
         fpRate.write(dir.resolve("exp5_fp_rate.csv"));
 
-        Csv raw = new Csv(
+        // Every (wallet, observer, setting): six adversaries.
+        List<String> header = new ArrayList<>(List.of(
                 "wallet",
                 "N",
                 "birth",
@@ -147,72 +236,110 @@ public final class Bip158Experiment {
                 "own_blocks",
                 "fp_blocks",
                 "peers",
+                "policy",
                 "decoys",
                 "downloads",
-                "observed",
-                "filter_bytes",
-                "block_bytes",
-                "total_bytes",
-                "candidates",
-                "real",
-                "ph1",
-                "any_candidates",
-                "any_real",
-                "any_ph1");
-        for (Sync s : syncs) {
-            SyntheticChain.Wallet w = s.wallet();
-            long filterBytes = chain.filterBytes(w.birth());
+                "total_MB"));
+        for (int a = 0; a < ADVERSARIES.size(); a++) {
+            header.add("a" + a + "_candidates");
+            header.add("a" + a + "_ph1");
+            header.add("a" + a + "_phN");
+        }
+        Object[][][] rows = new Object[chain.wallets().size()][][];
+        long units = 0;
+        for (MainnetLikeChain.Wallet w : chain.wallets()) {
             for (int k : PEERS) {
-                for (int d : DECOYS) {
-                    SplittableRandom rnd = new SplittableRandom(lab.seed("exp5/observe", s.index(), k, d));
-                    int[] downloads = withDecoys(chain, s.matched(), w.birth(), d, rnd);
-                    boolean[] seen = observed(chain, downloads, k, rnd);
-                    BlockSetAdversary.Guess g = guess(chain, w, seen);
-                    long bb = blockBytes(chain, downloads);
-                    int nSeen = 0;
-                    for (boolean x : seen) {
-                        nSeen += x ? 1 : 0;
+                units += settings(w.n(), k).size();
+            }
+        }
+        Progress progress = new Progress(lab.log(), "exp5: adversaries,", units);
+        AtomicInteger nextWallet = new AtomicInteger();
+        Runnable worker = () -> {
+            DownloadAdversary adv = new DownloadAdversary(chain.occ);
+            for (int i = nextWallet.getAndIncrement(); i < chain.wallets().size(); i = nextWallet.getAndIncrement()) {
+                MainnetLikeChain.Wallet w = chain.wallets().get(i);
+                long filterBytes = chain.filterBytes(w.birth());
+                int c = 0;
+                rows[i] = new Object
+                        [settings(w.n(), 1).size() + settings(w.n(), PEERS[1]).size()][];
+                for (int k : PEERS) {
+                    for (Setting s : settings(w.n(), k)) {
+                        long walletSeed = lab.seed("exp5/wallet", i);
+                        DownloadAdversary.Ranking[] r = attack(
+                                adv,
+                                chain,
+                                w,
+                                matched[i],
+                                s,
+                                k,
+                                walletSeed,
+                                lab.seed("exp5/sync", i, k, s.policy().ordinal(), s.decoys()));
+                        Downloads d = downloads(
+                                chain.blocks(),
+                                matched[i],
+                                w.birth(),
+                                s,
+                                walletSeed,
+                                new SplittableRandom(
+                                        lab.seed("exp5/sync", i, k, s.policy().ordinal(), s.decoys())));
+                        long bytes = filterBytes;
+                        for (int b : d.blocks()) {
+                            bytes += chain.blockBytes(b);
+                        }
+                        List<Object> row = new ArrayList<>(List.of(
+                                i,
+                                w.n(),
+                                w.birth(),
+                                chain.blocks() - w.birth(),
+                                own[i].length,
+                                matched[i].length - own[i].length,
+                                k,
+                                s.policy().name(),
+                                s.decoys(),
+                                d.blocks().length,
+                                bytes / 1e6));
+                        for (DownloadAdversary.Ranking x : r) {
+                            row.add(x.candidates());
+                            row.add(x.ph(1));
+                            row.add(x.ph(w.n()));
+                        }
+                        rows[i][c++] = row.toArray();
+                        progress.add(1);
                     }
-                    raw.row(
-                            s.index(),
-                            w.n(),
-                            w.birth(),
-                            chain.blocks() - w.birth(),
-                            s.own().length,
-                            s.falsePositives().length,
-                            k,
-                            d,
-                            downloads.length,
-                            nSeen,
-                            filterBytes,
-                            bb,
-                            filterBytes + bb,
-                            g.candidates(),
-                            g.real(),
-                            g.ph1(),
-                            g.anyCandidates(),
-                            g.anyReal(),
-                            g.anyPh1());
                 }
+            }
+        };
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < Math.max(1, lab.threads()); t++) {
+            Thread th = new Thread(worker, "exp5-" + t);
+            th.start();
+            threads.add(th);
+        }
+        for (Thread th : threads) {
+            try {
+                th.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        Csv raw = new Csv(header.toArray(String[]::new));
+        for (Object[][] perWallet : rows) {
+            for (Object[] r : perWallet) {
+                raw.row(r);
             }
         }
         raw.write(dir.resolve("exp5_raw.csv"));
-        Csv summary = summarise(raw, chain);
+        Csv summary = summarise(lab, raw);
         summary.write(dir.resolve("exp5_summary.csv"));
-
-        Csv bip37 = bip37(lab, chain, syncs, p);
+        Csv bip37 = bip37(chain, own, p);
         bip37.write(dir.resolve("exp5_bip37.csv"));
-        Csv resync = resync(lab, chain, syncs);
-        resync.write(dir.resolve("exp5_resync.csv"));
-        Csv start = startHeight(chain, syncs);
-        start.write(dir.resolve("exp5_start_height.csv"));
-
-        List<String> plots = plots(dir, p, summary, bip37, resync);
-        Bip158Report.write(lab, dir, chain, fpRate, summary, bip37, resync, start, plots);
+        List<String> plots = plots(dir, p, summary, bip37);
+        Bip158Report.write(lab, dir, chain, buildSeconds, fpRate, summary, bip37, plots);
     }
 
     /** Probes random scripts that are in no block against every filter, through the filter's own values and hash. */
-    static Csv measureFalsePositiveRate(SyntheticChain chain, int probesPerBlock, long seed) {
+    static Csv measureFalsePositiveRate(MainnetLikeChain chain, int probesPerBlock, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         long probes = 0;
         long hits = 0;
@@ -224,7 +351,7 @@ public final class Bip158Experiment {
             long k1 = SipHash.keyHalf(key, 8);
             long range = (long) f.size() * f.m();
             for (int i = 0; i < probesPerBlock; i++) {
-                byte[] s = SyntheticChain.script(rnd.nextLong(), -1 - rnd.nextInt(1 << 30));
+                byte[] s = MainnetLikeChain.script(rnd.nextLong(), -1 - rnd.nextInt(1 << 30));
                 long v = GolombCodedSet.hashToRange(SipHash.hash24(k0, k1, s), range);
                 if (Arrays.binarySearch(values, v) >= 0) {
                     hits++;
@@ -244,355 +371,213 @@ public final class Bip158Experiment {
         return csv;
     }
 
-    private static Csv summarise(Csv raw, SyntheticChain chain) {
+    /** Mean and 95% bootstrap interval per (N, peers, setting, adversary). */
+    private static Csv summarise(Lab lab, Csv raw) {
         Map<String, List<List<String>>> groups = new LinkedHashMap<>();
         for (List<String> r : raw.rows()) {
-            groups.computeIfAbsent(r.get(1) + "," + r.get(6) + "," + r.get(7), k -> new ArrayList<>())
+            groups.computeIfAbsent(r.get(1) + "," + r.get(6) + "," + r.get(7) + "," + r.get(8), k -> new ArrayList<>())
                     .add(r);
         }
         Csv s = new Csv(
                 "N",
                 "peers",
+                "policy",
                 "decoys",
+                "adversary",
                 "wallets",
-                "mean_synced_blocks",
                 "mean_own_blocks",
                 "mean_fp_blocks",
-                "expected_fp_blocks",
                 "mean_downloads",
-                "mean_observed",
-                "mean_filter_MB",
                 "mean_total_MB",
                 "mean_candidates",
-                "mean_ph1",
-                "mean_any_ph1");
+                "ph1",
+                "ph1_lo",
+                "ph1_hi",
+                "phN",
+                "phN_lo",
+                "phN_hi");
         for (Map.Entry<String, List<List<String>>> e : groups.entrySet()) {
             List<List<String>> rs = e.getValue();
             String[] key = e.getKey().split(",");
-            int n = Integer.parseInt(key[0]);
-            double synced = col(rs, 3);
-            double expectedFp = synced * (1 - Math.pow(1 - 1.0 / Bip158.BASIC_M, n));
-            s.row(
-                    n,
-                    Integer.parseInt(key[1]),
-                    Integer.parseInt(key[2]),
-                    rs.size(),
-                    synced,
-                    col(rs, 4),
-                    col(rs, 5),
-                    expectedFp,
-                    col(rs, 8),
-                    col(rs, 9),
-                    col(rs, 10) / 1e6,
-                    col(rs, 12) / 1e6,
-                    col(rs, 13),
-                    col(rs, 15),
-                    col(rs, 18));
+            for (int a = 0; a < ADVERSARIES.size(); a++) {
+                List<Double> ph1 = column(rs, 12 + 3 * a);
+                List<Double> phN = column(rs, 13 + 3 * a);
+                double[] c1 = Stats.ci(ph1, lab.seed("exp5/ci1", e.getKey().hashCode(), a));
+                double[] cN = Stats.ci(phN, lab.seed("exp5/ciN", e.getKey().hashCode(), a));
+                s.row(
+                        Integer.parseInt(key[0]),
+                        Integer.parseInt(key[1]),
+                        key[2],
+                        Integer.parseInt(key[3]),
+                        ADVERSARIES.get(a),
+                        rs.size(),
+                        Stats.sig(Stats.mean(column(rs, 4)), 3),
+                        Stats.sig(Stats.mean(column(rs, 5)), 2),
+                        Stats.sig(Stats.mean(column(rs, 9)), 3),
+                        Stats.sig(Stats.mean(column(rs, 10)), 3),
+                        Stats.sig(Stats.mean(column(rs, 11 + 3 * a)), 3),
+                        Stats.sig(Stats.mean(ph1), 3),
+                        Stats.sig(c1[0], 3),
+                        Stats.sig(c1[1], 3),
+                        Stats.sig(Stats.mean(phN), 3),
+                        Stats.sig(cN[0], 3),
+                        Stats.sig(cN[1], 3));
+            }
         }
         return s;
     }
 
-    private static double col(List<List<String>> rows, int c) {
-        return rows.stream()
-                .mapToDouble(r -> Double.parseDouble(r.get(c)))
-                .average()
-                .orElse(Double.NaN);
+    private static List<Double> column(List<List<String>> rows, int c) {
+        return rows.stream().map(r -> Double.parseDouble(r.get(c))).toList();
     }
 
     /**
-     * BIP 37 on the same axes. Analytic: the 2014 bitcoinj filter (2N + 100 capacity, 2N elements) at each target
-     * rate against this chain's address universe; bandwidth = filter + a merkleblock per synced block + one
-     * transaction (2.5 elements' bytes) per matched element. Measured: experiment 1's 2014 summary (33M universe),
-     * when it is present in the output directory.
+     * BIP 37 on the same axes: the pre-HD bitcoinj wallet's filter (N keys, 2N elements, capacity 2N + 100), sized
+     * by bitcoinj's own {@code BloomFilter} constructor (as in experiment 1), against this chain's scripts in the
+     * synced range; bandwidth = filter + a merkleblock per synced block + one transaction (2.5 elements' bytes) per
+     * matched element.
      */
-    private static Csv bip37(Lab lab, SyntheticChain chain, List<Sync> syncs, SyntheticChain.Params p) {
+    private static Csv bip37(MainnetLikeChain chain, int[][] own, MainnetLikeChain.Params p) {
         Csv csv = new Csv(
-                "source",
+                "wallet",
                 "N",
                 "target_rate",
                 "filter_bytes",
                 "hash_funcs",
-                "fp_rate",
-                "universe",
-                "false_positives",
+                "model_fp_rate",
+                "scripts_in_range",
+                "expected_false_positives",
                 "ph1",
                 "total_MB");
         double txBytes = 2.5 * p.bytesPerElement();
         for (int n : p.walletSizes()) {
-            List<Sync> ofN = syncs.stream().filter(s -> s.wallet().n() == n).toList();
+            List<MainnetLikeChain.Wallet> ofN =
+                    chain.wallets().stream().filter(w -> w.n() == n).toList();
             double synced = ofN.stream()
-                    .mapToDouble(s -> chain.blocks() - s.wallet().birth())
+                    .mapToDouble(w -> chain.blocks() - w.birth())
                     .average()
                     .orElse(0);
-            double own = ofN.stream().mapToDouble(s -> s.own().length).average().orElse(0);
-            double universe = ofN.stream()
-                    .mapToDouble(s -> chain.addressesFrom(s.wallet().birth()))
+            double ownTx = ofN.stream()
+                    .mapToDouble(w -> own[w.index()].length)
                     .average()
                     .orElse(0);
             double elements = ofN.stream()
-                    .mapToDouble(s -> {
+                    .mapToDouble(w -> {
                         long e = 0;
-                        for (int b = s.wallet().birth(); b < chain.blocks(); b++) {
-                            e += chain.elements[b];
+                        for (int b = w.birth(); b < chain.blocks(); b++) {
+                            e += chain.occ.elements(b);
                         }
                         return e;
                     })
                     .average()
                     .orElse(0);
+            double universe = ofN.stream()
+                    .mapToDouble(w -> scriptsFrom(chain, w.birth()))
+                    .average()
+                    .orElse(0);
             for (double rate : SingleFilterExperiment.RATES) {
-                int bytes = BloomMath.bip37SizeBytes(2L * n + 100, rate);
-                int k = BloomMath.bip37HashFuncs(bytes, 2L * n + 100);
+                Bip37Filter f = bip37Filter(n, rate);
+                int bytes = f.sizeBytes();
+                int k = f.hashFuncs();
                 double pf = BloomMath.falsePositiveRate(8L * bytes, k, 2L * n);
-                double f = pf * (universe - n);
-                double mb = (bytes + synced * MERKLEBLOCK_BYTES + (own + pf * elements) * txBytes) / 1e6;
-                csv.row("analytic, this chain's universe", n, rate, bytes, k, pf, universe, f, n / (n + f), mb);
-            }
-            Path exp1 = lab.out().resolve("exp1-single-filter/exp1_summary.csv");
-            if (Files.isRegularFile(exp1)) {
-                try {
-                    List<String> lines = Files.readAllLines(exp1);
-                    for (String line : lines.subList(1, lines.size())) {
-                        String[] c = line.split(",");
-                        if (c[0].equals("Y2014") && Integer.parseInt(c[2]) == n) {
-                            double fp = Double.parseDouble(c[6]);
-                            double pf = fp / Lab.PAPER_UNIVERSE;
-                            double mb = (Double.parseDouble(c[4])
-                                            + synced * MERKLEBLOCK_BYTES
-                                            + (own + pf * elements) * txBytes)
-                                    / 1e6;
-                            csv.row(
-                                    "measured in exp1, 33M universe",
-                                    n,
-                                    Double.parseDouble(c[1]),
-                                    Integer.parseInt(c[4]),
-                                    Integer.parseInt(c[5]),
-                                    pf,
-                                    Lab.PAPER_UNIVERSE,
-                                    fp,
-                                    Double.parseDouble(c[10]),
-                                    mb);
-                        }
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
-        }
-        return csv;
-    }
-
-    /**
-     * Re-sync: the same wallet syncs twice over the same filters. The matched sets are compared, and an observer
-     * intersects the two download sets when decoys are drawn afresh each time.
-     */
-    private static Csv resync(Lab lab, SyntheticChain chain, List<Sync> syncs) {
-        Csv csv = new Csv(
-                "N",
-                "decoys",
-                "wallets",
-                "identical_matched_sets",
-                "mean_fp_blocks",
-                "mean_fp_in_both",
-                "mean_ph1_one_sync",
-                "mean_ph1_two_syncs_intersected",
-                "mean_decoys_surviving",
-                "bip37_fp_addresses_one_filter",
-                "bip37_fp_addresses_two_tweaks");
-        Map<Integer, List<Sync>> byN = new LinkedHashMap<>();
-        syncs.forEach(
-                s -> byN.computeIfAbsent(s.wallet().n(), k -> new ArrayList<>()).add(s));
-        Map<Integer, Sync> again = new LinkedHashMap<>();
-        syncs.forEach(
-                s -> again.put(s.index(), sync(chain, s.index(), s.wallet().birth())));
-        for (Map.Entry<Integer, List<Sync>> e : byN.entrySet()) {
-            int n = e.getKey();
-            for (int d : DECOYS) {
-                int identical = 0;
-                List<Double> fp = new ArrayList<>();
-                List<Double> both = new ArrayList<>();
-                List<Double> one = new ArrayList<>();
-                List<Double> two = new ArrayList<>();
-                List<Double> surviving = new ArrayList<>();
-                List<Double> universe = new ArrayList<>();
-                for (Sync s : e.getValue()) {
-                    SyntheticChain.Wallet w = s.wallet();
-                    Sync second = again.get(s.index());
-                    if (Arrays.equals(s.matched(), second.matched())) {
-                        identical++;
-                    }
-                    long common = Arrays.stream(second.falsePositives())
-                            .filter(b -> Arrays.binarySearch(s.falsePositives(), b) >= 0)
-                            .count();
-                    fp.add((double) s.falsePositives().length);
-                    both.add((double) common);
-                    int[] d1 = withDecoys(
-                            chain,
-                            s.matched(),
-                            w.birth(),
-                            d,
-                            new SplittableRandom(lab.seed("exp5/resync1", s.index(), d)));
-                    int[] d2 = withDecoys(
-                            chain,
-                            second.matched(),
-                            w.birth(),
-                            d,
-                            new SplittableRandom(lab.seed("exp5/resync2", s.index(), d)));
-                    boolean[] seen1 = new boolean[chain.blocks()];
-                    boolean[] seenBoth = new boolean[chain.blocks()];
-                    for (int b : d1) {
-                        seen1[b] = true;
-                    }
-                    int inBoth = 0;
-                    for (int b : d2) {
-                        if (seen1[b]) {
-                            seenBoth[b] = true;
-                            inBoth++;
-                        }
-                    }
-                    one.add(guess(chain, w, seen1).ph1());
-                    two.add(guess(chain, w, seenBoth).ph1());
-                    surviving.add((double) (inBoth - s.matched().length));
-                    universe.add((double) chain.addressesFrom(w.birth()));
-                }
-                int bytes = BloomMath.bip37SizeBytes(2L * n + 100, 5e-4);
-                double pf =
-                        BloomMath.falsePositiveRate(8L * bytes, BloomMath.bip37HashFuncs(bytes, 2L * n + 100), 2L * n);
-                double u = Stats.mean(universe);
+                double fp = pf * (universe - n);
+                double mb = (bytes + synced * MERKLEBLOCK_BYTES + (ownTx + pf * elements) * txBytes) / 1e6;
                 csv.row(
+                        Wallets.Model.Y2014.label(),
                         n,
-                        d,
-                        e.getValue().size(),
-                        identical,
-                        Stats.mean(fp),
-                        Stats.mean(both),
-                        Stats.mean(one),
-                        Stats.mean(two),
-                        Stats.mean(surviving),
-                        pf * u,
-                        pf * pf * u);
+                        rate,
+                        bytes,
+                        k,
+                        Stats.sig(pf, 3),
+                        Math.round(universe),
+                        Stats.sig(fp, 3),
+                        Stats.sig(n / (n + fp), 3),
+                        Stats.sig(mb, 3));
             }
         }
         return csv;
     }
 
-    /** Syncing from the wallet's birth (what reveals its age) against syncing from genesis (what hides it). */
-    private static Csv startHeight(SyntheticChain chain, List<Sync> syncs) {
-        Csv csv = new Csv(
-                "N",
-                "start",
-                "wallets",
-                "mean_start_height",
-                "mean_synced_blocks",
-                "mean_fp_blocks",
-                "mean_total_MB",
-                "mean_candidates",
-                "mean_ph1");
-        Map<Integer, List<Sync>> byN = new LinkedHashMap<>();
-        syncs.forEach(
-                s -> byN.computeIfAbsent(s.wallet().n(), k -> new ArrayList<>()).add(s));
-        for (Map.Entry<Integer, List<Sync>> e : byN.entrySet()) {
-            for (boolean genesis : new boolean[] {false, true}) {
-                List<Double> h = new ArrayList<>();
-                List<Double> synced = new ArrayList<>();
-                List<Double> fp = new ArrayList<>();
-                List<Double> mb = new ArrayList<>();
-                List<Double> cand = new ArrayList<>();
-                List<Double> ph = new ArrayList<>();
-                for (Sync s0 : e.getValue()) {
-                    int from = genesis ? 0 : s0.wallet().birth();
-                    Sync s = genesis ? sync(chain, s0.index(), 0) : s0;
-                    boolean[] seen = new boolean[chain.blocks()];
-                    for (int b : s.matched()) {
-                        seen[b] = true;
-                    }
-                    BlockSetAdversary.Guess g = guess(chain, s.wallet(), seen);
-                    h.add((double) from);
-                    synced.add((double) (chain.blocks() - from));
-                    fp.add((double) s.falsePositives().length);
-                    mb.add((chain.filterBytes(from) + blockBytes(chain, s.matched())) / 1e6);
-                    cand.add((double) g.candidates());
-                    ph.add(g.ph1());
-                }
-                csv.row(
-                        e.getKey(),
-                        genesis ? "genesis" : "birth",
-                        e.getValue().size(),
-                        Stats.mean(h),
-                        Stats.mean(synced),
-                        Stats.mean(fp),
-                        Stats.mean(mb),
-                        Stats.mean(cand),
-                        Stats.mean(ph));
-            }
-        }
-        return csv;
+    /** The pre-HD bitcoinj wallet's filter for N keys (2N elements, capacity 2N + 100), sized by bitcoinj itself. */
+    static Bip37Filter bip37Filter(int n, double rate) {
+        return Bip37Filter.fromBitcoinj(new BloomFilter(2 * n + Wallets.FILTER_MERGER_HEADROOM, rate, 0));
     }
 
-    private static List<String> plots(Path dir, SyntheticChain.Params p, Csv summary, Csv bip37, Csv resync) {
+    /** Distinct scripts appearing in blocks [from, tip). */
+    static long scriptsFrom(MainnetLikeChain chain, int from) {
+        Occurrences o = chain.occ;
+        long n = 0;
+        for (int s = 0; s < o.scripts; s++) {
+            int end = o.scriptStart[s + 1];
+            if (end > o.scriptStart[s] && o.scriptBlocks[end - 1] >= from) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static List<String> plots(Path dir, MainnetLikeChain.Params p, Csv summary, Csv bip37) {
         List<String> files = new ArrayList<>();
         for (int n : p.walletSizes()) {
-            Plot plot = new Plot(
-                            "Privacy vs bandwidth, wallets of N = " + n + " addresses",
-                            "bandwidth: filters + blocks (BIP 158) or filter + merkleblocks + txs (BIP 37), MB",
-                            "P_h(1), mean over wallets (below " + FLOOR + " drawn at " + FLOOR + ")")
-                    .logX()
-                    .logY();
-            int g = 0;
             for (int k : PEERS) {
-                List<Double> x = new ArrayList<>();
-                List<Double> y = new ArrayList<>();
+                Map<Integer, String> ticks = new java.util.TreeMap<>();
                 for (List<String> r : summary.rows()) {
                     if (Integer.parseInt(r.get(0)) == n && Integer.parseInt(r.get(1)) == k) {
-                        x.add(Double.parseDouble(r.get(11)));
-                        y.add(Math.max(FLOOR, Double.parseDouble(r.get(13))));
+                        int si = settingIndex(r.get(2), Integer.parseInt(r.get(3)));
+                        Setting st = SETTINGS.get(si);
+                        String shortName = st.policy() == Policy.NONE
+                                ? "none"
+                                : st.policy().name().toLowerCase() + " x" + st.decoys();
+                        ticks.put(si, si + " " + shortName + " (" + r.get(9) + ")");
                     }
                 }
-                plot.measured(
-                        "BIP 158, " + k + (k == 1 ? " peer" : " peers, observer = one") + ", decoys "
-                                + Arrays.toString(DECOYS),
-                        x,
-                        y,
-                        g++);
-            }
-            for (String source : List.of("analytic, this chain's universe", "measured in exp1, 33M universe")) {
-                List<Double> x = new ArrayList<>();
-                List<Double> y = new ArrayList<>();
-                for (List<String> r : bip37.rows()) {
-                    if (r.get(0).equals(source) && Integer.parseInt(r.get(1)) == n) {
-                        x.add(Double.parseDouble(r.get(9)));
-                        y.add(Math.max(FLOOR, Double.parseDouble(r.get(8))));
+                Plot plot = new Plot(
+                                "P_h(1) by adversary and decoy setting, N = " + n + ", "
+                                        + (k == 1
+                                                ? "observer serves every download"
+                                                : "observer is 1 of " + k + " peers"),
+                                "decoy setting (mean MB of filters + blocks): " + String.join(", ", ticks.values()),
+                                "P_h(1), mean over wallets, 95% bootstrap CI",
+                                720)
+                        .yRange(-0.02, 1.05)
+                        .xRange(-0.5, SETTINGS.size() - 0.5)
+                        .legendBelow();
+                for (int a = 0; a < ADVERSARIES.size(); a++) {
+                    List<Integer> x = new ArrayList<>();
+                    List<Double> y = new ArrayList<>();
+                    List<Double> lo = new ArrayList<>();
+                    List<Double> hi = new ArrayList<>();
+                    for (List<String> r : summary.rows()) {
+                        if (Integer.parseInt(r.get(0)) == n
+                                && Integer.parseInt(r.get(1)) == k
+                                && r.get(4).equals(ADVERSARIES.get(a))) {
+                            x.add(settingIndex(r.get(2), Integer.parseInt(r.get(3))));
+                            y.add(Double.parseDouble(r.get(11)));
+                            lo.add(Double.parseDouble(r.get(12)));
+                            hi.add(Double.parseDouble(r.get(13)));
+                        }
                     }
+                    String name = ADVERSARIES.get(a);
+                    if (!y.isEmpty() && y.stream().allMatch(v -> v < 0.01)) {
+                        name += " (every value below 0.01: on the axis, see the table)";
+                    }
+                    plot.measuredWithCi(name, x, y, lo, hi, a, (a - 2.5) * 0.06, false);
                 }
-                if (!x.isEmpty()) {
-                    plot.measured("BIP 37 2014 wallet, " + source + ", rates 1e-5..5e-3", x, y, g++);
-                }
+                String f = "exp5_ph1_n" + n + "_peers" + k + ".png";
+                plot.writePng(dir.resolve(f));
+                files.add(f);
             }
-            String f = "exp5_privacy_vs_bandwidth_n" + n + ".png";
-            plot.writePng(dir.resolve(f));
-            files.add(f);
         }
-        Plot rs = new Plot(
-                        "Re-sync with fresh random decoys: one sync vs two syncs intersected (one peer)",
-                        "decoy blocks per real download",
-                        "P_h(1) (below " + FLOOR + " drawn at " + FLOOR + ")")
-                .logY();
-        int g = 0;
-        for (int n : p.walletSizes()) {
-            List<Integer> x = new ArrayList<>();
-            List<Double> one = new ArrayList<>();
-            List<Double> two = new ArrayList<>();
-            for (List<String> r : resync.rows()) {
-                if (Integer.parseInt(r.get(0)) == n) {
-                    x.add(Integer.parseInt(r.get(1)));
-                    one.add(Math.max(FLOOR, Double.parseDouble(r.get(6))));
-                    two.add(Math.max(FLOOR, Double.parseDouble(r.get(7))));
-                }
-            }
-            rs.measured("N = " + n + ", one sync", x, one, g).model("N = " + n + ", two syncs intersected", x, two, g);
-            g++;
-        }
-        rs.writePng(dir.resolve("exp5_resync.png"));
-        files.add("exp5_resync.png");
         return files;
+    }
+
+    static int settingIndex(String policy, int decoys) {
+        for (int i = 0; i < SETTINGS.size(); i++) {
+            if (SETTINGS.get(i).policy().name().equals(policy)
+                    && SETTINGS.get(i).decoys() == decoys) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(policy + " " + decoys);
     }
 }

@@ -40,6 +40,19 @@ public final class FastBloom {
         return new FastBloom(f.bits(), f.hashFuncs(), f.tweak());
     }
 
+    /** Whether {@code a} has the same size as {@code b} and every bit set in {@code b}. */
+    public static boolean superset(FastBloom a, FastBloom b) {
+        if (a.bits.length != b.bits.length) {
+            return false;
+        }
+        for (int i = 0; i < a.bits.length; i++) {
+            if ((a.bits[i] & b.bits[i]) != b.bits[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether the first {@code length} bytes of {@code data} match, exactly as bitcoinj's {@code contains} would. */
     public boolean contains(byte[] data, int length) {
         for (int seed : seeds) {

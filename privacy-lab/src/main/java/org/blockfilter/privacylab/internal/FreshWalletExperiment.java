@@ -10,6 +10,9 @@ import java.util.Locale;
  * functions, effective false-positive rate, and the false positives it yields against 33M and 60M addresses.
  */
 public final class FreshWalletExperiment {
+    /** Where scans that found no false positive are marked on the log axis. */
+    static final double ZERO_AT = 1e-3;
+
     private FreshWalletExperiment() {}
 
     public static void run(Lab lab) {
@@ -18,8 +21,9 @@ public final class FreshWalletExperiment {
         long small = lab.universe();
         long large = lab.largeUniverse();
         Wallets.Model[] models = Wallets.Model.values();
-        double[] rates = {Wallets.RATE_2014, Wallets.RATE_TODAY};
-        int[] used = {1, 0}; // a 0.12 wallet was created with one key; an HD wallet issues none until asked
+        double[] rates = {Wallets.RATE_2014, Wallets.RATE_2014, Wallets.RATE_TODAY};
+        // a pre-HD wallet was created with one key; an HD wallet issues none until asked
+        int[] used = {1, 0, 0};
 
         List<Subject> subjects = new ArrayList<>();
         for (int m = 0; m < models.length; m++) {
@@ -61,7 +65,8 @@ public final class FreshWalletExperiment {
                 "expected_fp_" + small,
                 "measured_fp_" + small,
                 "expected_fp_" + large,
-                "measured_fp_" + large);
+                "measured_fp_" + large,
+                "expected_fp_pubkey_and_hash_" + small);
         for (int m = 0; m < models.length; m++) {
             List<Double> fpS = new ArrayList<>();
             List<Double> fpL = new ArrayList<>();
@@ -98,13 +103,14 @@ public final class FreshWalletExperiment {
                     first.sizeBytes(),
                     first.hashFuncs(),
                     rates[m],
-                    rate,
-                    Stats.mean(dRate),
-                    Stats.mean(fpL) / large,
-                    rate * small,
-                    Stats.mean(fpS),
-                    rate * large,
-                    Stats.mean(fpL));
+                    Stats.sig(rate, 3),
+                    Stats.sig(Stats.mean(dRate), 3),
+                    Stats.sig(Stats.mean(fpL) / large, 3),
+                    Stats.sig(rate * small, 3),
+                    Stats.sig(Stats.mean(fpS), 3),
+                    Stats.sig(rate * large, 3),
+                    Stats.sig(Stats.mean(fpL), 3),
+                    Stats.sig(rate * rate * small, 2));
         }
         raw.write(dir.resolve("exp4_raw.csv"));
         summary.write(dir.resolve("exp4_summary.csv"));
@@ -112,37 +118,51 @@ public final class FreshWalletExperiment {
         Plot plot = new Plot(
                         "False positives a fresh wallet's filter yields",
                         "addresses tested (universe)",
-                        "false positives (values below 0.5 drawn at 0.5)")
-                .logY();
+                        "false positives: measured (markers), expected (dashed)",
+                        760)
+                .logY()
+                .legendBelow();
         for (int m = 0; m < models.length; m++) {
             List<String> row = summary.rows().get(m);
             List<Long> x = List.of(small, large);
-            plot.measured(
-                    models[m].label() + " measured",
-                    x,
-                    List.of(
-                            Math.max(0.5, Double.parseDouble(row.get(12))),
-                            Math.max(0.5, Double.parseDouble(row.get(14)))),
-                    m);
+            double[] measured = {Double.parseDouble(row.get(12)), Double.parseDouble(row.get(14))};
+            List<Long> mx = new ArrayList<>();
+            List<Double> my = new ArrayList<>();
+            List<Long> zx = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                if (measured[i] > 0) {
+                    mx.add(x.get(i));
+                    my.add(measured[i]);
+                } else {
+                    zx.add(x.get(i));
+                }
+            }
+            if (!mx.isEmpty()) {
+                plot.measured(models[m].label() + " measured", mx, my, m);
+            }
+            plot.zeros(models[m].label() + ": 0 found in every scan (drawn at " + ZERO_AT + ")", zx, ZERO_AT, m);
             plot.model(
-                    models[m].label() + " analytic",
+                    models[m].label() + " expected",
                     x,
-                    List.of(
-                            Math.max(0.5, Double.parseDouble(row.get(11))),
-                            Math.max(0.5, Double.parseDouble(row.get(13)))),
+                    List.of(Double.parseDouble(row.get(11)), Double.parseDouble(row.get(13))),
                     m);
         }
         plot.writePng(dir.resolve("exp4_fp.png"));
 
         List<String> y2014 = summary.rows().get(0);
-        List<String> today = summary.rows().get(1);
+        List<String> hd = summary.rows().get(1);
+        List<String> today = summary.rows().get(2);
         Report rep = new Report(dir, "Experiment 4: what a fresh bitcoinj wallet sends");
         rep.paragraph(lab.regenerate("exp4"));
         rep.heading("Setup");
         rep.bullets(
                 List.of(
-                        "0.12-era: a basic key chain holding the one key a new wallet started with; bitcoinj inserts its public key and hash; FilterMerger sizes the filter for elements + 100 = 102 at rate 0.0005.",
-                        "Today: a new bitcoinj 0.17 HD wallet (`KeyChainGroup.fromSeed`, P2WPKH, default lookahead) that has issued no address yet; its filter holds the lookahead keys of the receive and change chains; rate 1e-5.",
+                        "Y2014, " + Wallets.Model.Y2014.label()
+                                + ": a basic key chain holding the one key a new pre-HD wallet started with; bitcoinj inserts its public key and hash; FilterMerger sizes the filter for elements + 100 = 102 at rate 0.0005. This is the wallet the paper (ACSAC 2014) measured; it is NOT what bitcoinj 0.12 shipped.",
+                        "HD_2014, " + Wallets.Model.HD_2014.label()
+                                + ": bitcoinj 0.12 (October 2014) made new wallets HD. Its DeterministicKeyChain has lookaheadSize = 100 and lookaheadThreshold = lookaheadSize / 3 = 33; maybeLookAhead derives issued + 100 + 33 - existing keys on the external and on the internal branch (133 each on a new wallet), and the filter holds the pubkey and the hash of every key of the chain's basic key chain (numBloomFilterEntries = numKeys x 2): the root, account and two branch keys plus 266 leaves = 270 keys, 540 elements, sized for 640 at the 0.0005 rate (read from bitcoinj's 0.12-era DeterministicKeyChain source). Built here with bitcoinj 0.17's one-chain P2PKH wallet, whose lookahead rule and filter contents are the same; the key count is checked by a test.",
+                        "TODAY, " + Wallets.Model.TODAY.label()
+                                + ": a new bitcoinj 0.17 wallet from `KeyChainGroup.fromSeed(seed, P2WPKH)`, which holds TWO deterministic chains, the P2WPKH chain and a fallback P2PKH chain from the same seed; both have the default lookahead and both go into the filter (540 keys, 1080 elements); rate 1e-5.",
                         String.format(
                                 Locale.ROOT,
                                 "Each filter built with %d different tweaks and scanned against %s and %s other addresses%s (seed %d).",
@@ -151,20 +171,21 @@ public final class FreshWalletExperiment {
                                 Lab.count(large),
                                 lab.quick() ? " (QUICK mode)" : "",
                                 lab.seed()),
-                        "model_rate: (1 - e^{-kn/m})^k for the real m, k, n; density_rate: (fraction of set bits)^k of the actual filter; measured_rate: false positives / addresses tested."));
+                        "model_rate: (1 - e^{-kn/m})^k for the real m, k, n; density_rate: (fraction of set bits)^k of the actual filter; measured_rate: false positives / addresses tested. expected_fp_pubkey_and_hash: the false positives left when the adversary counts an address only if BOTH its public key and its hash match (possible for addresses whose public key is on the chain, i.e. that have spent): model_rate^2 x addresses, since the two elements hash to independent positions (experiment 3 measures this)."));
         rep.heading("Results");
         rep.table(summary);
         rep.image("exp4_fp.png", "false positives vs universe size");
         rep.heading("Reading");
         rep.paragraph(String.format(
                 Locale.ROOT,
-                "The 0.12-era fresh wallet sends a %s-byte filter with %s hash functions that holds %s elements although it is sized for %s. "
-                        + "Its effective rate is %s instead of the 0.0005 target, which is why the paper found new wallets so exposed: "
-                        + "about %s false positives among %s addresses. Today's fresh wallet sends %s keys (%s elements) in %s bytes with %s functions; "
-                        + "the lookahead keys fill the filter close to its capacity, so its effective rate %s is near the 1e-5 target and the expected "
-                        + "false positives grow with the universe (%s at %s addresses, %s at %s). The lookahead hides nothing, though: "
-                        + "those keys are not on the chain, so they are never among the adversary's candidates, and the few real addresses a young "
-                        + "wallet uses stand out among very few false positives.",
+                "The pre-HD fresh wallet sends a %s-byte filter with %s hash functions that holds %s elements although it is sized for %s: "
+                        + "its effective rate is %s instead of the 0.0005 target, so about %s false positives among %s addresses and its one address is exposed. "
+                        + "bitcoinj 0.12's HD wallet is different: %s keys (%s elements) in %s bytes with %s functions, close to capacity, effective rate %s, "
+                        + "so about %s false positives among %s addresses by hash alone. Today's wallet sends %s keys from two chains (%s elements) in %s bytes, effective rate %s, "
+                        + "%s false positives among %s addresses (%s among %s) by hash alone. None of the lookahead keys is on the chain, so they are never candidates; "
+                        + "what hides a real address is the false positives. An address that has not revealed its public key hides among those (hundreds for today's wallet, thousands for 0.12's); "
+                        + "one whose public key is on the chain (it has spent) must match twice, and the expected false positives of that test are %s (0.12 HD) and %s (today) among %s addresses: "
+                        + "such an address stands out alone.",
                 y2014.get(5),
                 y2014.get(6),
                 y2014.get(3),
@@ -172,15 +193,24 @@ public final class FreshWalletExperiment {
                 y2014.get(8),
                 y2014.get(12),
                 Lab.count(small),
+                hd.get(2),
+                hd.get(3),
+                hd.get(5),
+                hd.get(6),
+                hd.get(8),
+                hd.get(12),
+                Lab.count(small),
                 today.get(2),
                 today.get(3),
                 today.get(5),
-                today.get(6),
                 today.get(8),
                 today.get(12),
                 Lab.count(small),
                 today.get(14),
-                Lab.count(large)));
+                Lab.count(large),
+                Csv.format(Stats.sig(Double.parseDouble(hd.get(15)), 2)),
+                Csv.format(Stats.sig(Double.parseDouble(today.get(15)), 2)),
+                Lab.count(small)));
         rep.write();
     }
 }

@@ -19,9 +19,14 @@ public final class Plot {
     private final List<String> names = new ArrayList<>();
 
     public Plot(String title, String xLabel, String yLabel) {
+        this(title, xLabel, yLabel, 600);
+    }
+
+    /** A plot {@code height} pixels tall (taller for a legend below the plot). */
+    public Plot(String title, String xLabel, String yLabel, int height) {
         chart = new XYChartBuilder()
                 .width(1100)
-                .height(600)
+                .height(height)
                 .title(title)
                 .xAxisTitle(xLabel)
                 .yAxisTitle(yLabel)
@@ -58,6 +63,9 @@ public final class Plot {
 
     /** A measured series: markers with a solid line, in the colour of {@code group}. */
     public Plot measured(String name, List<? extends Number> x, List<? extends Number> y, int group) {
+        if (x.isEmpty()) {
+            return this; // XChart rejects an empty series; nothing to draw
+        }
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.CIRCLE);
         s.setMarkerColor(PALETTE[group % PALETTE.length]);
@@ -67,11 +75,117 @@ public final class Plot {
 
     /** A model series: dashed line, no markers, in the colour of {@code group} (pair it with its measured series). */
     public Plot model(String name, List<? extends Number> x, List<? extends Number> y, int group) {
+        if (x.isEmpty()) {
+            return this; // XChart rejects an empty series; nothing to draw
+        }
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.NONE);
         s.setLineColor(PALETTE[group % PALETTE.length]);
         s.setLineStyle(
                 new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+        return this;
+    }
+
+    /**
+     * A measured series with its 95% interval drawn as a vertical bar at each point (bars are not in the legend).
+     * {@code dx} shifts the series sideways (multiplied on a log x axis) so series at the same x stay visible.
+     */
+    public Plot measuredWithCi(
+            String name,
+            List<? extends Number> x,
+            List<Double> y,
+            List<Double> lo,
+            List<Double> hi,
+            int group,
+            double dx) {
+        return measuredWithCi(name, x, y, lo, hi, group, dx, true);
+    }
+
+    /** As above; {@code connect = false} draws markers only (for categories on the x axis). */
+    public Plot measuredWithCi(
+            String name,
+            List<? extends Number> x,
+            List<Double> y,
+            List<Double> lo,
+            List<Double> hi,
+            int group,
+            double dx,
+            boolean connect) {
+        List<Double> xs = new ArrayList<>();
+        for (Number v : x) {
+            xs.add(chart.getStyler().isXAxisLogarithmic() ? v.doubleValue() * dx : v.doubleValue() + dx);
+        }
+        measured(name, xs, y, group);
+        if (!connect) {
+            chart.getSeriesMap()
+                    .get(names.get(names.size() - 1))
+                    .setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        }
+        for (int i = 0; i < xs.size(); i++) {
+            XYSeries bar = chart.addSeries(
+                    unique(name + " ci" + i), List.of(xs.get(i), xs.get(i)), List.of(lo.get(i), hi.get(i)));
+            bar.setMarker(SeriesMarkers.NONE);
+            bar.setLineColor(PALETTE[group % PALETTE.length]);
+            bar.setLineStyle(new BasicStroke(1.5f));
+            bar.setShowInLegend(false);
+        }
+        return this;
+    }
+
+    /** Markers only, no line, in the colour of {@code group} (open diamonds). */
+    public Plot scatter(String name, List<? extends Number> x, List<? extends Number> y, int group) {
+        if (x.isEmpty()) {
+            return this; // XChart rejects an empty series; nothing to draw
+        }
+        XYSeries s = chart.addSeries(unique(name), x, y);
+        s.setMarker(SeriesMarkers.DIAMOND);
+        s.setMarkerColor(PALETTE[group % PALETTE.length]);
+        s.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        return this;
+    }
+
+    /** Points that are exactly zero on a log axis, drawn at {@code floor} as downward triangles and named so. */
+    public Plot zeros(String name, List<? extends Number> x, double floor, int group) {
+        if (x.isEmpty()) {
+            return this;
+        }
+        List<Double> y = new ArrayList<>();
+        x.forEach(v -> y.add(floor));
+        XYSeries s = chart.addSeries(unique(name), x, y);
+        s.setMarker(SeriesMarkers.TRIANGLE_DOWN);
+        s.setMarkerColor(PALETTE[group % PALETTE.length]);
+        s.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        return this;
+    }
+
+    /** An invisible, unlisted series at {@code xs} (height {@code y}): gives a category axis its ticks and margins. */
+    public Plot invisible(List<Double> xs, double y) {
+        List<Double> ys = new ArrayList<>();
+        xs.forEach(v -> ys.add(y));
+        XYSeries s = chart.addSeries(unique("ticks"), xs, ys);
+        s.setMarker(SeriesMarkers.NONE);
+        s.setLineColor(new java.awt.Color(0, 0, 0, 0));
+        s.setShowInLegend(false);
+        return this;
+    }
+
+    /** Names the x ticks (e.g. categories placed at 0, 1, 2 ...). */
+    public Plot xTicks(java.util.function.Function<Double, String> label) {
+        chart.getStyler().setxAxisTickLabelsFormattingFunction(label);
+        chart.getStyler().setPlotGridVerticalLinesVisible(false);
+        return this;
+    }
+
+    /** Puts the legend below the plot area (for plots with many series). */
+    public Plot legendBelow() {
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
+        return this;
+    }
+
+    public Plot xRange(double min, double max) {
+        chart.getStyler().setXAxisMin(min);
+        chart.getStyler().setXAxisMax(max);
         return this;
     }
 

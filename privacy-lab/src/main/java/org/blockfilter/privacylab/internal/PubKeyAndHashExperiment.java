@@ -20,7 +20,7 @@ public final class PubKeyAndHashExperiment {
         Path dir = lab.dir("exp3-pubkey-and-hash");
         long u = lab.universe();
         int[] ns = lab.quick() ? new int[] {10, 100} : new int[] {1, 10, 100, 500};
-        int clients = lab.quick() ? 2 : 1;
+        int clients = lab.quick() ? 2 : 3;
         double[] rates = SingleFilterExperiment.RATES;
 
         List<Subject> subjects = new ArrayList<>();
@@ -147,32 +147,7 @@ public final class PubKeyAndHashExperiment {
         }
         plot.writePng(dir.resolve("exp3_ph1.png"));
 
-        Plot rate = new Plot("Effective false-positive rate when both must match", "filter's P_f (formula)", "rate")
-                .logX()
-                .logY();
-        List<Double> px = new ArrayList<>();
-        List<Double> hashY = new ArrayList<>();
-        List<Double> bothY = new ArrayList<>();
-        List<Double> sq = new ArrayList<>();
-        List<Double> lin = new ArrayList<>();
-        raw.rows().stream()
-                .filter(r -> Double.parseDouble(r.get(7)) > 0)
-                .sorted((a, b) -> Double.compare(Double.parseDouble(a.get(4)), Double.parseDouble(b.get(4))))
-                .forEach(r -> {
-                    double p = Double.parseDouble(r.get(4));
-                    px.add(p);
-                    hashY.add(Math.max(1.0 / u, Double.parseDouble(r.get(8))));
-                    bothY.add(Double.parseDouble(r.get(9)));
-                    sq.add(p * p);
-                    lin.add(p);
-                });
-        if (!px.isEmpty()) {
-            rate.measured("hash only, measured", px, hashY, 0)
-                    .model("P_f", px, lin, 0)
-                    .measured("pubkey and hash, measured", px, bothY, 3)
-                    .model("P_f squared", px, sq, 3);
-            rate.writePng(dir.resolve("exp3_rate.png"));
-        }
+        ratePlot(raw, u, dir);
 
         Report rep = new Report(dir, "Experiment 3: public key and hash both inserted");
         rep.paragraph(lab.regenerate("exp3"));
@@ -187,9 +162,7 @@ public final class PubKeyAndHashExperiment {
                         "A candidate counts as a match when its hash matches (hash only) or when its hash and its public key both match (pubkey+hash). Analytic: P_f x |others| and P_f^2 x |others|."));
         rep.heading("Results");
         rep.image("exp3_ph1.png", "P_h(1) hash only vs pubkey and hash");
-        if (!px.isEmpty()) {
-            rep.image("exp3_rate.png", "effective rate vs P_f");
-        }
+        rep.image("exp3_rate.png", "effective rate vs P_f");
         rep.table(summary);
         rep.heading("Reading");
         rep.paragraph(
@@ -201,5 +174,81 @@ public final class PubKeyAndHashExperiment {
                         + " addresses, so P_h(1) is near 1 for any N whose public keys are known. The paper counts a key as two inserted elements; "
                         + "this measures what that second element hands an adversary who knows public keys: the filter is far less private than its nominal rate.");
         rep.write();
+    }
+
+    /** Below this formula rate a filter expects fewer than 0.03 matches among 33M: not drawn, counted in the title. */
+    static final double MIN_DRAWN_RATE = 1e-9;
+
+    /**
+     * The effective-rate plot from the raw table: every filter with P_f >= {@link #MIN_DRAWN_RATE}, zeros marked at
+     * 1/(2U); the filters below are counted in the title (all of them found 0 matches or they would be listed).
+     */
+    static void ratePlot(Csv raw, long u, Path dir) {
+        double zeroAt = 0.5 / u;
+        List<List<String>> drawn = raw.rows().stream()
+                .filter(r -> Double.parseDouble(r.get(4)) >= MIN_DRAWN_RATE)
+                .sorted((a, b) -> Double.compare(Double.parseDouble(a.get(4)), Double.parseDouble(b.get(4))))
+                .toList();
+        List<List<String>> hidden = raw.rows().stream()
+                .filter(r -> Double.parseDouble(r.get(4)) < MIN_DRAWN_RATE)
+                .toList();
+        long hiddenMatches = hidden.stream()
+                .mapToLong(r -> Long.parseLong(r.get(5)) + Long.parseLong(r.get(7)))
+                .sum();
+        Plot rate = new Plot(
+                        "Effective false-positive rate when both must match (" + drawn.size() + " filters; "
+                                + hidden.size() + " with P_f < 1e-9 not drawn, "
+                                + hiddenMatches + " matches among them)",
+                        "filter's P_f (formula)",
+                        "measured rate over " + Lab.count(u) + " addresses",
+                        720)
+                .logX()
+                .logY()
+                .legendBelow();
+        List<Double> px = new ArrayList<>();
+        List<Double> hashY = new ArrayList<>();
+        List<Double> hashZero = new ArrayList<>();
+        List<Double> bothX = new ArrayList<>();
+        List<Double> bothY = new ArrayList<>();
+        List<Double> bothZero = new ArrayList<>();
+        for (List<String> r : drawn) {
+            double p = Double.parseDouble(r.get(4));
+            double h = Double.parseDouble(r.get(8));
+            double b = Double.parseDouble(r.get(9));
+            if (h > 0) {
+                px.add(p);
+                hashY.add(h);
+            } else {
+                hashZero.add(p);
+            }
+            if (b > 0) {
+                bothX.add(p);
+                bothY.add(b);
+            } else {
+                bothZero.add(p);
+            }
+        }
+        List<Double> allX =
+                drawn.stream().map(r -> Double.parseDouble(r.get(4))).toList();
+        if (!px.isEmpty()) {
+            rate.scatter("hash only, measured", px, hashY, 0);
+        }
+        if (!bothX.isEmpty()) {
+            rate.scatter("pubkey and hash, measured", bothX, bothY, 3);
+        }
+        rate.zeros("hash only: 0 matches (drawn at 1/(2U))", hashZero, zeroAt, 0)
+                .zeros("pubkey and hash: 0 matches (drawn at 1/(2U))", bothZero, zeroAt, 3);
+        if (!allX.isEmpty()) {
+            rate.model("P_f", allX, allX, 0)
+                    .model(
+                            "P_f squared (below 1/(2U) it is not drawn)",
+                            allX.stream().filter(x -> x * x >= zeroAt).toList(),
+                            allX.stream()
+                                    .filter(x -> x * x >= zeroAt)
+                                    .map(x -> x * x)
+                                    .toList(),
+                            3);
+        }
+        rate.writePng(dir.resolve("exp3_rate.png"));
     }
 }

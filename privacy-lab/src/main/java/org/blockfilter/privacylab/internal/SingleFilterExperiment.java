@@ -12,21 +12,27 @@ import java.util.Map;
  */
 public final class SingleFilterExperiment {
     static final double[] RATES = {1e-5, 1e-4, 5e-4, 1e-3, 5e-3};
+    /** The wallets compared here. */
+    static final List<Wallets.Model> MODELS = List.of(Wallets.Model.Y2014, Wallets.Model.TODAY);
 
     private SingleFilterExperiment() {}
+
+    /** Where scanned cells with no false positive at all are marked on the log axis. */
+    static final double ZERO_AT = 1e-3;
 
     private record Cell(Wallets.Model model, double rate, int n) {}
 
     public static void run(Lab lab) {
         Path dir = lab.dir("exp1-single-filter");
         int[] ns = lab.quick() ? new int[] {1, 10, 100} : new int[] {1, 2, 5, 10, 20, 50, 100, 200, 500};
-        int clients = lab.quick() ? 2 : 3;
+        int clients = lab.quick() ? 4 : 50;
         long u = lab.universe();
 
+        int scanned = lab.quick() ? 2 : 1;
         List<Cell> cells = new ArrayList<>();
         List<Subject> subjects = new ArrayList<>();
         List<Integer> clientOf = new ArrayList<>();
-        for (Wallets.Model model : Wallets.Model.values()) {
+        for (Wallets.Model model : MODELS) {
             for (int c = 0; c < clients; c++) {
                 Wallets.Client client = Wallets.client(model, lab.seed("exp1/client", model.ordinal(), c));
                 for (int n : ns) {
@@ -38,10 +44,23 @@ public final class SingleFilterExperiment {
                         clientOf.add(c);
                     }
                 }
-                lab.log().printf("exp1: built filters of %s client %d/%d%n", model.label(), c + 1, clients);
+            }
+            lab.log().printf("exp1: built filters of %d %s clients%n", clients, model.label());
+        }
+        // Only the first `scanned` clients of each model are scanned against the universe (the costly part).
+        List<FastBloom> fast = new ArrayList<>();
+        int[] scanIndex = new int[subjects.size()];
+        java.util.Arrays.fill(scanIndex, -1);
+        for (int i = 0; i < subjects.size(); i++) {
+            if (clientOf.get(i) < scanned) {
+                scanIndex[i] = fast.size();
+                fast.add(subjects.get(i).fast());
             }
         }
-        List<FastBloom> fast = subjects.stream().map(Subject::fast).toList();
+        // The paper comparison's scanned filters ride in the same passes.
+        PaperComparison.Prepared paper = PaperComparison.prepare(lab);
+        int paperOffset = fast.size();
+        fast.addAll(paper.toScan());
         List<UniverseScan.Histogram> hs = lab.scanAll("exp1", u, fast, false);
 
         Csv raw = new Csv(
@@ -53,16 +72,23 @@ public final class SingleFilterExperiment {
                 "hash_funcs",
                 "elements_inserted",
                 "bit_density",
-                "false_positives",
-                "measured_fp_rate",
-                "model_fp_rate",
-                "ph1",
-                "log10_phN");
+                "expected_fp",
+                "expected_ph1",
+                "scanned_false_positives",
+                "scanned_ph1");
         Map<Cell, List<Integer>> byCell = new LinkedHashMap<>();
         for (int i = 0; i < subjects.size(); i++) {
             Subject s = subjects.get(i);
             Cell cell = cells.get(i);
-            long fp = hs.get(i / UniverseScan.MAX_FILTERS).hashMatchesAll(i % UniverseScan.MAX_FILTERS);
+            double lambda = s.densityRate() * u;
+            String fp = "";
+            String ph = "";
+            if (scanIndex[i] >= 0) {
+                int k = scanIndex[i];
+                long f = hs.get(k / UniverseScan.MAX_FILTERS).hashMatchesAll(k % UniverseScan.MAX_FILTERS);
+                fp = Long.toString(f);
+                ph = Csv.format(Metrics.ph(cell.n(), f, 1));
+            }
             raw.row(
                     cell.model().name(),
                     cell.rate(),
@@ -72,11 +98,10 @@ public final class SingleFilterExperiment {
                     s.hashFuncs(),
                     s.elements(),
                     s.density(),
+                    lambda,
+                    PaperComparison.expectedPh(cell.n(), lambda, 1),
                     fp,
-                    (double) fp / u,
-                    s.modelRate(),
-                    Metrics.ph(cell.n(), fp, 1),
-                    Metrics.log10PhAll(cell.n(), fp));
+                    ph);
             byCell.computeIfAbsent(cell, k -> new ArrayList<>()).add(i);
         }
         raw.write(dir.resolve("exp1_raw.csv"));
@@ -86,82 +111,124 @@ public final class SingleFilterExperiment {
                 "target_rate",
                 "N",
                 "clients",
+                "scanned_clients",
                 "filter_bytes",
                 "hash_funcs",
-                "mean_fp",
-                "sd_fp",
+                "expected_fp",
+                "expected_fp_lo",
+                "expected_fp_hi",
+                "scanned_mean_fp",
                 "analytic_fp",
                 "target_rate_fp",
-                "mean_ph1",
-                "analytic_ph1",
-                "mean_log10_phN",
-                "analytic_log10_phN");
-        Map<String, double[][]> plotData = new LinkedHashMap<>();
+                "ph1",
+                "ph1_lo",
+                "ph1_hi",
+                "scanned_ph1",
+                "log10_phN");
         for (Map.Entry<Cell, List<Integer>> e : byCell.entrySet()) {
             Cell cell = e.getKey();
-            List<Double> fps = new ArrayList<>();
+            List<Double> lambdas = new ArrayList<>();
             List<Double> ph1 = new ArrayList<>();
-            List<Double> phN = new ArrayList<>();
+            List<Double> scannedFp = new ArrayList<>();
+            List<Double> scannedPh = new ArrayList<>();
             List<Double> modelRates = new ArrayList<>();
             for (int i : e.getValue()) {
-                long fp = hs.get(i / UniverseScan.MAX_FILTERS).hashMatchesAll(i % UniverseScan.MAX_FILTERS);
-                fps.add((double) fp);
-                ph1.add(Metrics.ph(cell.n(), fp, 1));
-                phN.add(Metrics.log10PhAll(cell.n(), fp));
+                double lambda = subjects.get(i).densityRate() * u;
+                lambdas.add(lambda);
+                ph1.add(PaperComparison.expectedPh(cell.n(), lambda, 1));
                 modelRates.add(subjects.get(i).modelRate());
+                if (scanIndex[i] >= 0) {
+                    int k = scanIndex[i];
+                    long f = hs.get(k / UniverseScan.MAX_FILTERS).hashMatchesAll(k % UniverseScan.MAX_FILTERS);
+                    scannedFp.add((double) f);
+                    scannedPh.add(Metrics.ph(cell.n(), f, 1));
+                }
             }
             Subject first = subjects.get(e.getValue().get(0));
             double analyticFp = Metrics.expectedFalsePositives(Stats.mean(modelRates), u + cell.n(), cell.n());
+            long seedCi = lab.seed("exp1/ci", cell.model().ordinal(), cell.n(), Double.doubleToLongBits(cell.rate()));
+            double[] fci = Stats.ci(lambdas, seedCi);
+            double[] pci = Stats.ci(ph1, seedCi + 1);
             summary.row(
                     cell.model().name(),
                     cell.rate(),
                     cell.n(),
                     e.getValue().size(),
+                    scannedFp.size(),
                     first.sizeBytes(),
                     first.hashFuncs(),
-                    Stats.mean(fps),
-                    Stats.sd(fps),
-                    analyticFp,
-                    cell.rate() * u,
-                    Stats.mean(ph1),
-                    Metrics.ph(cell.n(), analyticFp, 1),
-                    Stats.mean(phN),
-                    Metrics.log10PhAll(cell.n(), analyticFp));
+                    Stats.sig(Stats.mean(lambdas), 3),
+                    Stats.sig(fci[0], 3),
+                    Stats.sig(fci[1], 3),
+                    Stats.sig(Stats.mean(scannedFp), 3),
+                    Stats.sig(analyticFp, 3),
+                    Stats.sig(cell.rate() * u, 3),
+                    Stats.sig(Stats.mean(ph1), 3),
+                    Stats.sig(pci[0], 3),
+                    Stats.sig(pci[1], 3),
+                    Stats.sig(Stats.mean(scannedPh), 3),
+                    Stats.sig(Metrics.log10PhAll(cell.n(), Stats.mean(lambdas)), 3));
         }
         summary.write(dir.resolve("exp1_summary.csv"));
 
-        for (Wallets.Model model : Wallets.Model.values()) {
+        for (Wallets.Model model : MODELS) {
             Plot ph = new Plot(
                             "P_h(1) vs N, " + model.label() + ", " + Lab.count(u) + " other addresses",
                             "N (client addresses)",
-                            "P_h(1)")
+                            "P_h(1): mean over " + clients + " clients, 95% CI (markers); analytic (dashed)",
+                            800)
                     .logX()
-                    .yRange(0, 1.05);
+                    .yRange(0, 1.05)
+                    .legendBelow();
             Plot fp = new Plot(
-                            "False positives vs N, " + model.label(),
+                            "False positives vs N, " + model.label() + ", " + Lab.count(u) + " other addresses",
                             "N (client addresses)",
-                            "false positives, mean over clients (below 0.5 drawn at 0.5)")
+                            "false positives (expected per filter, mean and 95% CI)",
+                            900)
                     .logX()
-                    .logY();
+                    .logY()
+                    .legendBelow();
             for (int g = 0; g < RATES.length; g++) {
                 double rate = RATES[g];
                 List<Integer> x = new ArrayList<>();
                 List<Double> mPh = new ArrayList<>();
+                List<Double> phLo = new ArrayList<>();
+                List<Double> phHi = new ArrayList<>();
                 List<Double> aPh = new ArrayList<>();
                 List<Double> mFp = new ArrayList<>();
-                List<Double> aFp = new ArrayList<>();
+                List<Double> fpLo = new ArrayList<>();
+                List<Double> fpHi = new ArrayList<>();
+                List<Integer> sx = new ArrayList<>();
+                List<Double> sFp = new ArrayList<>();
+                List<Integer> zeroX = new ArrayList<>();
                 for (List<String> row : summary.rows()) {
                     if (row.get(0).equals(model.name()) && Double.parseDouble(row.get(1)) == rate) {
-                        x.add(Integer.parseInt(row.get(2)));
-                        mFp.add(Math.max(0.5, Double.parseDouble(row.get(6))));
-                        aFp.add(Math.max(0.5, Double.parseDouble(row.get(8))));
-                        mPh.add(Double.parseDouble(row.get(10)));
-                        aPh.add(Double.parseDouble(row.get(11)));
+                        int n = Integer.parseInt(row.get(2));
+                        x.add(n);
+                        mFp.add(Double.parseDouble(row.get(7)));
+                        fpLo.add(Double.parseDouble(row.get(8)));
+                        fpHi.add(Double.parseDouble(row.get(9)));
+                        mPh.add(Double.parseDouble(row.get(13)));
+                        phLo.add(Double.parseDouble(row.get(14)));
+                        phHi.add(Double.parseDouble(row.get(15)));
+                        aPh.add(Metrics.ph(n, Double.parseDouble(row.get(11)), 1));
+                        double scannedMean = Double.parseDouble(row.get(10));
+                        if (scannedMean > 0) {
+                            sx.add(n);
+                            sFp.add(scannedMean);
+                        } else {
+                            zeroX.add(n);
+                        }
                     }
                 }
                 String label = "rate " + Csv.format(rate);
-                ph.measured(label + " measured", x, mPh, g).model(label + " analytic", x, aPh, g);
-                fp.measured(label + " measured", x, mFp, g).model(label + " analytic", x, aFp, g);
+                double shift = Math.pow(1.04, g - 2);
+                ph.measuredWithCi(label, x, mPh, phLo, phHi, g, shift).model(label + " analytic", x, aPh, g);
+                fp.measuredWithCi(label + " expected", x, mFp, fpLo, fpHi, g, shift);
+                if (!sx.isEmpty()) {
+                    fp.scatter(label + " scanned, " + scanned + " clients", sx, sFp, g);
+                }
+                fp.zeros(label + " scanned: 0 found (drawn at " + ZERO_AT + ")", zeroX, ZERO_AT, g);
             }
             ph.writePng(dir.resolve("exp1_ph1_" + model.name().toLowerCase() + ".png"));
             fp.writePng(dir.resolve("exp1_fp_" + model.name().toLowerCase() + ".png"));
@@ -176,11 +243,15 @@ public final class SingleFilterExperiment {
                                 + (lab.quick() ? "QUICK mode, not the paper's 33M" : "the paper's ~33M")
                                 + "), generated from seed " + lab.seed()
                                 + " and streamed; every one is tested against every filter.",
-                        "Clients: " + clients + " independent wallets per model; N in " + java.util.Arrays.toString(ns)
+                        "Clients: " + clients + " independent wallets per model (the first " + scanned
+                                + " scanned against the whole universe); N in " + java.util.Arrays.toString(ns)
                                 + "; target rates " + java.util.Arrays.toString(RATES) + "; a fresh tweak per filter.",
-                        "2014 model: bitcoinj basic key chain with N imported keys (pubkey and its hash inserted per key), filter sized for 2N + 100 elements (FilterMerger's headroom), built by bitcoinj's `KeyChainGroup.getBloomFilter`.",
-                        "Today's model: bitcoinj 0.17 HD wallet (`KeyChainGroup.fromSeed`, default lookahead) with N issued receive keys; the filter also holds the unused lookahead keys of both chains, and is sized for its element count + 100.",
-                        "Measured: false positives F = other addresses that match; P_h(1) = N/(N+F); log10 P_h(N) = -log10 C(N+F, N), averaged over clients. Analytic: F = P_f x |others|, with P_f = (1 - e^{-kn/m})^k for the filter's real m, k and inserted n; `target_rate_fp` is the naive P_f = target rate."));
+                        "Y2014 model (pre-HD bitcoinj, the paper's): basic key chain with N imported keys (pubkey and its hash inserted per key), filter sized for 2N + 100 elements (FilterMerger's headroom), built by bitcoinj's `KeyChainGroup.getBloomFilter`.",
+                        "TODAY model: bitcoinj 0.17 P2WPKH wallet (`KeyChainGroup.fromSeed(seed, P2WPKH)`, default lookahead) with N issued receive keys; the filter also holds the unused lookahead keys of both branches of BOTH chains bitcoinj builds (P2WPKH and the fallback P2PKH), and is sized for its element count + 100.",
+                        "Per filter: expected false positives U rho^k from the filter's measured bit density rho (a random non-member matches with probability rho^k), and E[P_h(1)] with F ~ Poisson(U rho^k); mean over clients with a 95% percentile bootstrap interval (2,000 resamples). Scanned: false positives F counted by testing every address against the first "
+                                + scanned
+                                + " clients' filters; P_h(1) = N/(N+F). Analytic: F = P_f x |others|, with P_f = (1 - e^{-kn/m})^k for the filter's real m, k and inserted n; `target_rate_fp` is the naive P_f = target rate; log10 P_h(N) = -log10 C(N+F, N) at the mean expected F. Three significant digits.",
+                        "Labels (issue 13 defect 3): Y2014 is the pre-HD bitcoinj wallet the paper measured (imported keys, no lookahead), not bitcoinj 0.12, which was HD (experiment 4 has its real first filter); TODAY is bitcoinj 0.17's P2WPKH wallet, whose filter holds its P2WPKH chain and the fallback P2PKH chain."));
         rep.heading("Results");
         rep.image("exp1_ph1_y2014.png", "P_h(1) vs N, 2014 model");
         rep.image("exp1_ph1_today.png", "P_h(1) vs N, today's model");
@@ -190,6 +261,10 @@ public final class SingleFilterExperiment {
         rep.heading("Reading");
         rep.paragraph(SingleFilterNotes.text(summary, u));
         rep.paragraph("Raw per-client numbers: `exp1_raw.csv`; the table above: `exp1_summary.csv`.");
+        PaperComparison.run(lab, dir, rep, paper, i -> {
+            int k = paperOffset + i;
+            return hs.get(k / UniverseScan.MAX_FILTERS).hashMatchesAll(k % UniverseScan.MAX_FILTERS);
+        });
         rep.write();
     }
 }

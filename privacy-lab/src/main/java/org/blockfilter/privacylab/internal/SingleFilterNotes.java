@@ -24,30 +24,30 @@ final class SingleFilterNotes {
         if (small != null) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "With the 2014 defaults (rate 0.0005) a wallet of one address sends a %s-byte filter sized for 102 elements that holds 2: "
+                    "With the paper's pre-HD defaults (rate 0.0005) a wallet of one address sends a %s-byte filter sized for 102 elements that holds 2: "
                             + "its real false-positive rate is far below the target, so the adversary sees %s false positives on average "
                             + "(the naive target-rate estimate would be %s) and P_h(1) = %s. ",
-                    small.get(4),
-                    small.get(6),
-                    small.get(9),
-                    small.get(10)));
+                    small.get(5),
+                    small.get(7),
+                    small.get(12),
+                    small.get(13)));
         }
         if (mid != null) {
             sb.append(String.format(
                     Locale.ROOT,
                     "At N = 100 the filter is nearer its capacity: %s false positives, P_h(1) = %s. ",
-                    mid.get(6),
-                    mid.get(10)));
+                    mid.get(7),
+                    mid.get(13)));
         }
         if (today != null) {
             sb.append(String.format(
                     Locale.ROOT,
                     "Today's bitcoinj inserts the lookahead keys too, so even a wallet with one used address sends a %s-byte filter with %s functions; "
                             + "at the 1e-5 default that gives %s false positives and P_h(1) = %s. ",
-                    today.get(4),
                     today.get(5),
                     today.get(6),
-                    today.get(10)));
+                    today.get(7),
+                    today.get(13)));
         }
         sb.append(
                 "This agrees with the paper's qualitative result: the fewer addresses a client has (relative to the filter's capacity), "

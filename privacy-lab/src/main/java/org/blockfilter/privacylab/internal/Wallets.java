@@ -33,10 +33,23 @@ public final class Wallets {
 
     /** Which bitcoinj generation's wallet and defaults. */
     public enum Model {
-        /** Imported keys only (basic key chain), no lookahead: filter capacity 2N + 100, as in the paper. */
-        Y2014("bitcoinj 0.12 (2014)"),
-        /** HD wallet with bitcoinj's default lookahead (100 keys plus a threshold of a third) on both chains. */
-        TODAY("bitcoinj 0.17 (today)");
+        /**
+         * Pre-HD bitcoinj (0.11 and before): imported keys only (basic key chain), no lookahead; filter capacity
+         * 2N + 100. The wallet the paper measured (its 0.05% rate and 2N + 100 sizing).
+         */
+        Y2014("bitcoinj pre-HD (<=0.11, the paper's)"),
+        /**
+         * bitcoinj 0.12 (October 2014, the first HD release): one BIP 32 chain (P2PKH), lookahead 100 plus a
+         * threshold of 100 / 3 = 33 on the external and the internal branch, every key's pubkey and hash in the
+         * filter (DeterministicKeyChain.numBloomFilterEntries = numKeys x 2 in 0.12). Built with today's bitcoinj,
+         * whose P2PKH chain has the same lookahead rule and the same filter contents.
+         */
+        HD_2014("bitcoinj 0.12 HD (first HD release)"),
+        /**
+         * bitcoinj 0.17 as {@code KeyChainGroup.fromSeed(seed, P2WPKH)} builds it: a P2WPKH chain AND a fallback
+         * P2PKH chain from the same seed, both with the default lookahead, both in the filter.
+         */
+        TODAY("bitcoinj 0.17 P2WPKH (+ fallback P2PKH chain)");
 
         private final String label;
 
@@ -57,13 +70,20 @@ public final class Wallets {
         /** The filter bitcoinj would send now, at target rate {@code rate} and tweak {@code tweak}. */
         BloomFilter filter(double rate, int tweak);
 
+        /** The filter for an explicit capacity (what FilterMerger sends while the wallet stays within its headroom). */
+        BloomFilter filter(int capacity, double rate, int tweak);
+
         /** Elements bitcoinj inserts for this wallet (keys x 2), before FilterMerger's headroom. */
         int elementCount();
     }
 
     /** A new client of {@code model} whose keys derive from {@code seed}. */
     public static Client client(Model model, long seed) {
-        return model == Model.Y2014 ? new Basic(seed) : new Hd(seed);
+        return switch (model) {
+            case Y2014 -> new Basic(seed);
+            case HD_2014 -> new Hd(seed, ScriptType.P2PKH);
+            case TODAY -> new Hd(seed, ScriptType.P2WPKH);
+        };
     }
 
     private static final class Basic implements Client {
@@ -96,6 +116,11 @@ public final class Wallets {
         }
 
         @Override
+        public BloomFilter filter(int capacity, double rate, int tweak) {
+            return group.getBloomFilter(capacity, rate, tweak);
+        }
+
+        @Override
         public int elementCount() {
             return group.getBloomFilterElementCount();
         }
@@ -105,12 +130,12 @@ public final class Wallets {
         private final KeyChainGroup group;
         private final List<byte[]> hashes = new ArrayList<>();
 
-        Hd(long seed) {
+        Hd(long seed, ScriptType type) {
             byte[] entropy = new byte[16];
             new SplittableRandom(seed).nextBytes(entropy);
             DeterministicSeed s = DeterministicSeed.ofEntropy(entropy, "", Instant.ofEpochSecond(1_700_000_000L));
             this.group = KeyChainGroup.builder(BitcoinNetwork.MAINNET)
-                    .fromSeed(s, ScriptType.P2WPKH)
+                    .fromSeed(s, type)
                     .build();
         }
 
@@ -126,6 +151,11 @@ public final class Wallets {
         @Override
         public BloomFilter filter(double rate, int tweak) {
             return group.getBloomFilter(elementCount() + FILTER_MERGER_HEADROOM, rate, tweak);
+        }
+
+        @Override
+        public BloomFilter filter(int capacity, double rate, int tweak) {
+            return group.getBloomFilter(capacity, rate, tweak);
         }
 
         @Override

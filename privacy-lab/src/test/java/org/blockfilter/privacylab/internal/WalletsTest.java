@@ -42,4 +42,28 @@ class WalletsTest {
         c.growTo(50);
         assertTrue(c.elementCount() >= fresh, "issuing keys never shrinks the filter");
     }
+
+    @Test
+    void bitcoinj012HdWalletSendsOneChainWithLookaheadOneHundredPlusThirtyThreePerBranch() {
+        // 0.12: root + account + 2 branch keys + (100 + 33) leaves per branch = 270 keys, pubkey and hash each.
+        Wallets.Client c = Wallets.client(Wallets.Model.HD_2014, 3);
+        c.growTo(0);
+        assertEquals(540, c.elementCount());
+        Bip37Filter f = Bip37Filter.fromBitcoinj(c.filter(Wallets.RATE_2014, 1));
+        assertEquals(
+                Bip37Filter.fromBitcoinj(new BloomFilter(640, Wallets.RATE_2014, 1))
+                        .sizeBytes(),
+                f.sizeBytes());
+    }
+
+    @Test
+    void todaysP2wpkhWalletFilterHoldsTwoChains() {
+        // Issue 13 defect 3: fromSeed(P2WPKH) builds a P2WPKH chain and a fallback P2PKH chain; both are in the filter.
+        Wallets.Client today = Wallets.client(Wallets.Model.TODAY, 3);
+        today.growTo(0);
+        Wallets.Client oneChain = Wallets.client(Wallets.Model.HD_2014, 3);
+        oneChain.growTo(0);
+        assertEquals(2 * oneChain.elementCount(), today.elementCount());
+        assertTrue(!Wallets.Model.Y2014.label().contains("0.12"), "the pre-HD chain is not labelled bitcoinj 0.12");
+    }
 }

@@ -95,6 +95,7 @@ public final class IndexStore implements AutoCloseable {
     private final WriteOptions syncWrite;
     private final WriteOptions asyncWrite;
     private final int undoDepth;
+    private final boolean secondary;
     private volatile Optional<ChainTip> tip;
     private boolean closed;
 
@@ -105,13 +106,17 @@ public final class IndexStore implements AutoCloseable {
         }
     }
 
-    private IndexStore(Path dir, int undoDepth) throws RocksDBException {
+    private IndexStore(Path dir, int undoDepth, Path secondaryDir) throws RocksDBException {
         this.undoDepth = undoDepth;
+        this.secondary = secondaryDir != null;
         RocksDB.loadLibrary();
         DBOptions options = track(new DBOptions()
-                .setCreateIfMissing(true)
-                .setCreateMissingColumnFamilies(true)
+                .setCreateIfMissing(!secondary)
+                .setCreateMissingColumnFamilies(!secondary)
                 .setKeepLogFileNum(5));
+        if (secondary) {
+            options.setMaxOpenFiles(-1); // RocksDB requires it of secondary instances
+        }
         LRUCache cache = track(new LRUCache(64L << 20));
         BloomFilter bloom = track(new BloomFilter(10));
         BlockBasedTableConfig table =
@@ -131,7 +136,9 @@ public final class IndexStore implements AutoCloseable {
                     name.getBytes(StandardCharsets.US_ASCII), name.equals("block") ? blobs : plain));
         }
         List<ColumnFamilyHandle> handles = new ArrayList<>();
-        this.db = RocksDB.open(options, dir.toString(), descriptors, handles);
+        this.db = secondary
+                ? RocksDB.openAsSecondary(options, dir.toString(), secondaryDir.toString(), descriptors, handles)
+                : RocksDB.open(options, dir.toString(), descriptors, handles);
         resources.addAll(handles);
         this.meta = handles.get(0);
         this.blocks = handles.get(1);
@@ -156,7 +163,7 @@ public final class IndexStore implements AutoCloseable {
         }
         try {
             Files.createDirectories(dir);
-            return new IndexStore(dir, undoDepth);
+            return new IndexStore(dir, undoDepth, null);
         } catch (RocksDBException e) {
             throw new StoreException("cannot open index store in " + dir + ": " + e.getMessage(), e);
         } catch (java.io.IOException e) {
@@ -166,6 +173,59 @@ public final class IndexStore implements AutoCloseable {
 
     public static IndexStore open(Path dir) {
         return open(dir, DEFAULT_UNDO_DEPTH);
+    }
+
+    /**
+     * Opens the store in {@code dir} read-only as a RocksDB secondary instance, beside the one
+     * process that indexes into it (the primary, which may run or not). It sees the primary's
+     * writes as of opening and then as of each {@link #catchUp()}; {@link #connect} and {@link
+     * #disconnectTip} throw. Any number of secondaries may follow one primary, each with its own
+     * {@code secondaryDir} for its info log (RocksDB writes nothing into {@code dir}).
+     *
+     * @throws StoreException if {@code dir} holds no index or another layout version
+     */
+    public static IndexStore openSecondary(Path dir, Path secondaryDir) {
+        if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
+            throw new StoreException("no index in " + dir + " (start the indexing server on it first)");
+        }
+        try {
+            Files.createDirectories(secondaryDir);
+            return new IndexStore(dir, DEFAULT_UNDO_DEPTH, secondaryDir);
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot open index store in " + dir + " as a secondary: " + e.getMessage(), e);
+        } catch (java.io.IOException e) {
+            throw new StoreException("cannot create directory " + secondaryDir + ": " + e, e);
+        }
+    }
+
+    /** True for a read-only {@link #openSecondary secondary} instance. */
+    public boolean isSecondary() {
+        return secondary;
+    }
+
+    /**
+     * A secondary instance reads what the primary has written since the last call (its WAL and
+     * new table files) and moves {@link #tip()} to the primary's; returns the tip. Readers keep
+     * working meanwhile, each read sees the index before or after the catch-up, never a mix
+     * within one {@link #activeRange} (a snapshot).
+     *
+     * @throws IllegalStateException on a primary instance
+     */
+    public Optional<ChainTip> catchUp() {
+        if (!secondary) {
+            throw new IllegalStateException("only a secondary instance catches up");
+        }
+        lock.writeLock().lock();
+        try {
+            ensureOpen();
+            db.tryCatchUpWithPrimary();
+            tip = readTip();
+            return tip;
+        } catch (RocksDBException e) {
+            throw new StoreException("secondary cannot catch up with the primary: " + e.getMessage(), e);
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     public int undoDepth() {
@@ -216,8 +276,8 @@ public final class IndexStore implements AutoCloseable {
             return Optional.empty();
         }
         return read(() -> {
-            Snapshot snapshot = db.getSnapshot();
-            try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
+            Snapshot snapshot = snapshot();
+            try (ReadOptions options = readOptions(snapshot)) {
                 byte[] stopValue = db.get(blocks, options, stopHash.serialize());
                 if (stopValue == null) {
                     return Optional.empty();
@@ -238,7 +298,7 @@ public final class IndexStore implements AutoCloseable {
                 }
                 return Optional.of(result);
             } finally {
-                db.releaseSnapshot(snapshot);
+                release(snapshot);
             }
         });
     }
@@ -381,8 +441,8 @@ public final class IndexStore implements AutoCloseable {
     public Sha256Hash contentDigest(Set<Family> families) {
         return read(() -> {
             MessageDigest digest = sha256();
-            Snapshot snapshot = db.getSnapshot();
-            try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
+            Snapshot snapshot = snapshot();
+            try (ReadOptions options = readOptions(snapshot)) {
                 for (Family family : families) {
                     ColumnFamilyHandle cf = handle(family);
                     digest.update(cf.getName());
@@ -400,7 +460,7 @@ public final class IndexStore implements AutoCloseable {
                     }
                 }
             } finally {
-                db.releaseSnapshot(snapshot);
+                release(snapshot);
             }
             return Sha256Hash.wrap(digest.digest());
         });
@@ -509,7 +569,9 @@ public final class IndexStore implements AutoCloseable {
 
     private void checkVersion() throws RocksDBException {
         byte[] version = db.get(meta, KEY_VERSION);
-        if (version == null) {
+        if (version == null && secondary) {
+            throw new StoreException("the index has no layout version yet: is the primary still creating it?");
+        } else if (version == null) {
             db.put(
                     meta,
                     KEY_VERSION,
@@ -556,7 +618,31 @@ public final class IndexStore implements AutoCloseable {
 
     // Writes take the read lock too (the lock only keeps close() out) and are serialised among
     // themselves, so the tip check and the batch are one step.
+    /**
+     * A snapshot for a multi-key read on a primary. A secondary gets none: RocksDB's iterators
+     * over a secondary's snapshot do not see what catch-ups replayed (measured: they return other
+     * content than the primary's), and a secondary changes only in {@link #catchUp()}, under the
+     * write lock, so a read under the read lock is consistent without one.
+     */
+    private Snapshot snapshot() {
+        return secondary ? null : db.getSnapshot();
+    }
+
+    private static ReadOptions readOptions(Snapshot snapshot) {
+        ReadOptions options = new ReadOptions();
+        return snapshot == null ? options : options.setSnapshot(snapshot);
+    }
+
+    private void release(Snapshot snapshot) {
+        if (snapshot != null) {
+            db.releaseSnapshot(snapshot);
+        }
+    }
+
     private <T> T write(DbAction<T> action) {
+        if (secondary) {
+            throw new IllegalStateException("the index store is a read-only secondary instance");
+        }
         synchronized (writeMutex) {
             return read(action);
         }

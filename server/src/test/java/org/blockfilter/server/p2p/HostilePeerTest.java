@@ -291,9 +291,13 @@ class HostilePeerTest {
         try (TestPeer idle = TestPeer.handshake(server)) {
             assertTrue(idle.closedWithin(Duration.ofSeconds(10)));
         }
-        String metrics = registry.scrape();
-        assertTrue(metrics.contains("blockfilter_p2p_disconnects_total{reason=\"handshake_timeout\"} 1.0"), metrics);
-        assertTrue(metrics.contains("blockfilter_p2p_disconnects_total{reason=\"idle_timeout\"} 1.0"), metrics);
+        // The session counts the disconnect after it closes the socket: wait for the count, do not race it.
+        await(
+                () -> registry.scrape().contains("blockfilter_p2p_disconnects_total{reason=\"handshake_timeout\"} 1.0"),
+                "the handshake timeout to be counted");
+        await(
+                () -> registry.scrape().contains("blockfilter_p2p_disconnects_total{reason=\"idle_timeout\"} 1.0"),
+                "the idle timeout to be counted");
         assertFalse(server.isBanned(addr("127.0.0.1")));
     }
 

@@ -359,6 +359,11 @@ public final class WalletCli {
                 description = "REST base URL of a blockfilter server, e.g. http://127.0.0.1:8080 (repeatable)")
         List<String> servers = new ArrayList<>();
 
+        @Option(
+                names = "--export",
+                description = "base URL of a static export (blockfilter-server export) on any HTTP server (repeatable)")
+        List<String> exports = new ArrayList<>();
+
         @Option(names = "--peer", description = "host:port of a BIP 157 node, e.g. 127.0.0.1:18444 (repeatable)")
         List<String> peers = new ArrayList<>();
 
@@ -369,7 +374,7 @@ public final class WalletCli {
         int timeoutSeconds;
 
         List<ChainSource> open(Network network) {
-            return Transports.open(servers, peers, network, Duration.ofSeconds(timeoutSeconds));
+            return Transports.open(servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds));
         }
     }
 

@@ -7,22 +7,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
-import org.bitcoinj.core.TransactionInput;
-import org.bitcoinj.core.TransactionOutPoint;
-import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
@@ -31,11 +22,9 @@ import org.blockfilter.regtest.scenario.OutputKind;
 import org.blockfilter.regtest.scenario.OwnedOutput;
 import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.regtest.wallet.FullScan;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.keys.HdAccount;
-import org.blockfilter.wallet.keys.OutputScript;
-import org.blockfilter.wallet.ledger.Utxo;
 import org.blockfilter.wallet.source.p2p.P2pSource;
 import org.blockfilter.wallet.spend.PreparedPayment;
 import org.blockfilter.wallet.spend.Spender;
@@ -138,7 +127,7 @@ class WalletP2pFromOurServerTest {
             assertEquals(node.tipHash(), w.headers().tipHash());
             assertEquals(paid, w.ledger().balance(true), "the wallet holds exactly what the scenario paid it");
             assertEquals(3, w.ledger().utxos(true).size());
-            assertMatchesFullScan(w);
+            FullScan.assertWalletMatches(node, w);
 
             Spender spender = new Spender(w);
             PreparedPayment p = spender.prepare(w.unlock(PASSPHRASE), spec.miningAddress(), Coin.CENT, 2);
@@ -148,51 +137,14 @@ class WalletP2pFromOurServerTest {
             server.awaitNodeTip();
             new SyncEngine(w, List.of(source), null).sync();
             assertEquals(node.tipHeight(), w.ledger().get(txid).orElseThrow().height());
-            assertMatchesFullScan(w);
+            FullScan.assertWalletMatches(node, w);
 
             node.reorg(2, 3);
             server.awaitNodeTip();
             SyncReport afterReorg = new SyncEngine(w, List.of(source), null).sync();
             assertTrue(afterReorg.reorgDepth() >= 2, "reorg depth " + afterReorg.reorgDepth());
             assertEquals(node.tipHash(), w.headers().tipHash());
-            assertMatchesFullScan(w);
+            FullScan.assertWalletMatches(node, w);
         }
-    }
-
-    private Map<TransactionOutPoint, Coin> fullScan(LightWallet w) {
-        Set<OutputScript> mine = new HashSet<>();
-        for (HdAccount a : w.keys().accounts()) {
-            for (int i = 0; i < 80; i++) {
-                mine.add(a.derive(false, i).script());
-                mine.add(a.derive(true, i).script());
-            }
-        }
-        Map<TransactionOutPoint, Coin> utxos = new HashMap<>();
-        for (int h = 0; h <= node.tipHeight(); h++) {
-            Block b = node.block(node.blockHash(h).orElseThrow()).orElseThrow();
-            for (Transaction tx : b.getTransactions()) {
-                if (!tx.isCoinBase()) {
-                    for (TransactionInput in : tx.getInputs()) {
-                        utxos.remove(in.getOutpoint());
-                    }
-                }
-                for (TransactionOutput o : tx.getOutputs()) {
-                    if (mine.contains(OutputScript.of(o.getScriptBytes()))) {
-                        utxos.put(new TransactionOutPoint(o.getIndex(), tx.getTxId()), o.getValue());
-                    }
-                }
-            }
-        }
-        return utxos;
-    }
-
-    private void assertMatchesFullScan(LightWallet w) {
-        Map<TransactionOutPoint, Coin> truth = fullScan(w);
-        List<Utxo> utxos = w.ledger().utxos(true);
-        assertEquals(
-                truth.keySet().stream().map(TransactionOutPoint::toString).collect(Collectors.toSet()),
-                utxos.stream().map(u -> u.outpoint().toString()).collect(Collectors.toSet()));
-        assertEquals(
-                truth.values().stream().reduce(Coin.ZERO, Coin::add), w.ledger().balance(true));
     }
 }

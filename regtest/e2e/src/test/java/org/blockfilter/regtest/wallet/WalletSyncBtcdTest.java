@@ -8,22 +8,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
-import org.bitcoinj.core.TransactionInput;
-import org.bitcoinj.core.TransactionOutPoint;
-import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.btcd.BtcdOptions;
@@ -45,9 +36,6 @@ import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.keys.HdAccount;
-import org.blockfilter.wallet.keys.OutputScript;
-import org.blockfilter.wallet.ledger.Utxo;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.p2p.P2pSource;
 import org.blockfilter.wallet.source.rest.RestSource;
@@ -92,44 +80,6 @@ class WalletSyncBtcdTest {
 
     private static SyncReport sync(LightWallet w, P2pSource source) {
         return new SyncEngine(w, List.of(source), null).sync();
-    }
-
-    /** The wallet's coins by a full scan of the node's best chain (scripts derived far past any gap window). */
-    private Map<TransactionOutPoint, Coin> fullScan(LightWallet w) {
-        Set<OutputScript> mine = new HashSet<>();
-        for (HdAccount a : w.keys().accounts()) {
-            for (int i = 0; i < 80; i++) {
-                mine.add(a.derive(false, i).script());
-                mine.add(a.derive(true, i).script());
-            }
-        }
-        Map<TransactionOutPoint, Coin> utxos = new HashMap<>();
-        for (int h = 0; h <= node.tipHeight(); h++) {
-            Block b = node.block(node.blockHash(h).orElseThrow()).orElseThrow();
-            for (Transaction tx : b.getTransactions()) {
-                if (!tx.isCoinBase()) {
-                    for (TransactionInput in : tx.getInputs()) {
-                        utxos.remove(in.getOutpoint());
-                    }
-                }
-                for (TransactionOutput o : tx.getOutputs()) {
-                    if (mine.contains(OutputScript.of(o.getScriptBytes()))) {
-                        utxos.put(new TransactionOutPoint(o.getIndex(), tx.getTxId()), o.getValue());
-                    }
-                }
-            }
-        }
-        return utxos;
-    }
-
-    private void assertMatchesFullScan(LightWallet w) {
-        Map<TransactionOutPoint, Coin> truth = fullScan(w);
-        List<Utxo> utxos = w.ledger().utxos(true);
-        assertEquals(
-                truth.keySet().stream().map(TransactionOutPoint::toString).collect(Collectors.toSet()),
-                utxos.stream().map(u -> u.outpoint().toString()).collect(Collectors.toSet()));
-        assertEquals(
-                truth.values().stream().reduce(Coin.ZERO, Coin::add), w.ledger().balance(true));
     }
 
     @Test
@@ -194,7 +144,7 @@ class WalletSyncBtcdTest {
             SyncReport first = sync(w, source);
             assertEquals(node.tipHeight(), first.tipHeight());
             assertEquals(5, w.ledger().utxos(true).size());
-            assertMatchesFullScan(w);
+            FullScan.assertWalletMatches(node, w);
 
             Spender spender = new Spender(w);
             PreparedPayment p = spender.prepare(w.unlock(PASSPHRASE), spec.miningAddress(), Coin.CENT, 2);
@@ -204,17 +154,17 @@ class WalletSyncBtcdTest {
             sync(w, source);
             assertEquals(
                     node.tipHeight() - 1, w.ledger().get(txid).orElseThrow().height());
-            assertMatchesFullScan(w);
+            FullScan.assertWalletMatches(node, w);
 
             node.reorg(2, 3); // drops the spend's block; btcd may put the spend back in its mempool
             SyncReport afterReorg = sync(w, source);
             assertTrue(afterReorg.reorgDepth() >= 2, "reorg depth " + afterReorg.reorgDepth());
             assertEquals(node.tipHash(), w.headers().tipHash());
-            assertMatchesFullScan(w);
+            FullScan.assertWalletMatches(node, w);
             assertTrue(afterReorg.dropped().isEmpty(), afterReorg.dropped().toString());
         }
         LightWallet reloaded = LightWallet.load(dir.resolve("w.json"));
-        assertMatchesFullScan(reloaded);
+        FullScan.assertWalletMatches(node, reloaded);
         assertEquals(
                 new ArrayList<>(w.ledger().history()),
                 new ArrayList<>(reloaded.ledger().history()));
@@ -273,7 +223,7 @@ class WalletSyncBtcdTest {
                 assertTrue(r.dropped().isEmpty(), r.dropped().toString());
                 assertEquals(List.of(rest.name(), p2p.name()), r.sourcesUsed());
                 assertEquals(3, w.ledger().utxos(true).size());
-                assertMatchesFullScan(w);
+                FullScan.assertWalletMatches(node, w);
 
                 node.reorg(2, 3); // drops the blocks of the last two payments; btcd may mine them again later
                 indexer.syncOnce();
@@ -281,7 +231,7 @@ class WalletSyncBtcdTest {
                 assertTrue(after.dropped().isEmpty(), after.dropped().toString());
                 assertTrue(after.reorgDepth() >= 2, "reorg depth " + after.reorgDepth());
                 assertEquals(node.tipHash(), w.headers().tipHash());
-                assertMatchesFullScan(w);
+                FullScan.assertWalletMatches(node, w);
             }
         }
     }

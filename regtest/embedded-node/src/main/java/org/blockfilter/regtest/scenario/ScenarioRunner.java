@@ -35,11 +35,19 @@ import org.blockfilter.regtest.scenario.internal.WalletBook;
  * forces the spec's reorgs, re-mining the dropped transactions. At the end it reads the best
  * chain back, checks it against its own model of the wallets' coins, and returns the
  * {@link GroundTruth}. Stateless; each run owns its state.
+ *
+ * <p>Chains of any length work: regtest halves the subsidy every 150 blocks, so coinbases shrink
+ * to fees only (zero for an empty block) from height 4,950. The miner fans a coinbase out into as
+ * many outputs as it can fund (at most 20, each at least 10,000 sat) and keeps coinbases too small
+ * for one such output; the wallets go on paying each other from the coins they hold.
  */
 public final class ScenarioRunner {
     private static final Coin MIN_OUTPUT = Coin.valueOf(10_000);
     private static final Coin MIN_CHANGE = Coin.valueOf(20_000);
     private static final int FAN_OUT = 20;
+    /** The longest output script the scenario pays to (bare 1-of-2 multisig), for fee upper bounds. */
+    private static final int MAX_SCRIPT_BYTES = 71;
+
     private static final int PROGRESS_EVERY = 50;
 
     private ScenarioRunner() {}
@@ -90,8 +98,10 @@ public final class ScenarioRunner {
         private final List<Sha256Hash> chain = new ArrayList<>();
 
         private final List<Block> blocks = new ArrayList<>();
-        /** Confirmed, unspent, owned outputs. */
+        /** Confirmed, unspent, owned outputs, and the same by creation order (coin selection's order). */
         private final Map<TransactionOutPoint, OwnedUtxo> pool = new HashMap<>();
+
+        private final TreeMap<Long, OwnedUtxo> poolByOrder = new TreeMap<>();
         /** Outputs a scenario transaction spends (confirmed or not). */
         private final Set<TransactionOutPoint> spent = new HashSet<>();
         /** Every scenario transaction by creation order, and those not yet in a best-chain block. */
@@ -125,7 +135,7 @@ public final class ScenarioRunner {
                 }
                 int next = tip() + 1;
                 int limit = Math.min(spec.blocks(), nextReorg == null ? Integer.MAX_VALUE : nextReorg.atHeight());
-                if (spendable(next).isEmpty()) {
+                if (!hasSpendable(next)) {
                     // Nothing to spend yet: mine up to the next maturity in one call (with no coin
                     // in sight, the coinbase of the next block is the first to mature).
                     int matures = pool.values().stream()
@@ -158,10 +168,33 @@ public final class ScenarioRunner {
         }
 
         private List<OwnedUtxo> spendable(int height) {
-            return pool.values().stream()
-                    .filter(u -> u.spendableAt() <= height && u.script().kind().spentByScenario())
-                    .sorted((a, b) -> Long.compare(a.order(), b.order()))
+            return poolByOrder.values().stream()
+                    .filter(u -> isSpendable(u, height))
                     .toList();
+        }
+
+        private boolean hasSpendable(int height) {
+            return poolByOrder.values().stream().anyMatch(u -> isSpendable(u, height));
+        }
+
+        /** Mature, signable, and for a coinbase large enough to fan out (long chains pile up dust coinbases). */
+        private static boolean isSpendable(OwnedUtxo u, int height) {
+            return u.spendableAt() <= height
+                    && u.script().kind().spentByScenario()
+                    && (!u.coinbase() || fanOutWidth(u.value()) > 0);
+        }
+
+        private void addCoin(OwnedUtxo u) {
+            pool.put(u.outpoint(), u);
+            poolByOrder.put(u.order(), u);
+        }
+
+        private OwnedUtxo removeCoin(TransactionOutPoint op) {
+            OwnedUtxo u = pool.remove(op);
+            if (u != null) {
+                poolByOrder.remove(u.order());
+            }
+            return u;
         }
 
         private void createTransactions(int height, int count) {
@@ -200,16 +233,35 @@ public final class ScenarioRunner {
         }
 
         private void fanOut(OwnedUtxo coinbase) {
+            int width = fanOutWidth(coinbase.value());
             List<Out> outs = new ArrayList<>();
-            List<OwnedScript> to = new ArrayList<>();
-            for (int i = 0; i < FAN_OUT; i++) {
-                to.add(book.receiveScript(1 + rng.nextInt(spec.wallets()), rng, spec.addressReuseRate()));
+            for (int i = 0; i < width; i++) {
+                OwnedScript to = book.receiveScript(1 + rng.nextInt(spec.wallets()), rng, spec.addressReuseRate());
+                outs.add(new Out(to.scriptPubKey(), MIN_OUTPUT));
             }
-            to.forEach(s -> outs.add(new Out(s.scriptPubKey(), MIN_OUTPUT)));
             Coin fee = TxSigner.fee(List.of(coinbase), outs);
-            Coin each = coinbase.value().subtract(fee).divide(FAN_OUT);
+            Coin each = coinbase.value().subtract(fee).divide(width);
+            if (each.isLessThan(MIN_OUTPUT)) {
+                throw new IllegalStateException("cannot fan out coinbase " + coinbase.outpoint() + " of "
+                        + coinbase.value() + " into " + width + " outputs of at least " + MIN_OUTPUT);
+            }
             outs.replaceAll(o -> new Out(o.script(), each));
             submit(0, true, List.of(coinbase), outs);
+        }
+
+        /**
+         * How many outputs of at least {@link #MIN_OUTPUT} a coinbase of {@code value} funds, fee
+         * included (at most {@link #FAN_OUT}; 0 when it cannot fund one). Assumes the longest
+         * output script, so the real fee is never more.
+         */
+        private static int fanOutWidth(Coin value) {
+            for (int n = FAN_OUT; n > 0; n--) {
+                long vbytes = 11 + 69 + (long) n * (9 + MAX_SCRIPT_BYTES);
+                if (value.value - vbytes * TxSigner.FEE_RATE >= n * MIN_OUTPUT.value) {
+                    return n;
+                }
+            }
+            return 0;
         }
 
         private void pay(int wallet, List<OwnedUtxo> inputs) {
@@ -280,7 +332,7 @@ public final class ScenarioRunner {
                 throw new IllegalStateException(node.name() + " returned txid " + txid + " for " + tx.getTxId());
             }
             for (OwnedUtxo u : inputs) {
-                pool.remove(u.outpoint());
+                removeCoin(u.outpoint());
                 spent.add(u.outpoint());
             }
             Created c = new Created(order++, tx, wallet, fanOut);
@@ -328,15 +380,8 @@ public final class ScenarioRunner {
                     continue;
                 }
                 book.owner(out.getScriptBytes())
-                        .ifPresent(s -> pool.put(
-                                op,
-                                new OwnedUtxo(
-                                        op,
-                                        out.getValue(),
-                                        s,
-                                        txOrder * 1000 + out.getIndex(),
-                                        spendableAt,
-                                        coinbase)));
+                        .ifPresent(s -> addCoin(new OwnedUtxo(
+                                op, out.getValue(), s, txOrder * 1000 + out.getIndex(), spendableAt, coinbase)));
             }
         }
 
@@ -350,12 +395,10 @@ public final class ScenarioRunner {
                 for (Transaction tx : block.getTransactions()) {
                     for (TransactionOutput out : tx.getOutputs()) {
                         TransactionOutPoint op = new TransactionOutPoint(out.getIndex(), tx.getTxId());
-                        if (tx.isCoinBase()
-                                && book.owner(out.getScriptBytes()).isPresent()
-                                && pool.remove(op) == null) {
+                        if (tx.isCoinBase() && book.owner(out.getScriptBytes()).isPresent() && removeCoin(op) == null) {
                             throw new IllegalStateException("a dropped coinbase was spent: " + op);
                         }
-                        pool.remove(op);
+                        removeCoin(op);
                     }
                     Created c = created.get(tx.getTxId());
                     if (c != null) {

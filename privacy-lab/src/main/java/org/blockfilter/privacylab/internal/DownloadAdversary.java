@@ -1,0 +1,235 @@
+package org.blockfilter.privacylab.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The adversaries of the BIP 158 experiment. Each sees a set O of blocks the wallet downloaded from it, knows the
+ * whole chain ({@link Occurrences}) and the synced range [from, tip) (the first filter the wallet asked for), and
+ * ranks every script that appears in an observed block; it guesses its top j. P_h(j) is the probability that the
+ * top j are all the wallet's, ties broken uniformly at random (computed exactly, not sampled).
+ *
+ * <ul>
+ *   <li><b>uniform</b>: every candidate equally likely. Candidates: scripts with a block in O; when the observer
+ *   sees every download ({@code pWallet = 1}) only <i>consistent</i> ones, all of whose blocks in range are in
+ *   O. This is the lab's earlier adversary.</li>
+ *   <li><b>co-occurrence</b>: scores a candidate by the log-likelihood ratio of its pattern, o of its t blocks in
+ *   range observed, between "it is the wallet's" (each of its blocks is in O with probability
+ *   {@code pWallet}) and "it is not" (with probability |O| / range):
+ *   {@code o ln(pW/pO) + (t - o) ln((1 - pW)/(1 - pO))}. With {@code pWallet = 1} an unobserved block rules a
+ *   script out and the rest rank by how many observed blocks contain them: a wallet script paid and spent in
+ *   downloaded blocks beats a script seen in one downloaded (or decoy) block.</li>
+ *   <li><b>transaction graph</b>: the same score for common-input clusters (scripts spent together), every member
+ *   ranked with its cluster.</li>
+ * </ul>
+ *
+ * Timing and intersection across re-syncs act on O before ranking (see {@link Bip158Experiment}). Stateless apart
+ * from scratch arrays; one instance per thread.
+ */
+public final class DownloadAdversary {
+    private final Occurrences occ;
+    private final int[] stampS;
+    private final int[] countS;
+    private final int[] stampC;
+    private final int[] countC;
+    private final int[] lastBlockC;
+    private int epoch;
+    private int[] touchedS = new int[1 << 16];
+    private int[] touchedC = new int[1 << 16];
+
+    public DownloadAdversary(Occurrences occ) {
+        this.occ = occ;
+        this.stampS = new int[occ.scripts];
+        this.countS = new int[occ.scripts];
+        this.stampC = new int[occ.clusters];
+        this.countC = new int[occ.clusters];
+        this.lastBlockC = new int[occ.clusters];
+    }
+
+    /** The guesses of the three adversaries on one observation. */
+    public record Result(Ranking uniform, Ranking cooccurrence, Ranking graph) {}
+
+    /**
+     * Ranks the candidates.
+     *
+     * @param observed   the observed blocks, sorted, distinct, within [from, tip)
+     * @param from       the first block of the synced range
+     * @param walletLo   the wallet's first script id (inclusive); its scripts are {@code walletLo .. walletHi-1}
+     * @param walletHi   the wallet's last script id (exclusive)
+     * @param pWallet    the probability that a block of the wallet's is in O (1 for an observer that sees every
+     *                   download, 1/k for one of k peers)
+     */
+    public Result rank(int[] observed, int from, int walletLo, int walletHi, double pWallet) {
+        return rank(observed, from, walletLo, walletHi, pWallet, true);
+    }
+
+    /** As {@link #rank(int[], int, int, int, double)}; without {@code graph} the graph ranking is null (faster). */
+    public Result rank(int[] observed, int from, int walletLo, int walletHi, double pWallet, boolean graph) {
+        epoch++;
+        int nS = 0;
+        int nC = 0;
+        for (int b : observed) {
+            for (int i = occ.blockStart[b]; i < occ.blockStart[b + 1]; i++) {
+                int s = occ.blockScripts[i];
+                if (stampS[s] != epoch) {
+                    stampS[s] = epoch;
+                    countS[s] = 0;
+                    if (nS == touchedS.length) {
+                        touchedS = java.util.Arrays.copyOf(touchedS, 2 * nS);
+                    }
+                    touchedS[nS++] = s;
+                }
+                countS[s]++;
+                if (!graph) {
+                    continue;
+                }
+                int c = occ.cluster[s];
+                if (stampC[c] != epoch) {
+                    stampC[c] = epoch;
+                    countC[c] = 0;
+                    lastBlockC[c] = -1;
+                    if (nC == touchedC.length) {
+                        touchedC = java.util.Arrays.copyOf(touchedC, 2 * nC);
+                    }
+                    touchedC[nC++] = c;
+                }
+                if (lastBlockC[c] != b) {
+                    lastBlockC[c] = b;
+                    countC[c]++;
+                }
+            }
+        }
+        int range = occ.blocks - from;
+        double pOther = Math.min(0.999999, (double) observed.length / Math.max(1, range));
+        double pW = Math.max(pWallet, pOther);
+        Tally uniform = new Tally();
+        Tally cooc = new Tally();
+        for (int i = 0; i < nS; i++) {
+            int s = touchedS[i];
+            int t = Occurrences.countFrom(occ.scriptBlocks, occ.scriptStart[s], occ.scriptStart[s + 1], from);
+            int o = countS[s];
+            boolean mine = s >= walletLo && s < walletHi;
+            if (pWallet < 1 || o == t) {
+                uniform.add(0, 0, mine ? 1 : 0, mine ? 0 : 1);
+            }
+            cooc.add(o, t, mine ? 1 : 0, mine ? 0 : 1);
+        }
+        if (!graph) {
+            return new Result(uniform.ranking(pW, pOther, true), cooc.ranking(pW, pOther, false), null);
+        }
+        Tally clusters = new Tally();
+        for (int k = 0; k < nC; k++) {
+            int c = touchedC[k];
+            int t = Occurrences.countFrom(
+                    occ.clusterBlocks, occ.clusterBlockStart[c], occ.clusterBlockStart[c + 1], from);
+            int o = countC[c];
+            int real = 0;
+            int size = occ.clusterStart[c + 1] - occ.clusterStart[c];
+            for (int i = occ.clusterStart[c]; i < occ.clusterStart[c + 1]; i++) {
+                int s = occ.clusterMembers[i];
+                if (s >= walletLo && s < walletHi) {
+                    real++;
+                }
+            }
+            clusters.add(o, t, real, size - real);
+        }
+        return new Result(
+                uniform.ranking(pW, pOther, true),
+                cooc.ranking(pW, pOther, false),
+                clusters.ranking(pW, pOther, false));
+    }
+
+    /** Candidates grouped by their (observed, in-range) block counts. */
+    private static final class Tally {
+        private final Map<Long, long[]> byPattern = new HashMap<>();
+
+        void add(int o, int t, int real, int fake) {
+            long[] rf = byPattern.computeIfAbsent(((long) o << 32) | t, k -> new long[2]);
+            rf[0] += real;
+            rf[1] += fake;
+        }
+
+        Ranking ranking(double pW, double pO, boolean flat) {
+            Map<Double, long[]> byScore = new HashMap<>();
+            for (Map.Entry<Long, long[]> e : byPattern.entrySet()) {
+                int o = (int) (e.getKey() >>> 32);
+                int t = (int) (long) e.getKey();
+                double score = flat ? 0 : score(o, t, pW, pO);
+                if (score == Double.NEGATIVE_INFINITY) {
+                    continue;
+                }
+                long[] rf = byScore.computeIfAbsent(score, k -> new long[2]);
+                rf[0] += e.getValue()[0];
+                rf[1] += e.getValue()[1];
+            }
+            List<Map.Entry<Double, long[]>> groups = new ArrayList<>(byScore.entrySet());
+            groups.sort((a, b) -> Double.compare(b.getKey(), a.getKey()));
+            long[] real = new long[groups.size()];
+            long[] fake = new long[groups.size()];
+            for (int i = 0; i < groups.size(); i++) {
+                real[i] = groups.get(i).getValue()[0];
+                fake[i] = groups.get(i).getValue()[1];
+            }
+            return new Ranking(real, fake);
+        }
+    }
+
+    /** The log-likelihood ratio of o of t blocks observed (wallet: pW per block; other: pO per block). */
+    static double score(int o, int t, double pW, double pO) {
+        if (o > t) {
+            throw new IllegalArgumentException("observed " + o + " > blocks in range " + t);
+        }
+        double s = o * Math.log(pW / pO);
+        if (t > o) {
+            if (pW >= 1) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            s += (t - o) * Math.log((1 - pW) / (1 - pO));
+        }
+        return s;
+    }
+
+    /**
+     * Candidates in rank order, as groups of equal score: {@code real[i]} wallet and {@code fake[i]} other scripts
+     * in group i (best first). Immutable by convention.
+     */
+    public record Ranking(long[] real, long[] fake) {
+        public long candidates() {
+            long n = 0;
+            for (int i = 0; i < real.length; i++) {
+                n += real[i] + fake[i];
+            }
+            return n;
+        }
+
+        /**
+         * P_h(j): the probability that the top j candidates are all the wallet's, ties broken uniformly at random.
+         * 0 when there are fewer than j candidates or a better group holds another script.
+         */
+        public double ph(int j) {
+            double p = 1;
+            int need = j;
+            for (int i = 0; i < real.length && need > 0; i++) {
+                long size = real[i] + fake[i];
+                if (need >= size) {
+                    if (fake[i] > 0) {
+                        return 0;
+                    }
+                    need -= size;
+                } else {
+                    // choose `need` of `size` uniformly; all real: C(real, need) / C(size, need)
+                    for (int k = 0; k < need; k++) {
+                        p *= (double) (real[i] - k) / (size - k);
+                    }
+                    if (p <= 0) {
+                        return 0;
+                    }
+                    need = 0;
+                }
+            }
+            return need > 0 ? 0 : Math.max(0, p);
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package org.blockfilter.privacylab.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.bitcoinj.core.BloomFilter;
+import org.blockfilter.filters.Bip158;
+import org.blockfilter.filters.bloom.Bip37Filter;
+import org.blockfilter.filters.bloom.BloomMath;
+import org.blockfilter.filters.gcs.GolombCodedSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The mainnet-like chain of experiment 5: spends, filters, wallets' syncs, determinism; and the quick run. */
+class MainnetLikeChainTest {
+    private static final MainnetLikeChain.Params SMALL =
+            new MainnetLikeChain.Params(60, 200, 60, 2_000, 1.0, 1_000, new int[] {1, 5}, new int[] {3, 3}, 250);
+
+    @Test
+    void spentOutputsAppearAgainInTheSpendingBlock() {
+        MainnetLikeChain chain = MainnetLikeChain.build(SMALL, 3, null);
+        Occurrences o = chain.occ;
+        int firstSingleUse = SMALL.poolSize()
+                + chain.wallets().stream().mapToInt(MainnetLikeChain.Wallet::n).sum();
+        int twice = 0;
+        int singles = 0;
+        for (int s = firstSingleUse; s < o.scripts; s++) {
+            int n = o.scriptStart[s + 1] - o.scriptStart[s];
+            assertTrue(n == 1 || n == 2, "a single-use script is created and spent at most once: " + n);
+            singles++;
+            twice += n == 2 ? 1 : 0;
+        }
+        assertTrue(twice > singles / 10, twice + " of " + singles + " created and spent in the chain");
+        long multi = 0;
+        for (int c = 0; c < o.clusters; c++) {
+            multi += o.clusterStart[c + 1] - o.clusterStart[c] > 1 ? 1 : 0;
+        }
+        assertTrue(multi > 0, "some inputs are spent together");
+    }
+
+    @Test
+    void filtersHoldExactlyTheBlocksScriptsAndAreDeterministic() {
+        MainnetLikeChain a = MainnetLikeChain.build(SMALL, 42, null);
+        MainnetLikeChain b = MainnetLikeChain.build(SMALL, 42, null);
+        MainnetLikeChain c = MainnetLikeChain.build(SMALL, 43, null);
+        for (int i = 0; i < SMALL.blocks(); i++) {
+            assertEquals(a.filter(i), b.filter(i));
+            assertEquals(a.occ.elements(i), a.filter(i).size());
+            assertEquals(
+                    a.filter(i),
+                    GolombCodedSet.build(
+                            Bip158.BASIC_P, Bip158.BASIC_M, a.filter(i).key(), a.items(i)));
+        }
+        assertEquals(a.wallets(), b.wallets());
+        assertNotEquals(a.filter(0), c.filter(0));
+    }
+
+    @Test
+    void fastSyncEqualsMatchAnyAndFindsEveryOwnBlock() {
+        MainnetLikeChain chain = MainnetLikeChain.build(SMALL, 7, null);
+        int[][] fast = chain.syncAll(2);
+        for (MainnetLikeChain.Wallet w : chain.wallets()) {
+            int[] slow = chain.sync(w);
+            assertArrayEquals(slow, fast[w.index()]);
+            for (int own : chain.ownBlocks(w)) {
+                assertTrue(java.util.Arrays.binarySearch(slow, own) >= 0, "wallet " + w + " block " + own);
+            }
+            assertTrue(chain.ownBlocks(w).length > 0);
+        }
+    }
+
+    @Test
+    void bip37RowsUseBitcoinjsSizingNotCoresIntegerSizing() {
+        // Issue 13 defect 4: at 1e-5 for N = 1 (capacity 102) Core's integer sizing gives k = 15, bitcoinj 16.
+        int coreBytes = BloomMath.bip37SizeBytes(102, 1e-5);
+        assertEquals(15, BloomMath.bip37HashFuncs(coreBytes, 102));
+        Bip37Filter bitcoinj = Bip37Filter.fromBitcoinj(new BloomFilter(102, 1e-5, 0));
+        assertEquals(16, bitcoinj.hashFuncs());
+        Bip37Filter row = Bip158Experiment.bip37Filter(1, 1e-5);
+        assertEquals(bitcoinj.hashFuncs(), row.hashFuncs());
+        assertEquals(bitcoinj.sizeBytes(), row.sizeBytes());
+    }
+
+    @Test
+    void quickRunIsDeterministicAndReportsEveryAdversaryWithIntervals(@TempDir Path out) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        Bip158Experiment.run(new Lab(5, true, out.resolve("a"), 1, quiet));
+        Bip158Experiment.run(new Lab(5, true, out.resolve("b"), 2, quiet));
+        List<Path> a = csvs(out.resolve("a"));
+        assertEquals(4, a.size());
+        for (Path p : a) {
+            Path q = out.resolve("b").resolve(out.resolve("a").relativize(p));
+            assertEquals(Files.readString(p), Files.readString(q), p.toString());
+        }
+        String summary = Files.readString(out.resolve("a/exp5-bip158/exp5_summary.csv"));
+        for (String adversary : Bip158Experiment.ADVERSARIES) {
+            assertTrue(summary.contains("," + adversary + ","), adversary);
+        }
+        for (String line : summary.lines().skip(1).toList()) {
+            String[] c = line.split(",");
+            double ph1 = Double.parseDouble(c[11]);
+            assertTrue(Double.parseDouble(c[12]) <= ph1 + 1e-9 && ph1 <= Double.parseDouble(c[13]) + 1e-9, line);
+        }
+        assertTrue(Files.exists(out.resolve("a/exp5-bip158/exp5_ph1_n10_peers1.png")));
+    }
+
+    private static List<Path> csvs(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.toString().endsWith(".csv")).sorted().toList();
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package org.blockfilter.server;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.blockfilter.server.export.StaticExport;
+import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.JsonRpcClient;
+import org.blockfilter.server.rpc.RpcException;
+import org.blockfilter.server.store.IndexStore;
+import org.blockfilter.server.store.StoreException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code blockfilter-server export}: writes (or brings up to date) the static, content-addressed
+ * export of an index ({@link StaticExport}) for any HTTP server or CDN. It opens the index as a
+ * read-only secondary, so it runs beside the server that indexes it. Exit codes: 0 done, 1
+ * failed, 2 bad options.
+ */
+@Command(
+        name = "export",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = "Writes the index as immutable, content-addressed files plus index.json, for any HTTP server.")
+final class ExportCommand implements Callable<Integer> {
+    @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "The index directory.")
+    Path dataDir;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "The export directory.")
+    Path out;
+
+    @Option(
+            names = "--safety-depth",
+            defaultValue = "6",
+            description = "Export only blocks this many below the index's tip, so no normal reorg "
+                    + "touches an exported file (default: ${DEFAULT-VALUE}).")
+    int safetyDepth;
+
+    @Option(
+            names = "--network",
+            defaultValue = "unknown",
+            description = "Chain name written to index.json (default: the node's, with --node; else ${DEFAULT-VALUE}).")
+    String network;
+
+    @Option(names = "--node", paramLabel = "URL", description = "Node JSON-RPC URL, for --blocks and the chain name.")
+    URI node;
+
+    @Option(names = "--rpc-cookie", paramLabel = "FILE", description = "Bitcoin Core cookie file for --node.")
+    Path rpcCookie;
+
+    @Option(
+            names = "--blocks",
+            description = "Also export the raw blocks (from --node), so wallets need no other source.")
+    boolean blocks;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = new CommandLine(this).getErr();
+        String problem = null;
+        if (safetyDepth < 0) {
+            problem = "--safety-depth must be >= 0: " + safetyDepth;
+        } else if (blocks && node == null) {
+            problem = "--blocks needs --node";
+        } else if (rpcCookie != null && node == null) {
+            problem = "--rpc-cookie needs --node";
+        } else if (!Files.isDirectory(dataDir)) {
+            problem = "--data-dir " + dataDir + " is not a directory";
+        }
+        if (problem != null) {
+            err.println("blockfilter-server export: " + problem + " (see --help)");
+            err.flush();
+            return 2;
+        }
+        Path secondary = null;
+        try {
+            BitcoinRpc rpc = null;
+            String chain = network;
+            if (node != null) {
+                JsonRpcClient client = rpcCookie != null
+                        ? JsonRpcClient.fromCookieFile(node, rpcCookie, Duration.ofSeconds(60))
+                        : JsonRpcClient.fromUrl(node, Duration.ofSeconds(60));
+                rpc = new BitcoinRpc(client);
+                chain = rpc.blockchainInfo().path("chain").asText(network);
+            }
+            secondary = Files.createTempDirectory("blockfilter-export-");
+            try (IndexStore store = IndexStore.openSecondary(dataDir, secondary)) {
+                BitcoinRpc r = rpc;
+                StaticExport.Result result =
+                        StaticExport.export(store, out, safetyDepth, chain, blocks ? r::rawBlock : null);
+                System.out.printf(
+                        "blockfilter-server export: %s up to height %d (%s): %d files written, %d kept, %d blocks%n",
+                        out,
+                        result.tipHeight(),
+                        result.tipHash(),
+                        result.filesWritten(),
+                        result.filesKept(),
+                        result.blocksWritten());
+                return 0;
+            }
+        } catch (StoreException | IllegalStateException | RpcException | UncheckedIOException e) {
+            err.println("blockfilter-server export: " + e.getMessage());
+            err.flush();
+            return 1;
+        } catch (IOException e) {
+            err.println("blockfilter-server export: " + e);
+            err.flush();
+            return 1;
+        } finally {
+            if (secondary != null) {
+                deleteTree(secondary);
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a temporary directory left behind is not worth failing the export for
+        }
+    }
+}

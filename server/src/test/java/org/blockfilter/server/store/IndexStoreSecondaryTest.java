@@ -1,0 +1,97 @@
+package org.blockfilter.server.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.bitcoinj.base.Sha256Hash;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A read-only secondary instance beside the primary that indexes into the same directory. */
+class IndexStoreSecondaryTest {
+    @TempDir
+    Path dir;
+
+    /** A block whose 700-byte filter goes to a blob file, as real filters do. */
+    private static StoredBlock block(int height, Sha256Hash prev, int nonce) {
+        byte[] header = ByteBuffer.allocate(StoredBlock.HEADER_SIZE)
+                .putInt(1)
+                .put(prev.serialize())
+                .putInt(76, nonce)
+                .array();
+        Sha256Hash hash = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header));
+        byte[] filter = new byte[700];
+        Arrays.fill(filter, (byte) height);
+        Sha256Hash filterHash = Sha256Hash.twiceOf(filter);
+        return new StoredBlock(
+                hash, height, header, filterHash, Sha256Hash.of(filterHash.getBytes()), Sha256Hash.ZERO_HASH, filter);
+    }
+
+    private static StoredBlock extend(IndexStore store, int nonce) {
+        Optional<IndexStore.ChainTip> tip = store.tip();
+        StoredBlock b = block(
+                tip.map(t -> t.height() + 1).orElse(0),
+                tip.map(IndexStore.ChainTip::hash).orElse(Sha256Hash.ZERO_HASH),
+                nonce);
+        store.connect(b, List.of(), List.of(), false);
+        return b;
+    }
+
+    @Test
+    void secondarySeesWhatThePrimaryWroteAfterEachCatchUp() {
+        try (IndexStore primary = IndexStore.open(dir.resolve("index"))) {
+            StoredBlock genesis = extend(primary, 0);
+            try (IndexStore secondary = IndexStore.openSecondary(dir.resolve("index"), dir.resolve("secondary"))) {
+                assertTrue(secondary.isSecondary());
+                assertEquals(primary.tip(), secondary.tip());
+                assertEquals(primary.contentDigest(), secondary.contentDigest(), "the same bytes in every family");
+                assertEquals(Optional.of(genesis), secondary.block(genesis.blockHash()));
+
+                StoredBlock b1 = extend(primary, 1);
+                StoredBlock b2 = extend(primary, 2);
+                assertEquals(0, secondary.tip().orElseThrow().height(), "nothing new before catching up");
+                assertEquals(primary.tip(), secondary.catchUp());
+                assertEquals(Optional.of(b2), secondary.block(b2.blockHash()));
+                assertEquals(
+                        List.of(genesis, b1, b2),
+                        secondary.activeRange(0, b2.blockHash()).orElseThrow());
+
+                primary.disconnectTip(true);
+                StoredBlock b2b = extend(primary, 22);
+                secondary.catchUp();
+                assertEquals(Optional.of(b2b.blockHash()), secondary.hashAt(2), "follows the primary's reorg");
+                assertTrue(secondary.block(b2.blockHash()).isPresent(), "the stale block stays readable");
+                assertEquals(
+                        List.of(genesis, b1, b2b),
+                        secondary.activeRange(0, b2b.blockHash()).orElseThrow());
+                assertEquals(primary.tip(), secondary.tip());
+                assertEquals(primary.contentDigest(), secondary.contentDigest(), "after catching up with a reorg");
+            }
+        }
+    }
+
+    @Test
+    void secondaryRefusesWrites() {
+        try (IndexStore primary = IndexStore.open(dir.resolve("index"))) {
+            extend(primary, 0);
+            try (IndexStore secondary = IndexStore.openSecondary(dir.resolve("index"), dir.resolve("secondary"))) {
+                assertThrows(IllegalStateException.class, () -> extend(secondary, 1));
+                assertThrows(IllegalStateException.class, () -> secondary.disconnectTip(false));
+                assertThrows(IllegalStateException.class, primary::catchUp);
+            }
+        }
+    }
+
+    @Test
+    void secondaryOnADirectoryWithoutAnIndexSaysSo() {
+        StoreException e = assertThrows(
+                StoreException.class, () -> IndexStore.openSecondary(dir.resolve("none"), dir.resolve("secondary")));
+        assertTrue(e.getMessage().contains("no index in"), e.getMessage());
+    }
+}
