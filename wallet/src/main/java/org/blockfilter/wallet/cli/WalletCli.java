@@ -65,6 +65,8 @@ import picocli.CommandLine.ParentCommand;
             WalletCli.Watch.class,
             WalletCli.Receive.class,
             WalletCli.Sync.class,
+            WalletCli.Verify.class,
+            WalletCli.Rescan.class,
             WalletCli.Balance.class,
             WalletCli.History.class,
             WalletCli.Send.class
@@ -93,7 +95,11 @@ public final class WalletCli {
     PrintStream err = System.err;
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        // stdout carries only the command's answer (pure JSON with --json): anything a library
+        // prints or logs to System.out goes to stderr instead.
+        PrintStream answer = System.out;
+        System.setOut(System.err);
+        System.exit(run(args, answer, System.err));
     }
 
     /** Runs the CLI with the given streams; returns the exit code. */
@@ -106,8 +112,11 @@ public final class WalletCli {
         cmd.setErr(new java.io.PrintWriter(err, true));
         cmd.setExecutionExceptionHandler((e, c, parsed) -> {
             err.println("error: " + e.getMessage());
-            if (e instanceof SyncException) {
-                return 2;
+            if (e instanceof SyncException se) {
+                // Every source unreachable or failing is a network failure (3), not a stopped sync (2).
+                boolean networkOnly = !se.faults().isEmpty()
+                        && se.faults().stream().allMatch(f -> f.kind() == SourceFault.Kind.FAILED);
+                return networkOnly ? 3 : 2;
             }
             if (e instanceof SourceException) {
                 return 3;
@@ -212,12 +221,14 @@ public final class WalletCli {
         }
 
         Integer created(LightWallet w, List<String> mnemonic) {
+            // Shown, not issued: the next `receive` (P2WPKH by default) gives this same address.
+            AddressKind kind = w.keys().account(AddressKind.P2WPKH).isPresent()
+                    ? AddressKind.P2WPKH
+                    : w.keys().accounts().iterator().next().kind();
             DerivedAddress first = w.keys()
-                    .nextReceive(
-                            w.keys().account(AddressKind.P2WPKH).isPresent()
-                                    ? AddressKind.P2WPKH
-                                    : w.keys().accounts().iterator().next().kind());
-            w.save();
+                    .account(kind)
+                    .orElseThrow()
+                    .derive(false, w.keys().chainState(kind, false).issued());
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("file", w.file().toString());
             j.put("network", cli.network);
@@ -371,32 +382,52 @@ public final class WalletCli {
             name = "sync",
             mixinStandardHelpOptions = true,
             description = "Sync with the servers/peers: headers, filter headers, filters, matching blocks.")
-    static final class Sync extends NetworkOptions implements Callable<Integer> {
+    static class Sync extends NetworkOptions implements Callable<Integer> {
         @Option(names = "--quiet", description = "no progress bar")
         boolean quiet;
+
+        /** What the command does to the wallet before syncing; nothing for a plain sync. */
+        void before(LightWallet w) {}
+
+        /** Whether every stored filter header is compared with the sources, not only the stored tip. */
+        boolean everyStoredHeader() {
+            return false;
+        }
 
         @Override
         public Integer call() {
             LightWallet w = LightWallet.load(cli.wallet);
+            before(w);
             List<ChainSource> sources = open(w.network());
             try {
                 long t0 = System.nanoTime();
-                SyncReport r = new SyncEngine(w, sources, quiet ? null : new ProgressBar(cli.err)).sync();
+                SyncEngine engine = new SyncEngine(w, sources, quiet ? null : new ProgressBar(cli.err));
+                SyncReport r = everyStoredHeader() ? engine.verifyAndSync() : engine.sync();
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 Map<String, Object> j = new LinkedHashMap<>();
                 j.put("height", r.tipHeight());
                 j.put("filtersScanned", r.filtersScanned());
                 j.put("matchedBlocks", r.matchedBlocks());
                 j.put("reorgDepth", r.reorgDepth());
-                j.put("balance", w.ledger().balance(true).toPlainString());
+                j.put(
+                        "balance",
+                        w.ledger().spendableBalance(w.headers().tipHeight()).toPlainString());
+                j.put(
+                        "immature",
+                        w.ledger().immatureBalance(w.headers().tipHeight()).toPlainString());
                 j.put("millis", ms);
                 j.put("sourcesUsed", r.sourcesUsed());
                 j.put("dropped", r.dropped().stream().map(SourceFault::toString).toList());
+                j.put("rolledBack", r.rollbacks());
                 StringBuilder human = new StringBuilder("synced to height " + r.tipHeight() + ": " + r.filtersScanned()
                         + " filters, " + r.matchedBlocks() + " matched blocks, " + ms + " ms; balance "
-                        + w.ledger().balance(true).toPlainString() + " BTC");
+                        + w.ledger().spendableBalance(w.headers().tipHeight()).toPlainString() + " BTC, immature "
+                        + w.ledger().immatureBalance(w.headers().tipHeight()).toPlainString() + " BTC");
                 for (SourceFault f : r.dropped()) {
                     human.append("\ndropped ").append(f);
+                }
+                for (String rb : r.rollbacks()) {
+                    human.append("\nrolled back ").append(rb);
                 }
                 cli.print(j, human.toString());
                 return 0;
@@ -407,9 +438,40 @@ public final class WalletCli {
     }
 
     @Command(
+            name = "verify",
+            mixinStandardHelpOptions = true,
+            description = "Check the wallet file, compare every stored filter header (a sync compares only the"
+                    + " stored tip) and the block headers and checkpoints with the given sources, roll back what they"
+                    + " contradict and the blocks do not refute, then sync.")
+    static final class Verify extends Sync {
+        @Override
+        boolean everyStoredHeader() {
+            return true;
+        }
+    }
+
+    @Command(
+            name = "rescan",
+            mixinStandardHelpOptions = true,
+            description = "Forget the filter headers and the scan from --from on, fetch them again and rescan; found"
+                    + " transactions are kept.")
+    static final class Rescan extends Sync {
+        @Option(names = "--from", required = true, description = "first block height to fetch and scan again")
+        int from;
+
+        @Override
+        void before(LightWallet w) {
+            if (from < 0) {
+                throw new IllegalArgumentException("--from must be >= 0, got " + from);
+            }
+            w.rescanFrom(from);
+        }
+    }
+
+    @Command(
             name = "balance",
             mixinStandardHelpOptions = true,
-            description = "Confirmed and unconfirmed balance (as of the last sync).")
+            description = "Confirmed, immature and unconfirmed balance (as of the last sync).")
     static final class Balance implements Callable<Integer> {
         @ParentCommand
         WalletCli cli;
@@ -417,12 +479,16 @@ public final class WalletCli {
         @Override
         public Integer call() {
             LightWallet w = LightWallet.load(cli.wallet);
-            Coin confirmed = w.ledger().balance(true);
+            int tip = w.headers().tipHeight();
+            Coin confirmed = w.ledger().spendableBalance(tip);
+            Coin immature = w.ledger().immatureBalance(tip);
             Coin total = w.ledger().balance(false);
+            Coin unconfirmed = total.subtract(confirmed).subtract(immature);
             List<Utxo> utxos = w.ledger().utxos(false);
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("confirmed", confirmed.toPlainString());
-            j.put("unconfirmedDelta", total.subtract(confirmed).toPlainString());
+            j.put("immature", immature.toPlainString());
+            j.put("unconfirmedDelta", unconfirmed.toPlainString());
             j.put("total", total.toPlainString());
             j.put("syncedHeight", w.scannedHeight());
             j.put(
@@ -434,13 +500,16 @@ public final class WalletCli {
                                     "value",
                                     u.value().toPlainString(),
                                     "height",
-                                    u.height()))
+                                    u.height(),
+                                    "spendable",
+                                    u.height() >= 0 && u.matureAt(tip)))
                             .toList());
             cli.print(
                     j,
-                    "confirmed " + confirmed.toPlainString() + " BTC, unconfirmed "
-                            + total.subtract(confirmed).toPlainString() + " BTC (synced to height " + w.scannedHeight()
-                            + ", " + utxos.size() + " coins)");
+                    "confirmed " + confirmed.toPlainString() + " BTC, immature " + immature.toPlainString()
+                            + " BTC (coinbase, " + Utxo.COINBASE_MATURITY + " confirmations needed), unconfirmed "
+                            + unconfirmed.toPlainString() + " BTC (synced to height " + w.scannedHeight() + ", "
+                            + utxos.size() + " coins)");
             return 0;
         }
     }

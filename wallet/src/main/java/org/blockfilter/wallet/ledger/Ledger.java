@@ -127,15 +127,32 @@ public final class Ledger {
                 OutputScript script = OutputScript.of(o.getScriptBytes());
                 TransactionOutPoint op = new TransactionOutPoint(o.getIndex(), tx.getTxId());
                 if (isMine.test(script) && !spent.contains(op)) {
-                    out.add(new Utxo(op, o.getValue(), script, considered.get(i).height()));
+                    out.add(new Utxo(op, o.getValue(), script, considered.get(i).height(), tx.isCoinBase()));
                 }
             }
         }
         return out;
     }
 
+    /** Every unspent output, including immature coinbases; see {@link #spendableBalance} and {@link #immatureBalance}. */
     public Coin balance(boolean confirmedOnly) {
         return utxos(confirmedOnly).stream().map(Utxo::value).reduce(Coin.ZERO, Coin::add);
+    }
+
+    /** Confirmed outputs that can be spent in the next block after {@code tipHeight} (immature coinbases excluded). */
+    public Coin spendableBalance(int tipHeight) {
+        return utxos(true).stream()
+                .filter(u -> u.matureAt(tipHeight))
+                .map(Utxo::value)
+                .reduce(Coin.ZERO, Coin::add);
+    }
+
+    /** Coinbase outputs that do not yet have {@link Utxo#COINBASE_MATURITY} confirmations at {@code tipHeight}. */
+    public Coin immatureBalance(int tipHeight) {
+        return utxos(true).stream()
+                .filter(u -> !u.matureAt(tipHeight))
+                .map(Utxo::value)
+                .reduce(Coin.ZERO, Coin::add);
     }
 
     public List<HistoryEntry> history() {

@@ -46,8 +46,11 @@ public final class Spender {
         // A testnet base58 address is also a regtest one; a bech32 address must carry our prefix.
         Address recipient = AddressDecoder.forNetwork(to, wallet.network());
         List<Utxo> spendable = new ArrayList<>();
+        int tip = wallet.headers().tipHeight();
         for (Utxo u : wallet.ledger().utxos(true)) {
-            spendable.add(u);
+            if (u.matureAt(tip)) { // taproot is spendable now; immature coinbases never are
+                spendable.add(u);
+            }
         }
         // Coins spent by our own pending payments are not spendable again.
         List<Utxo> unspentInclPending = wallet.ledger().utxos(false);

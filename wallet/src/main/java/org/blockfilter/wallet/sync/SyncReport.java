@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * What one sync did: the tip reached, filters matched, blocks that matched and were fetched,
- * the depth of any reorg, the sources dropped and why. Immutable.
+ * the depth of any reorg, the sources dropped and why, and the stored data
+ * rolled back because the live sources contradicted it and the blocks could not refute them. Immutable.
  */
 public record SyncReport(
         int tipHeight,
@@ -12,9 +13,11 @@ public record SyncReport(
         int matchedBlocks,
         int reorgDepth,
         List<SourceFault> dropped,
-        List<String> sourcesUsed) {
+        List<String> sourcesUsed,
+        List<String> rollbacks) {
     public SyncReport {
         dropped = List.copyOf(dropped);
         sourcesUsed = List.copyOf(sourcesUsed);
+        rollbacks = List.copyOf(rollbacks);
     }
 }

@@ -59,7 +59,9 @@ class WalletCliHelpTest {
     @org.junit.jupiter.api.Test
     void theWalkFindsEverySubcommand() {
         assertEquals(
-                List.of("create", "restore", "watch", "receive", "sync", "balance", "history", "send"),
+                List.of(
+                        "create", "restore", "watch", "receive", "sync", "verify", "rescan", "balance", "history",
+                        "send"),
                 commandPaths().filter(p -> p.size() == 1).map(p -> p.get(0)).toList());
     }
 }

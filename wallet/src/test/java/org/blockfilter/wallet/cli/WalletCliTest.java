@@ -51,12 +51,29 @@ class WalletCliTest {
         String first = c.get("receiveAddress").asText();
         assertTrue(first.startsWith("bcrt1q"), first);
 
+        // Issue 10, defect 7: create used to issue 0/0 itself, so the next receive printed 0/1.
         JsonNode r = new ObjectMapper().readTree(run(base("receive")).out());
-        assertNotEquals(first, r.get("address").asText());
-        assertEquals("0/1", r.get("path").asText());
+        assertEquals(first, r.get("address").asText());
+        assertEquals("0/0", r.get("path").asText());
+        JsonNode next = new ObjectMapper().readTree(run(base("receive")).out());
+        assertNotEquals(first, next.get("address").asText());
+        assertEquals("0/1", next.get("path").asText());
         JsonNode tr = new ObjectMapper()
                 .readTree(run(base("receive", "--kind", "p2tr")).out());
         assertTrue(tr.get("address").asText().startsWith("bcrt1p"));
+    }
+
+    @Test
+    void aFailedSaveNamesTheWalletFileNotOnlyItsTemporaryFile() throws Exception {
+        assertEquals(0, run(base("create")).code());
+        Files.createDirectory(dir.resolve("w.json.tmp")); // the save's temporary file cannot be written
+        Result r = run(base("receive"));
+        assertEquals(1, r.code());
+        assertTrue(
+                r.err()
+                        .contains(
+                                "could not save wallet " + dir.resolve("w.json").toAbsolutePath() + " "),
+                r.err());
     }
 
     @Test

@@ -75,8 +75,12 @@ class WalletFileTest {
                 s.p(),
                 s.salt(),
                 s.nonce(),
-                java.util.Base64.getEncoder().encodeToString(ct));
-        assertThrows(WrongPassphraseException.class, () -> tampered.open("pw".toCharArray()));
+                java.util.Base64.getEncoder().encodeToString(ct),
+                s.check(),
+                s.digest());
+        // Issue 10, defect 6: a changed ciphertext is damage, not a wrong passphrase.
+        WalletFileException e = assertThrows(WalletFileException.class, () -> tampered.open("pw".toCharArray()));
+        assertTrue(e.getMessage().contains("damaged"), e.getMessage());
     }
 
     @Test

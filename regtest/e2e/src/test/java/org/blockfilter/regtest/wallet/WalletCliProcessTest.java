@@ -1,0 +1,116 @@
+package org.blockfilter.regtest.wallet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.bitcoinj.base.BitcoinNetwork;
+import org.blockfilter.regtest.embedded.EmbeddedNode;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.cli.WalletCli;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The wallet CLI as a real process with the packaged application's classpath (logback and the
+ * server's logback.xml, which logs to stdout). Issue 10, defect 7: before the fix {@code --json
+ * sync} printed a log line on stdout before the JSON, and a sync whose only server was unreachable
+ * exited 2 ("sync stopped") instead of the documented 3 (network failure).
+ */
+class WalletCliProcessTest {
+    @TempDir
+    Path dir;
+
+    private record Result(int code, String out, String err) {}
+
+    private Result cli(String... args) throws IOException, InterruptedException {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                // The packaged application's logging (the server's logback.xml, to stdout), not the tests'.
+                "-Dlogback.configurationFile=logback.xml",
+                "-cp",
+                System.getProperty("java.class.path"),
+                WalletCli.class.getName()));
+        cmd.addAll(List.of(args));
+        Path out = dir.resolve("out-" + System.nanoTime());
+        Path err = dir.resolve("err-" + System.nanoTime());
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the CLI finished");
+        return new Result(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private Path wallet() {
+        Path file = dir.resolve("w.json");
+        LightWallet.create(
+                file,
+                BitcoinNetwork.REGTEST,
+                List.of("abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+                        .split(" ")),
+                "pw".toCharArray(),
+                EnumSet.of(AddressKind.P2WPKH),
+                20,
+                LightWallet.Birthday.ofHeight(0),
+                1 << 10);
+        return file;
+    }
+
+    @Test
+    void jsonSyncPrintsOnlyJsonOnStdout() throws Exception {
+        Path file = wallet();
+        try (EmbeddedNode node = EmbeddedNode.start()) {
+            node.mine(10);
+            try (ServerOnNode server = new ServerOnNode(node)) {
+                Result r = cli(
+                        "--wallet",
+                        file.toString(),
+                        "--json",
+                        "sync",
+                        "--server",
+                        server.baseUri().toString());
+                assertEquals(0, r.code(), r.out() + r.err());
+                JsonNode j = new ObjectMapper().readTree(r.out()); // fails on anything before or after the object
+                assertEquals(10, j.get("height").asInt(), r.out());
+                assertTrue(r.out().trim().startsWith("{") && r.out().trim().endsWith("}"), r.out());
+            }
+        }
+    }
+
+    @Test
+    void unreachableServerExitsThreeAsDocumented() throws Exception {
+        Path file = wallet();
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closedPort = s.getLocalPort();
+        }
+        Result r = cli(
+                "--wallet",
+                file.toString(),
+                "sync",
+                "--quiet",
+                "--timeout",
+                "5",
+                "--server",
+                "http://127.0.0.1:" + closedPort);
+        assertEquals(3, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("127.0.0.1:" + closedPort), r.err());
+    }
+}
