@@ -303,7 +303,7 @@ class SealedWalletFileTest {
                         1 << 10));
     }
 
-    /** {@code wallet-secret-only-v1.json} was written by the code before whole-file sealing (commit 5af4c08). */
+    /** {@code wallet-secret-only-v1.json} was written by the code before whole-file sealing (main at 81a6b65). */
     @Test
     void anOldSecretOnlyFileStillLoadsUnchangedAndCanBeSealed() throws Exception {
         Path file = dir.resolve("old.json");
