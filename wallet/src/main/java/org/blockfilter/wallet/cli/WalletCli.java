@@ -688,7 +688,8 @@ public final class WalletCli {
                         "wallet " + w.file() + " is already --seal " + target.cliName() + "; nothing to do");
                 return 0;
             }
-            w.reseal(target, target == Sealing.ALL ? cli.passphrase(false) : null, SealedSecret.DEFAULT_N);
+            // A watch-only wallet has no mnemonic to check the passphrase against: ask twice.
+            w.reseal(target, target == Sealing.ALL ? cli.passphrase(w.watchOnly()) : null, SealedSecret.DEFAULT_N);
             cli.print(
                     Map.of("file", w.file().toString(), "seal", target.cliName(), "changed", true),
                     "wallet " + w.file() + " resealed: --seal " + before.cliName() + " -> " + target.cliName());

@@ -258,15 +258,6 @@ public final class WalletFile {
         return read(path, null, passphrase);
     }
 
-    /** Whether the file at {@code path} is sealed whole (it is read, not decrypted). */
-    public static boolean sealedWhole(Path path) {
-        try {
-            return read(path, null, null).key() != null;
-        } catch (PassphraseRequiredException e) {
-            return true;
-        }
-    }
-
     private static Opened read(Path path, FileKey key, char[] passphrase) {
         byte[] bytes;
         try {
