@@ -129,7 +129,7 @@ public final class MessageCodec {
             case "pong" -> new Message.Pong(r.u64le("nonce"));
             case "getheaders" -> {
                 int version = r.i32le("version");
-                int n = r.count("locator count", ProtocolLimits.MAX_LOCATOR_SZ, ProtocolLimits.HASH_BYTES);
+                int n = r.count("locator count", ProtocolLimits.MAX_DECODED_LOCATOR, ProtocolLimits.HASH_BYTES);
                 List<Sha256Hash> locator = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     locator.add(r.hash("locator[" + i + "]"));

@@ -16,8 +16,13 @@ public final class ProtocolLimits {
     public static final int MAX_PROTOCOL_MESSAGE_LENGTH = 4_000_000;
     /** Bitcoin Core's MAX_INV_SZ: most entries in {@code inv}, {@code getdata}, {@code notfound}. */
     public static final int MAX_INV_SZ = 50_000;
-    /** btcd's MaxBlockLocatorsPerMsg: most hashes in a {@code getheaders} locator. */
-    public static final int MAX_LOCATOR_SZ = 500;
+    /**
+     * Most locator hashes the codec decodes: btcd's MaxBlockLocatorsPerMsg, so that a btcd peer's
+     * message still parses. A node that follows Core disconnects above {@link #MAX_LOCATOR_SZ}.
+     */
+    public static final int MAX_DECODED_LOCATOR = 500;
+    /** Bitcoin Core's MAX_LOCATOR_SZ: a {@code getheaders} with a longer locator is misbehaviour. */
+    public static final int MAX_LOCATOR_SZ = 101;
     /** Filter-header checkpoints that fit in one protocol message. */
     public static final int MAX_CHECKPOINTS = (MAX_PROTOCOL_MESSAGE_LENGTH - 64) / 32;
     /** A serialized block header. */

@@ -10,8 +10,8 @@ import org.blockfilter.regtest.embedded.EmbeddedNode;
 /**
  * Times building the 300-block standard scenario on btcd and on the embedded node, for
  * docs/benchmarks.md. Measures, asserts no speed. A benchmark main, not a test:
- * {@code ./mvnw -B -q -pl regtest/harness -am package -DskipTests -Pscenario-bench}
- * ({@code -Dscenario.bench.args=embedded} for one backend).
+ * {@code ./mvnw -B -q -pl regtest/harness -am test -DskipTests -Dbench=harness}
+ * ({@code -Dbench.args=embedded} for one backend).
  *
  * <p>Arguments: a comma-separated list of backends ({@code btcd}, {@code embedded}), default both.
  */

@@ -30,8 +30,6 @@ import org.blockfilter.server.node.NodeGateway;
  * as Core does when its filter index lacks a block. No sockets; thread-safe.
  */
 public final class Bip157Responder {
-    /** Core's MAX_LOCATOR_SZ: a longer locator is a disconnect (the shared codec admits btcd's 500). */
-    public static final int MAX_LOCATOR = 101;
     /** Core's MAX_HEADERS_RESULTS. */
     public static final int MAX_HEADERS = ProtocolLimits.MAX_HEADERS_RESULTS;
     /** Core's MAX_BLOCKS_TO_ANNOUNCE: more new blocks than this are announced by inv of the tip. */
@@ -61,10 +59,10 @@ public final class Bip157Responder {
      * up to 2000 or the stop hash; empty locator: the stop hash's header alone, if we have it.
      */
     public Optional<Message.Headers> headers(Message.GetHeaders g) {
-        if (g.locator().size() > MAX_LOCATOR) {
+        if (g.locator().size() > ProtocolLimits.MAX_LOCATOR_SZ) {
             throw Violation.disconnect(
                     "locator_too_large",
-                    "getheaders locator of " + g.locator().size() + " hashes exceeds " + MAX_LOCATOR);
+                    "getheaders locator of " + g.locator().size() + " hashes exceeds " + ProtocolLimits.MAX_LOCATOR_SZ);
         }
         if (g.locator().isEmpty()) {
             if (index.heightOf(g.stopHash()).isEmpty()) {

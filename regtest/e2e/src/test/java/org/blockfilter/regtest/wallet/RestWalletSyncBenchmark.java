@@ -39,10 +39,10 @@ import org.blockfilter.wallet.sync.SyncReport;
 /**
  * Measures (does not test) a fresh wallet's sync of a 10,000-block regtest chain from our REST
  * server on 127.0.0.1, indexed from btcd. Prints the numbers; run by hand (see docs/benchmarks.md).
- * Usage: {@code WalletSyncTiming [blocks]}.
+ * Usage: {@code RestWalletSyncBenchmark [blocks]}.
  */
-public final class WalletSyncTiming {
-    private WalletSyncTiming() {}
+public final class RestWalletSyncBenchmark {
+    private RestWalletSyncBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
