@@ -24,7 +24,9 @@ import org.blockfilter.wallet.keys.KeyFormatException;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.ledger.Ledger;
 import org.blockfilter.wallet.ledger.WalletTx;
+import org.blockfilter.wallet.store.FileKey;
 import org.blockfilter.wallet.store.SealedSecret;
+import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.store.WalletFile;
 import org.blockfilter.wallet.store.WalletFileContent;
 import org.blockfilter.wallet.store.WalletFileException;
@@ -32,7 +34,8 @@ import org.blockfilter.wallet.sync.FilterHeaderChain;
 import org.blockfilter.wallet.sync.VerifiedHeaderChain;
 
 /**
- * A light wallet and its file: keys (public part in the clear, mnemonic sealed), the verified
+ * A light wallet and its file: keys (mnemonic always sealed; the rest sealed too or plain, see
+ * {@link Sealing}), the verified
  * block-header and filter-header chains, the sync position and the ledger. {@link #save()}
  * writes everything atomically.
  *
@@ -56,6 +59,8 @@ public final class LightWallet {
     private int scannedHeight;
     /** The file's content as this object last read or wrote it: the base of the merge in {@link #save()}. */
     private WalletFileContent baseline;
+    /** The key of a file sealed whole, derived once at load or create; null for a plain file. */
+    private FileKey fileKey;
 
     private LightWallet(
             Path file, Network network, WalletKeys keys, SealedSecret secret, int birthdayHeight, Long birthdayTime) {
@@ -85,7 +90,10 @@ public final class LightWallet {
         }
     }
 
-    /** A new wallet from a mnemonic (new or restored), sealed with {@code passphrase}; written to {@code file}. */
+    /**
+     * A new wallet from a mnemonic (new or restored), its mnemonic sealed with {@code passphrase}
+     * and the rest plain ({@link Sealing#SECRET_ONLY}); written to {@code file}.
+     */
     public static LightWallet create(
             Path file,
             Network network,
@@ -95,6 +103,28 @@ public final class LightWallet {
             int gapLimit,
             Birthday birthday,
             int scryptN) {
+        return create(file, network, mnemonic, passphrase, kinds, gapLimit, birthday, scryptN, Sealing.SECRET_ONLY);
+    }
+
+    /**
+     * A new wallet from a mnemonic, sealed as {@code sealing} says ({@link Sealing#ALL} or {@link
+     * Sealing#SECRET_ONLY}) with {@code passphrase} (the same passphrase seals the mnemonic and, for
+     * ALL, the whole file); written to {@code file}.
+     */
+    public static LightWallet create(
+            Path file,
+            Network network,
+            List<String> mnemonic,
+            char[] passphrase,
+            Collection<AddressKind> kinds,
+            int gapLimit,
+            Birthday birthday,
+            int scryptN,
+            Sealing sealing) {
+        if (sealing == Sealing.NONE) {
+            throw new IllegalArgumentException(
+                    "a wallet with keys always seals its mnemonic: use --seal all or --seal secret-only");
+        }
         if (passphrase.length == 0) {
             throw new IllegalArgumentException("a passphrase is required to seal the wallet's keys");
         }
@@ -103,18 +133,41 @@ public final class LightWallet {
         SealedSecret sealed =
                 SealedSecret.seal(String.join(" ", mnemonic).getBytes(StandardCharsets.UTF_8), passphrase, scryptN);
         LightWallet w = new LightWallet(file, network, pub, sealed, birthday.height(), birthday.epochSeconds());
+        w.fileKey = sealing == Sealing.ALL ? FileKey.create(passphrase, scryptN) : null;
         w.baseline = w.content();
-        WalletFile.create(file, w.baseline);
+        WalletFile.create(file, w.baseline, w.fileKey);
         return w;
     }
 
-    /** A watch-only wallet for one account's extended public key. */
+    /** A watch-only wallet for one account's extended public key, not sealed ({@link Sealing#NONE}). */
     public static LightWallet watchOnly(
             Path file, Network network, String xpub, AddressKind kind, int gapLimit, Birthday birthday) {
+        return watchOnly(file, network, xpub, kind, gapLimit, birthday, Sealing.NONE, null, SealedSecret.DEFAULT_N);
+    }
+
+    /**
+     * A watch-only wallet sealed as {@code sealing} says: {@link Sealing#ALL} with {@code passphrase}
+     * (scrypt cost {@code scryptN}), or {@link Sealing#NONE} (passphrase unused).
+     */
+    public static LightWallet watchOnly(
+            Path file,
+            Network network,
+            String xpub,
+            AddressKind kind,
+            int gapLimit,
+            Birthday birthday,
+            Sealing sealing,
+            char[] passphrase,
+            int scryptN) {
+        if (sealing == Sealing.SECRET_ONLY) {
+            throw new IllegalArgumentException(
+                    "a watch-only wallet has no secret to seal: use --seal all or --seal none");
+        }
         WalletKeys keys = WalletKeys.of(network, gapLimit, List.of(HdAccount.watchOnly(xpub, kind, network)));
         LightWallet w = new LightWallet(file, network, keys, null, birthday.height(), birthday.epochSeconds());
+        w.fileKey = sealing == Sealing.ALL ? FileKey.create(passphrase, scryptN) : null;
         w.baseline = w.content();
-        WalletFile.create(file, w.baseline);
+        WalletFile.create(file, w.baseline, w.fileKey);
         return w;
     }
 
@@ -125,9 +178,21 @@ public final class LightWallet {
      * Anything else is a {@link WalletFileException} that names the file and the field.
      */
     public static LightWallet load(Path file) {
-        WalletFileContent c = WalletFile.load(file);
+        return load(file, null);
+    }
+
+    /**
+     * {@link #load(Path)} for a wallet of any sealing: a file sealed whole is opened with {@code
+     * passphrase} ({@code PassphraseRequiredException} when null, {@code WrongPassphraseException}
+     * when wrong); a plain file ignores it.
+     */
+    public static LightWallet load(Path file, char[] passphrase) {
+        WalletFile.Opened opened = WalletFile.open(file, passphrase);
+        WalletFileContent c = opened.content();
         try {
-            return restore(file, c);
+            LightWallet w = restore(file, c);
+            w.fileKey = opened.key();
+            return w;
         } catch (WalletFileException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -295,12 +360,54 @@ public final class LightWallet {
      * other process's chains and scan position are taken when this process did not move its own.
      */
     public void save() {
-        baseline = WalletFile.update(file, current -> {
-            if (current != null && baseline != null && !current.equals(baseline)) {
-                absorb(current);
+        saveAs(fileKey);
+    }
+
+    private void saveAs(FileKey writeKey) {
+        baseline = WalletFile.update(
+                file,
+                fileKey,
+                writeKey,
+                current -> {
+                    if (current != null && baseline != null && !current.equals(baseline)) {
+                        absorb(current);
+                    }
+                    return content();
+                },
+                WalletFile.DEFAULT_LOCK_WAIT);
+        fileKey = writeKey;
+    }
+
+    /** How the file is sealed now. */
+    public Sealing sealing() {
+        return fileKey != null ? Sealing.ALL : secret != null ? Sealing.SECRET_ONLY : Sealing.NONE;
+    }
+
+    /**
+     * Rewrites the file sealed as {@code target} says (a save, merged like {@link #save()}). Sealing
+     * whole needs {@code passphrase}; for a wallet with keys it must be the one that opens the
+     * mnemonic, so one passphrase keeps opening everything. A new salt is drawn each time.
+     */
+    public void reseal(Sealing target, char[] passphrase, int scryptN) {
+        if (target == Sealing.NONE && secret != null) {
+            throw new IllegalArgumentException(
+                    "a wallet with keys always seals its mnemonic: use --seal all or --seal secret-only");
+        }
+        if (target == Sealing.SECRET_ONLY && secret == null) {
+            throw new IllegalArgumentException(
+                    "a watch-only wallet has no secret to seal: use --seal all or --seal none");
+        }
+        FileKey next = null;
+        if (target == Sealing.ALL) {
+            if (passphrase == null || passphrase.length == 0) {
+                throw new IllegalArgumentException("a passphrase is required to seal the whole wallet file");
             }
-            return content();
-        });
+            if (secret != null) {
+                unlock(passphrase); // WrongPassphraseException unless it opens the mnemonic
+            }
+            next = FileKey.create(passphrase, scryptN);
+        }
+        saveAs(next);
     }
 
     private void absorb(WalletFileContent theirs) {

@@ -35,7 +35,9 @@ import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.spend.PreparedPayment;
 import org.blockfilter.wallet.spend.Spender;
+import org.blockfilter.wallet.store.PassphraseRequiredException;
 import org.blockfilter.wallet.store.SealedSecret;
+import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.SourceFault;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.sync.SyncException;
@@ -49,10 +51,12 @@ import picocli.CommandLine.ParentCommand;
  * The light wallet's command line. Every command reads and writes one wallet file
  * ({@code --wallet}); sync and send talk to {@code --server} URLs (our REST API) and/or
  * {@code --peer host:port} (BIP 157 P2P). The passphrase comes from {@code --passphrase-file},
- * the {@code BLOCKFILTER_PASSPHRASE} environment variable, or a console prompt.
+ * the {@code BLOCKFILTER_PASSPHRASE} environment variable, or a console prompt; a wallet sealed
+ * whole ({@code --seal all}, the default) needs it for every command.
  *
- * <p>Exit codes: 0 success, 1 bad input or refused operation, 2 sync stopped (no honest source
- * or an unsettled dispute), 3 network failure.
+ * <p>Exit codes: 0 success, 1 bad input or refused operation (also a missing or wrong passphrase,
+ * a damaged or locked wallet file), 2 sync stopped (no honest source or an unsettled dispute), 3
+ * network failure.
  */
 @Command(
         name = "blockfilter-wallet",
@@ -69,7 +73,8 @@ import picocli.CommandLine.ParentCommand;
             WalletCli.Rescan.class,
             WalletCli.Balance.class,
             WalletCli.History.class,
-            WalletCli.Send.class
+            WalletCli.Send.class,
+            WalletCli.Reseal.class
         })
 public final class WalletCli {
     static final String PASSPHRASE_ENV = "BLOCKFILTER_PASSPHRASE";
@@ -93,6 +98,8 @@ public final class WalletCli {
 
     PrintStream out = System.out;
     PrintStream err = System.err;
+    /** The passphrase once read, so one command never prompts twice (file key, then mnemonic). */
+    private char[] passphrase;
 
     public static void main(String[] args) {
         // stdout carries only the command's answer (pure JSON with --json): anything a library
@@ -132,7 +139,29 @@ public final class WalletCli {
                         "unknown network " + network + "; use " + BitcoinNetwork.strings()));
     }
 
+    /** The wallet, asking for the passphrase only when the file is sealed whole. */
+    LightWallet load() {
+        try {
+            return LightWallet.load(wallet);
+        } catch (PassphraseRequiredException e) {
+            char[] p;
+            try {
+                p = passphrase(false);
+            } catch (IllegalArgumentException none) {
+                throw new IllegalArgumentException(e.getMessage() + "; " + none.getMessage(), none);
+            }
+            return LightWallet.load(wallet, p);
+        }
+    }
+
     char[] passphrase(boolean confirm) {
+        if (passphrase == null) {
+            passphrase = readPassphrase(confirm);
+        }
+        return passphrase;
+    }
+
+    private char[] readPassphrase(boolean confirm) {
         try {
             if (passphraseFile != null) {
                 List<String> lines = Files.readAllLines(passphraseFile, StandardCharsets.UTF_8);
@@ -214,6 +243,14 @@ public final class WalletCli {
         @Option(names = "--birthday-date", description = "first day to scan (YYYY-MM-DD, UTC)")
         String birthdayDate;
 
+        @Option(
+                names = "--seal",
+                description = "all: the whole file is encrypted, every command needs the passphrase;"
+                        + " secret-only: only the mnemonic, so sync runs unattended; none: watch-only, nothing"
+                        + " (default: ${DEFAULT-VALUE})",
+                defaultValue = "all")
+        String seal;
+
         EnumSet<AddressKind> kindSet() {
             EnumSet<AddressKind> set = EnumSet.noneOf(AddressKind.class);
             kinds.forEach(k -> set.add(kind(k)));
@@ -232,11 +269,13 @@ public final class WalletCli {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("file", w.file().toString());
             j.put("network", cli.network);
+            j.put("seal", w.sealing().cliName());
             if (mnemonic != null) {
                 j.put("mnemonic", String.join(" ", mnemonic));
             }
             j.put("receiveAddress", first.address().toString());
-            String human = "wallet written to " + w.file() + "\n"
+            String human = "wallet written to " + w.file() + " (--seal "
+                    + w.sealing().cliName() + ")\n"
                     + (mnemonic != null
                             ? "mnemonic (write it down; it is shown only now):\n  " + String.join(" ", mnemonic) + "\n"
                             : "")
@@ -262,7 +301,8 @@ public final class WalletCli {
                     kindSet(),
                     gapLimit,
                     birthday(birthdayHeight, birthdayDate),
-                    SealedSecret.DEFAULT_N);
+                    SealedSecret.DEFAULT_N,
+                    Sealing.parse(seal));
             return created(w, mnemonic);
         }
     }
@@ -294,7 +334,8 @@ public final class WalletCli {
                     kindSet(),
                     gapLimit,
                     birthday(birthdayHeight, birthdayDate),
-                    SealedSecret.DEFAULT_N);
+                    SealedSecret.DEFAULT_N,
+                    Sealing.parse(seal));
             return created(w, null);
         }
     }
@@ -315,8 +356,17 @@ public final class WalletCli {
 
         @Override
         public Integer call() {
+            Sealing sealing = Sealing.parse(seal);
             LightWallet w = LightWallet.watchOnly(
-                    cli.wallet, cli.network(), xpub, kind(kind), gapLimit, birthday(birthdayHeight, birthdayDate));
+                    cli.wallet,
+                    cli.network(),
+                    xpub,
+                    kind(kind),
+                    gapLimit,
+                    birthday(birthdayHeight, birthdayDate),
+                    sealing,
+                    sealing == Sealing.ALL ? cli.passphrase(true) : null,
+                    SealedSecret.DEFAULT_N);
             return created(w, null);
         }
     }
@@ -334,7 +384,7 @@ public final class WalletCli {
 
         @Override
         public Integer call() {
-            LightWallet w = LightWallet.load(cli.wallet);
+            LightWallet w = cli.load();
             DerivedAddress a = w.keys().nextReceive(kind(kind));
             w.save();
             cli.print(
@@ -396,7 +446,7 @@ public final class WalletCli {
 
         @Override
         public Integer call() {
-            LightWallet w = LightWallet.load(cli.wallet);
+            LightWallet w = cli.load();
             before(w);
             List<ChainSource> sources = open(w.network());
             try {
@@ -478,7 +528,7 @@ public final class WalletCli {
 
         @Override
         public Integer call() {
-            LightWallet w = LightWallet.load(cli.wallet);
+            LightWallet w = cli.load();
             int tip = w.headers().tipHeight();
             Coin confirmed = w.ledger().spendableBalance(tip);
             Coin immature = w.ledger().immatureBalance(tip);
@@ -524,7 +574,7 @@ public final class WalletCli {
 
         @Override
         public Integer call() {
-            LightWallet w = LightWallet.load(cli.wallet);
+            LightWallet w = cli.load();
             List<HistoryEntry> h = w.ledger().history();
             List<Map<String, Object>> rows = new ArrayList<>();
             StringBuilder human = new StringBuilder();
@@ -568,7 +618,7 @@ public final class WalletCli {
 
         @Override
         public Integer call() {
-            LightWallet w = LightWallet.load(cli.wallet);
+            LightWallet w = cli.load();
             Address address = AddressDecoder.decode(to, w.network());
             Coin value;
             try {
@@ -611,6 +661,38 @@ public final class WalletCli {
             j.put("vsize", p.vsize());
             j.put("change", p.change().toPlainString());
             cli.print(j, summary + "\nsent " + p.txid());
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "reseal",
+            mixinStandardHelpOptions = true,
+            description = "Rewrite the wallet file sealed another way: all (the whole file), secret-only (the"
+                    + " mnemonic only) or none (watch-only wallets). Sealing whole uses the wallet's passphrase.")
+    static final class Reseal implements Callable<Integer> {
+        @ParentCommand
+        WalletCli cli;
+
+        @Option(names = "--seal", required = true, description = "all, secret-only or none")
+        String seal;
+
+        @Override
+        public Integer call() {
+            Sealing target = Sealing.parse(seal);
+            LightWallet w = cli.load();
+            Sealing before = w.sealing();
+            if (before == target) {
+                cli.print(
+                        Map.of("file", w.file().toString(), "seal", target.cliName(), "changed", false),
+                        "wallet " + w.file() + " is already --seal " + target.cliName() + "; nothing to do");
+                return 0;
+            }
+            // A watch-only wallet has no mnemonic to check the passphrase against: ask twice.
+            w.reseal(target, target == Sealing.ALL ? cli.passphrase(w.watchOnly()) : null, SealedSecret.DEFAULT_N);
+            cli.print(
+                    Map.of("file", w.file().toString(), "seal", target.cliName(), "changed", true),
+                    "wallet " + w.file() + " resealed: --seal " + before.cliName() + " -> " + target.cliName());
             return 0;
         }
     }

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -18,9 +19,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.function.UnaryOperator;
 
@@ -37,6 +40,15 @@ import java.util.function.UnaryOperator;
  * save holds (see {@link #lock}), so processes sharing a wallet take turns and each save is a
  * read-modify-write of the file as it is at that moment ({@link #update}).
  *
+ * <p>A wallet sealed whole ({@link Sealing#ALL}) is instead an envelope, one JSON document: {@code
+ * version} {@value #SEALED_VERSION}, {@code seal} "all", the key derivation ({@code kdf} "scrypt",
+ * {@code n}, {@code r}, {@code p}, base64 {@code salt}), the key check value {@code check} (see
+ * {@link FileKey}), a fresh random base64 {@code nonce} on every save and the base64 {@code
+ * ciphertext}: AES-256-GCM of the {@link WalletFileContent} JSON above (its {@code checksum}
+ * included), with the header fields as associated data, so none of them can be changed unnoticed.
+ * The envelope has its own {@code checksum} too, so accidental damage is reported as damage
+ * before any passphrase is tried. Plain files (secret-only and none) keep the version 1 layout.
+ *
  * <p>Stateless; thread-safe.
  */
 public final class WalletFile {
@@ -49,17 +61,26 @@ public final class WalletFile {
 
     private static final long LOCK_POLL_MILLIS = 20;
     private static final String CHECKSUM = "checksum";
+    /** Version of the sealed envelope; the plain document inside keeps {@link WalletFileContent#CURRENT_VERSION}. */
+    public static final int SEALED_VERSION = 2;
+
+    private static final String SEAL_ALL = "all";
 
     private WalletFile() {}
 
     /** Writes a new wallet; refuses to overwrite an existing one. */
     public static void create(Path path, WalletFileContent content) {
+        create(path, content, null);
+    }
+
+    /** Writes a new wallet, sealed whole with {@code key} (null: plain); refuses to overwrite an existing one. */
+    public static void create(Path path, WalletFileContent content, FileKey key) {
         try (Lock ignored = lock(path, DEFAULT_LOCK_WAIT)) {
             if (Files.exists(path)) {
                 throw new WalletFileException(
                         "wallet file already exists: " + path, new FileAlreadyExistsException(path.toString()));
             }
-            write(path, content);
+            write(path, content, key);
         }
     }
 
@@ -74,10 +95,36 @@ public final class WalletFile {
      * save never overwrites what another process saved since this one loaded the file.
      */
     public static WalletFileContent update(Path path, UnaryOperator<WalletFileContent> change, Duration wait) {
+        return update(path, null, null, change, wait);
+    }
+
+    /**
+     * {@link #update} of a file sealed with {@code readKey} (null: plain), written sealed with
+     * {@code writeKey} (null: plain); the two differ only when resealing. The file must still be
+     * sealed as {@code readKey} says: when another process resealed it since, this fails rather
+     * than silently undo that.
+     */
+    public static WalletFileContent update(
+            Path path, FileKey readKey, FileKey writeKey, UnaryOperator<WalletFileContent> change, Duration wait) {
         try (Lock ignored = lock(path, wait)) {
-            WalletFileContent current = Files.exists(path) ? load(path) : null;
+            WalletFileContent current = null;
+            if (Files.exists(path)) {
+                Opened o;
+                try {
+                    o = read(path, readKey, null);
+                } catch (PassphraseRequiredException e) {
+                    o = new Opened(null, null);
+                }
+                if (o.key() != readKey || o.content() == null) {
+                    throw new WalletFileException(
+                            "wallet " + path.toAbsolutePath() + " was resealed by another process since this one"
+                                    + " loaded it; nothing was saved, run the command again",
+                            null);
+                }
+                current = o.content();
+            }
             WalletFileContent next = change.apply(current);
-            write(path, next);
+            write(path, next, writeKey);
             return next;
         }
     }
@@ -161,11 +208,14 @@ public final class WalletFile {
         }
     }
 
-    private static void write(Path path, WalletFileContent content) {
+    private static void write(Path path, WalletFileContent content, FileKey key) {
         Path abs = path.toAbsolutePath();
         Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
         try {
             byte[] bytes = JSON.writeValueAsBytes(withChecksum(content));
+            if (key != null) {
+                bytes = JSON.writeValueAsBytes(envelope(bytes, key));
+            }
             try (FileChannel ch = FileChannel.open(
                     tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer buf = ByteBuffer.wrap(bytes);
@@ -189,7 +239,26 @@ public final class WalletFile {
         }
     }
 
+    /** Reads a plain wallet file; a sealed one fails with {@link PassphraseRequiredException}. */
     public static WalletFileContent load(Path path) {
+        return read(path, null, null).content();
+    }
+
+    /** What {@link #open} read: the content and the file's key (null for a plain file). */
+    public record Opened(WalletFileContent content, FileKey key) {}
+
+    /**
+     * Reads a wallet file of any sealing. A sealed one is decrypted with a key derived from
+     * {@code passphrase} (once; keep {@link Opened#key()} for later saves): {@link
+     * PassphraseRequiredException} when {@code passphrase} is null, {@link WrongPassphraseException}
+     * when its key check value does not match, {@link WalletFileException} saying "damaged" when the
+     * file was changed. A plain file ignores the passphrase.
+     */
+    public static Opened open(Path path, char[] passphrase) {
+        return read(path, null, passphrase);
+    }
+
+    private static Opened read(Path path, FileKey key, char[] passphrase) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(path);
@@ -198,32 +267,169 @@ public final class WalletFile {
         } catch (IOException e) {
             throw new WalletFileException("could not read wallet " + path + ": " + e.getMessage(), e);
         }
-        WalletFileContent c;
-        try {
-            JsonNode tree = JSON.readTree(bytes);
-            if (tree instanceof ObjectNode root && root.has(CHECKSUM)) {
-                String stored = root.remove(CHECKSUM).asText();
-                if (!stored.equals(checksum(root))) {
-                    throw new WalletFileException(
-                            "wallet file " + path + " is damaged: its checksum does not match its content (edited or"
-                                    + " corrupted on disk); restore a backup, or remove the \"" + CHECKSUM
-                                    + "\" field to load it anyway (it is then checked field by field, and the next"
-                                    + " verify compares it with the sources)",
-                            null);
+        JsonNode tree = tree(path, bytes);
+        if (tree instanceof ObjectNode root && root.has("seal")) {
+            Envelope env = envelope(path, root);
+            FileKey k = key;
+            if (k == null || !k.fits(env.salt, env.n, env.check)) {
+                if (passphrase == null) {
+                    if (key != null) {
+                        return new Opened(null, null); // resealed by another process: the caller says so
+                    }
+                    throw new PassphraseRequiredException("wallet file " + path + " is sealed whole (--seal all):"
+                            + " every command needs its passphrase");
+                }
+                k = FileKey.derive(passphrase, env.salt, env.n);
+                if (!MessageDigest.isEqual(k.check(), env.check)) {
+                    throw new WrongPassphraseException("wrong passphrase for wallet file " + path
+                            + " (its key check value does not match; the file itself is intact)");
                 }
             }
-            c = tree == null || tree.isMissingNode() ? null : JSON.treeToValue(tree, WalletFileContent.class);
+            byte[] body;
+            try {
+                body = k.decrypt(env.nonce, env.ciphertext, env.aad);
+            } catch (GeneralSecurityException e) {
+                throw new WalletFileException(
+                        "wallet file " + path + " is damaged: the passphrase is right (its key check matches) but"
+                                + " the sealed content fails authentication (edited or corrupted on disk); restore"
+                                + " a backup",
+                        e);
+            }
+            return new Opened(plain(path, tree(path, body)), k);
+        }
+        return new Opened(plain(path, tree), null);
+    }
+
+    private static JsonNode tree(Path path, byte[] bytes) {
+        try {
+            return JSON.readTree(bytes);
         } catch (JsonProcessingException e) {
             throw new WalletFileException(
                     "not a readable wallet file: " + path + " (" + e.getOriginalMessage() + ")", e);
         } catch (IOException e) {
             throw new WalletFileException("could not read wallet " + path + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Removes and checks the {@code checksum} field, if there is one. */
+    private static void verifyChecksum(Path path, JsonNode tree) {
+        if (tree instanceof ObjectNode root && root.has(CHECKSUM)) {
+            String stored = root.remove(CHECKSUM).asText();
+            if (!stored.equals(checksum(root))) {
+                throw new WalletFileException(
+                        "wallet file " + path + " is damaged: its checksum does not match its content (edited or"
+                                + " corrupted on disk); restore a backup, or remove the \"" + CHECKSUM
+                                + "\" field to load it anyway (it is then checked field by field, and the next"
+                                + " verify compares it with the sources)",
+                        null);
+            }
+        }
+    }
+
+    private static WalletFileContent plain(Path path, JsonNode tree) {
+        verifyChecksum(path, tree);
+        WalletFileContent c;
+        try {
+            c = tree == null || tree.isMissingNode() ? null : JSON.treeToValue(tree, WalletFileContent.class);
+        } catch (JsonProcessingException e) {
+            throw new WalletFileException(
+                    "not a readable wallet file: " + path + " (" + e.getOriginalMessage() + ")", e);
+        }
         if (c == null || c.version() != WalletFileContent.CURRENT_VERSION) {
             throw new WalletFileException(
                     "unsupported wallet file version in " + path + ": " + (c == null ? "empty" : c.version()), null);
         }
         return c;
+    }
+
+    /** The sealed envelope's fields, decoded; {@code aad} is the header as GCM authenticates it. */
+    private record Envelope(int n, byte[] salt, byte[] check, byte[] nonce, byte[] ciphertext, byte[] aad) {}
+
+    private static ObjectNode envelope(byte[] body, FileKey key) {
+        Base64.Encoder b64 = Base64.getEncoder();
+        String salt = b64.encodeToString(key.salt());
+        String check = b64.encodeToString(key.check());
+        byte[] nonce = FileKey.newNonce();
+        byte[] ct;
+        try {
+            ct = key.encrypt(
+                    nonce,
+                    body,
+                    aad(SEALED_VERSION, SEAL_ALL, FileKey.KDF, key.n(), FileKey.R, FileKey.P, salt, check));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM unavailable", e);
+        }
+        ObjectNode root = JSON.createObjectNode();
+        root.put("version", SEALED_VERSION);
+        root.put("seal", SEAL_ALL);
+        root.put("kdf", FileKey.KDF);
+        root.put("n", key.n());
+        root.put("r", FileKey.R);
+        root.put("p", FileKey.P);
+        root.put("salt", salt);
+        root.put("check", check);
+        root.put("nonce", b64.encodeToString(nonce));
+        root.put("ciphertext", b64.encodeToString(ct));
+        root.put(CHECKSUM, checksum(root));
+        return root;
+    }
+
+    private static Envelope envelope(Path path, ObjectNode root) {
+        verifyChecksum(path, root);
+        String damaged = "wallet file " + path + " is damaged: ";
+        int version = root.path("version").asInt(-1);
+        if (version != SEALED_VERSION) {
+            throw new WalletFileException(
+                    "unsupported sealed wallet file version in " + path + ": " + root.path("version"), null);
+        }
+        String seal = root.path("seal").asText();
+        String kdf = root.path("kdf").asText();
+        int n = root.path("n").asInt(-1);
+        int r = root.path("r").asInt(-1);
+        int p = root.path("p").asInt(-1);
+        if (!SEAL_ALL.equals(seal)
+                || !FileKey.KDF.equals(kdf)
+                || r != FileKey.R
+                || p != FileKey.P
+                || n < 2
+                || n > (1 << 22)
+                || Integer.bitCount(n) != 1) {
+            throw new WalletFileException(
+                    damaged + "unsupported seal " + seal + " or key derivation " + kdf + " N=" + n + " r=" + r + " p="
+                            + p,
+                    null);
+        }
+        String saltB = root.path("salt").asText();
+        String checkB = root.path("check").asText();
+        byte[] ct = field(damaged, "ciphertext", root.path("ciphertext").asText(), -1);
+        if (ct.length < 16) {
+            throw new WalletFileException(damaged + "ciphertext shorter than its tag", null);
+        }
+        return new Envelope(
+                n,
+                field(damaged, "salt", saltB, FileKey.SALT_BYTES),
+                field(damaged, "check", checkB, FileKey.CHECK_BYTES),
+                field(damaged, "nonce", root.path("nonce").asText(), FileKey.NONCE_BYTES),
+                ct,
+                aad(version, seal, kdf, n, r, p, saltB, checkB));
+    }
+
+    private static byte[] aad(int version, String seal, String kdf, int n, int r, int p, String salt, String check) {
+        return String.join("|", "blockfilter-wallet", "" + version, seal, kdf, "" + n, "" + r, "" + p, salt, check)
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] field(String damaged, String name, String base64, int length) {
+        byte[] b;
+        try {
+            b = Base64.getDecoder().decode(base64);
+        } catch (IllegalArgumentException e) {
+            throw new WalletFileException(damaged + name + " is not base64", e);
+        }
+        if (length >= 0 && b.length != length) {
+            throw new WalletFileException(damaged + name + " has " + b.length + " bytes, expected " + length, null);
+        }
+        return b;
     }
 
     /**

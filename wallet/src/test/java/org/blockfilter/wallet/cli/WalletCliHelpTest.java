@@ -61,7 +61,7 @@ class WalletCliHelpTest {
         assertEquals(
                 List.of(
                         "create", "restore", "watch", "receive", "sync", "verify", "rescan", "balance", "history",
-                        "send"),
+                        "send", "reseal"),
                 commandPaths().filter(p -> p.size() == 1).map(p -> p.get(0)).toList());
     }
 }

@@ -162,4 +162,78 @@ class WalletCliTest {
         assertEquals(1, testnet.code());
         assertTrue(testnet.err().contains("segwit address for testnet/signet"), testnet.err());
     }
+
+    /** The wallet options without a passphrase: as a cron job with no BLOCKFILTER_PASSPHRASE would run them. */
+    private String[] noPassphrase(String... rest) {
+        String[] head = {"--wallet", dir.resolve("w.json").toString(), "--json"};
+        String[] all = new String[head.length + rest.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(rest, 0, all, head.length, rest.length);
+        return all;
+    }
+
+    @Test
+    void createSealsTheWholeFileByDefaultSoEveryCommandNeedsThePassphrase() throws Exception {
+        Result created = run(base("create"));
+        assertEquals(0, created.code(), created.err());
+        assertEquals(
+                "all", new ObjectMapper().readTree(created.out()).get("seal").asText());
+        String address =
+                new ObjectMapper().readTree(created.out()).get("receiveAddress").asText();
+        assertTrue(!Files.readString(dir.resolve("w.json")).contains(address));
+
+        for (String[] cmd :
+                new String[][] {{"balance"}, {"history"}, {"receive"}, {"sync", "--server", "http://127.0.0.1:1"}}) {
+            Result r = run(noPassphrase(cmd));
+            assertEquals(1, r.code(), cmd[0] + ": " + r.err());
+            assertTrue(r.err().contains("sealed whole"), cmd[0] + ": " + r.err());
+            assertTrue(r.err().contains("BLOCKFILTER_PASSPHRASE"), cmd[0] + ": " + r.err());
+        }
+        assertEquals(0, run(base("balance")).code());
+
+        Files.writeString(dir.resolve("pw.txt"), "wrong\n");
+        Result wrong = run(base("balance"));
+        assertEquals(1, wrong.code());
+        assertTrue(wrong.err().contains("wrong passphrase"), wrong.err());
+    }
+
+    @Test
+    void secretOnlyWalletsBalanceWithoutAPassphraseAndResealConvertsBothWays() throws Exception {
+        assertEquals(0, run(base("create", "--seal", "secret-only")).code());
+        assertEquals(0, run(noPassphrase("balance")).code());
+
+        Result sealed = run(base("reseal", "--seal", "all"));
+        assertEquals(0, sealed.code(), sealed.err());
+        assertEquals(1, run(noPassphrase("balance")).code());
+        assertEquals(0, run(base("balance")).code());
+
+        Result plain = run(base("reseal", "--seal", "secret-only"));
+        assertEquals(0, plain.code(), plain.err());
+        assertEquals(0, run(noPassphrase("balance")).code());
+
+        Result none = run(base("reseal", "--seal", "none"));
+        assertEquals(1, none.code());
+        assertTrue(none.err().contains("always seals its mnemonic"), none.err());
+        Files.delete(dir.resolve("w.json"));
+        Result bad = run(base("create", "--seal", "some"));
+        assertEquals(1, bad.code());
+        assertTrue(bad.err().contains("use all, secret-only or none"), bad.err());
+    }
+
+    @Test
+    void watchOnlyWalletsChooseAllOrNone() throws Exception {
+        // The P2WPKH account of the "abandon ... about" mnemonic on regtest.
+        String xpub =
+                "tpubD6VNHtiSJLPpZfyJpFb2hSBfiUEjNmTZVDQb5rWm1LQBTiwTQFwTzprktVa7N9iCHDQkgRzfMTt3czZK9TrjmwBv4HNMjLUunKN7LmzHPYM";
+        Result secretOnly = run(base("watch", "--xpub", xpub, "--seal", "secret-only"));
+        assertEquals(1, secretOnly.code());
+        assertTrue(secretOnly.err().contains("no secret"), secretOnly.err());
+        Result none = run(base("watch", "--xpub", xpub, "--seal", "none"));
+        assertEquals(0, none.code(), none.err());
+        assertEquals(0, run(noPassphrase("balance")).code());
+        assertTrue(Files.readString(dir.resolve("w.json")).contains(xpub));
+        assertEquals(0, run(base("reseal", "--seal", "all")).code());
+        assertEquals(1, run(noPassphrase("balance")).code());
+        assertTrue(!Files.readString(dir.resolve("w.json")).contains(xpub));
+    }
 }

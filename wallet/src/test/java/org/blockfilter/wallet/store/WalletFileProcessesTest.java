@@ -40,11 +40,13 @@ class WalletFileProcessesTest {
     public static final class Child {
         public static void main(String[] args) throws IOException {
             Path file = Paths.get(args[1]);
+            // A plain file ignores the passphrase; a sealed one is opened with it (once per process).
+            char[] passphrase = TestWallets.PASSPHRASE;
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             switch (args[0]) {
                 case "load-wait-save" -> {
                     // Like a sync: loaded before the other process's send, saves its own progress after it.
-                    LightWallet w = LightWallet.load(file);
+                    LightWallet w = LightWallet.load(file, passphrase);
                     System.out.println("loaded");
                     System.out.flush();
                     in.readLine();
@@ -62,7 +64,7 @@ class WalletFileProcessesTest {
                 case "receive" -> {
                     AddressKind kind = AddressKind.valueOf(args[2]);
                     for (int i = 0; i < Integer.parseInt(args[3]); i++) {
-                        LightWallet w = LightWallet.load(file);
+                        LightWallet w = LightWallet.load(file, passphrase);
                         w.keys().nextReceive(kind);
                         w.save();
                     }
@@ -114,7 +116,19 @@ class WalletFileProcessesTest {
 
     @Test
     void aSaveByAnotherProcessThatLoadedEarlierDoesNotLoseThePendingSend() throws Exception {
-        LightWallet w = TestWallets.create(dir);
+        loadWaitSaveKeepsThePendingSend(TestWallets.create(dir));
+    }
+
+    @Test
+    void aSealedWalletSavedByAnotherProcessThatLoadedEarlierKeepsThePendingSend() throws Exception {
+        LightWallet w = TestWallets.createSealed(dir);
+        assertEquals(Sealing.ALL, w.sealing());
+        loadWaitSaveKeepsThePendingSend(w);
+        assertEquals(
+                Sealing.ALL, LightWallet.load(w.file(), TestWallets.PASSPHRASE).sealing(), "still sealed whole");
+    }
+
+    private void loadWaitSaveKeepsThePendingSend(LightWallet w) throws Exception {
         Process sync = child("load-wait-save", w.file().toString());
         assertEquals("loaded", line(sync));
 
@@ -124,7 +138,7 @@ class WalletFileProcessesTest {
         tell(sync);
         assertEquals(0, exit(sync));
 
-        LightWallet after = LightWallet.load(w.file());
+        LightWallet after = LightWallet.load(w.file(), TestWallets.PASSPHRASE);
         assertTrue(after.ledger().get(sent.txid()).isPresent(), "the pending send survived the other save");
         assertEquals(1, after.keys().chainState(AddressKind.P2PKH, false).issued(), "and the other save is there");
     }
@@ -155,7 +169,15 @@ class WalletFileProcessesTest {
 
     @Test
     void twoProcessesSavingAtOnceBothSucceedAndNeitherLosesAnUpdate() throws Exception {
-        LightWallet w = TestWallets.create(dir);
+        twoProcessesSaveAtOnce(TestWallets.create(dir));
+    }
+
+    @Test
+    void twoProcessesSavingASealedWalletAtOnceBothSucceedAndNeitherLosesAnUpdate() throws Exception {
+        twoProcessesSaveAtOnce(TestWallets.createSealed(dir));
+    }
+
+    private void twoProcessesSaveAtOnce(LightWallet w) throws Exception {
         Process a = child("receive", w.file().toString(), "P2WPKH", "25");
         Process b = child("receive", w.file().toString(), "P2PKH", "25");
         assertEquals("done", line(a));
@@ -163,7 +185,7 @@ class WalletFileProcessesTest {
         assertEquals(0, exit(a));
         assertEquals(0, exit(b));
 
-        LightWallet after = LightWallet.load(w.file());
+        LightWallet after = LightWallet.load(w.file(), TestWallets.PASSPHRASE);
         assertEquals(25, after.keys().chainState(AddressKind.P2WPKH, false).issued());
         assertEquals(25, after.keys().chainState(AddressKind.P2PKH, false).issued());
     }

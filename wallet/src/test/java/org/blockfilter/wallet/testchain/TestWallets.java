@@ -6,6 +6,7 @@ import java.util.List;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.store.Sealing;
 
 /** Wallets for tests: a fixed mnemonic, a cheap scrypt cost, regtest. */
 public final class TestWallets {
@@ -20,6 +21,15 @@ public final class TestWallets {
     }
 
     public static LightWallet create(Path dir, LightWallet.Birthday birthday) {
+        return create(dir, birthday, Sealing.SECRET_ONLY);
+    }
+
+    /** A wallet whose whole file is sealed ({@code --seal all}) with {@link #PASSPHRASE}. */
+    public static LightWallet createSealed(Path dir) {
+        return create(dir, LightWallet.Birthday.ofHeight(0), Sealing.ALL);
+    }
+
+    public static LightWallet create(Path dir, LightWallet.Birthday birthday, Sealing sealing) {
         return LightWallet.create(
                 dir.resolve("wallet.json"),
                 RegtestChainBuilder.NETWORK,
@@ -28,6 +38,7 @@ public final class TestWallets {
                 EnumSet.of(AddressKind.P2WPKH, AddressKind.P2PKH, AddressKind.P2TR),
                 20,
                 birthday,
-                1 << 10);
+                1 << 10,
+                sealing);
     }
 }

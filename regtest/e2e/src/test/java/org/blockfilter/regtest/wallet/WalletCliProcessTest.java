@@ -36,6 +36,11 @@ class WalletCliProcessTest {
     private record Result(int code, String out, String err) {}
 
     private Result cli(String... args) throws IOException, InterruptedException {
+        return cliWithPassphrase(null, args);
+    }
+
+    /** Runs the CLI with {@code BLOCKFILTER_PASSPHRASE} set to {@code passphrase}, or unset when null. */
+    private Result cliWithPassphrase(String passphrase, String... args) throws IOException, InterruptedException {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(
                 java,
@@ -47,10 +52,12 @@ class WalletCliProcessTest {
         cmd.addAll(List.of(args));
         Path out = dir.resolve("out-" + System.nanoTime());
         Path err = dir.resolve("err-" + System.nanoTime());
-        Process p = new ProcessBuilder(cmd)
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().remove("BLOCKFILTER_PASSPHRASE");
+        if (passphrase != null) {
+            pb.environment().put("BLOCKFILTER_PASSPHRASE", passphrase);
+        }
+        Process p = pb.start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the CLI finished");
         return new Result(
                 p.exitValue(),
@@ -112,5 +119,32 @@ class WalletCliProcessTest {
                 "http://127.0.0.1:" + closedPort);
         assertEquals(3, r.code(), r.out() + r.err());
         assertTrue(r.err().contains("127.0.0.1:" + closedPort), r.err());
+    }
+
+    @Test
+    void aWalletCreatedWithTheDefaultSealIsSealedWholeAndSyncsOnlyWithItsPassphrase() throws Exception {
+        Path file = dir.resolve("sealed.json");
+        Result created = cliWithPassphrase("demo-pass", "--wallet", file.toString(), "--json", "create");
+        assertEquals(0, created.code(), created.out() + created.err());
+        String address =
+                new ObjectMapper().readTree(created.out()).get("receiveAddress").asText();
+        assertTrue(!Files.readString(file).contains(address), "the address is not in the file");
+        try (EmbeddedNode node = EmbeddedNode.start()) {
+            node.mine(5);
+            try (ServerOnNode server = new ServerOnNode(node)) {
+                String url = server.baseUri().toString();
+                Result without = cli("--wallet", file.toString(), "sync", "--quiet", "--server", url);
+                assertEquals(1, without.code(), without.out() + without.err());
+                assertTrue(without.err().contains("sealed whole"), without.err());
+                assertTrue(without.err().contains("BLOCKFILTER_PASSPHRASE"), without.err());
+
+                Result with = cliWithPassphrase(
+                        "demo-pass", "--wallet", file.toString(), "--json", "sync", "--quiet", "--server", url);
+                assertEquals(0, with.code(), with.out() + with.err());
+                assertEquals(
+                        5, new ObjectMapper().readTree(with.out()).get("height").asInt());
+                assertTrue(!Files.readString(file).contains(address), "still sealed after the sync's save");
+            }
+        }
     }
 }
