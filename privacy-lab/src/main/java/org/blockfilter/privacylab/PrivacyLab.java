@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.blockfilter.privacylab.internal.Bip158Experiment;
+import org.blockfilter.privacylab.internal.FilterFamilyExperiment;
 import org.blockfilter.privacylab.internal.FreshWalletExperiment;
 import org.blockfilter.privacylab.internal.Lab;
 import org.blockfilter.privacylab.internal.MultiFilterExperiment;
@@ -19,7 +20,7 @@ import org.blockfilter.privacylab.internal.TheoryExperiment;
  * Command line for the privacy experiments (Gervais et al., ACSAC 2014, reproduced with bitcoinj's real filters).
  *
  * <pre>
- * PrivacyLab [exp1|exp2|exp3|exp4|exp5|exp6|all] [--out DIR] [--seed N] [--quick] [--threads N]
+ * PrivacyLab [exp1|exp2|exp3|exp4|exp5|exp6|exp7|all] [--out DIR] [--seed N] [--quick] [--threads N]
  * </pre>
  *
  * Defaults: {@code all}, {@code --out privacy-lab-out}, seed 2014, full mode, all processors. Progress goes to
@@ -40,6 +41,7 @@ public final class PrivacyLab {
         m.put("exp4", FreshWalletExperiment::run);
         m.put("exp5", Bip158Experiment::run);
         m.put("exp6", TheoryExperiment::run);
+        m.put("exp7", FilterFamilyExperiment::run);
         return m;
     }
 
@@ -161,7 +163,9 @@ public final class PrivacyLab {
             "exp5",
             "exp5-bip158",
             "exp6",
-            "exp6-bloom-theory"));
+            "exp6-bloom-theory",
+            "exp7",
+            "exp7-filter-family"));
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
@@ -171,7 +175,7 @@ public final class PrivacyLab {
         } catch (IllegalArgumentException e) {
             System.err.println("privacy-lab: " + e.getMessage());
             System.err.println(
-                    "usage: PrivacyLab [exp1|exp2|exp3|exp4|exp5|exp6|all] [--out DIR] [--seed N] [--quick] [--threads N]");
+                    "usage: PrivacyLab [exp1|exp2|exp3|exp4|exp5|exp6|exp7|all] [--out DIR] [--seed N] [--quick] [--threads N]");
             System.exit(2);
             return;
         }

@@ -44,7 +44,8 @@ class PrivacyLabPipelineTest {
                 "exp3-pubkey-and-hash",
                 "exp4-fresh-wallet",
                 "exp5-bip158",
-                "exp6-bloom-theory")) {
+                "exp6-bloom-theory",
+                "exp7-filter-family")) {
             Path dir = out.resolve(exp);
             assertTrue(Files.isDirectory(dir), exp);
             assertTrue(!files(dir, ".csv").isEmpty(), exp + " csv");
@@ -107,11 +108,11 @@ class PrivacyLabPipelineTest {
 
     @Test
     void rejectsUnknownExperimentAndBadNumbers() {
-        assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"exp7"}));
+        assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"exp8"}));
         assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"--seed", "x"}));
         assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"--out"}));
         assertEquals(
-                List.of("exp1", "exp2", "exp3", "exp4", "exp5", "exp6"),
+                List.of("exp1", "exp2", "exp3", "exp4", "exp5", "exp6", "exp7"),
                 PrivacyLab.parse(new String[0]).experiments());
     }
 }

@@ -86,6 +86,14 @@ public final class Plot {
         return this;
     }
 
+    /** A model series in black (dashed), for a reference line that belongs to no group (e.g. a lower bound). */
+    public Plot modelBlack(String name, List<? extends Number> x, List<? extends Number> y) {
+        model(name, x, y, 0);
+        XYSeries s = chart.getSeriesMap().get(names.get(names.size() - 1));
+        s.setLineColor(java.awt.Color.BLACK);
+        return this;
+    }
+
     /**
      * A measured series with its 95% interval drawn as a vertical bar at each point (bars are not in the legend).
      * {@code dx} shifts the series sideways (multiplied on a log x axis) so series at the same x stay visible.
@@ -132,6 +140,19 @@ public final class Plot {
         return this;
     }
 
+    /** Horizontal 95% intervals [lo, hi] at heights {@code y}, in the colour of {@code group} (not in the legend). */
+    public Plot xIntervals(List<Double> y, List<Double> lo, List<Double> hi, int group) {
+        for (int i = 0; i < y.size(); i++) {
+            XYSeries bar =
+                    chart.addSeries(unique("xci" + i), List.of(lo.get(i), hi.get(i)), List.of(y.get(i), y.get(i)));
+            bar.setMarker(SeriesMarkers.NONE);
+            bar.setLineColor(PALETTE[group % PALETTE.length]);
+            bar.setLineStyle(new BasicStroke(1.5f));
+            bar.setShowInLegend(false);
+        }
+        return this;
+    }
+
     /** Markers only, no line, in the colour of {@code group} (open diamonds). */
     public Plot scatter(String name, List<? extends Number> x, List<? extends Number> y, int group) {
         if (x.isEmpty()) {
@@ -151,6 +172,18 @@ public final class Plot {
         }
         List<Double> y = new ArrayList<>();
         x.forEach(v -> y.add(floor));
+        XYSeries s = chart.addSeries(unique(name), x, y);
+        s.setMarker(SeriesMarkers.TRIANGLE_DOWN);
+        s.setMarkerColor(PALETTE[group % PALETTE.length]);
+        s.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        return this;
+    }
+
+    /** Points drawn as downward triangles (e.g. zero counts placed at their upper bound), named so in the legend. */
+    public Plot scatterDown(String name, List<? extends Number> x, List<? extends Number> y, int group) {
+        if (x.isEmpty()) {
+            return this;
+        }
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.TRIANGLE_DOWN);
         s.setMarkerColor(PALETTE[group % PALETTE.length]);

@@ -32,13 +32,18 @@ public final class Stats {
 
     /** The Wilson score 95% interval for {@code k} successes in {@code n} trials: {lo, hi}. */
     public static double[] wilson(long k, long n) {
+        return wilson(k, n, Z95);
+    }
+
+    /** The Wilson score interval for {@code k} successes in {@code n} trials at normal quantile {@code z}: {lo, hi}. */
+    public static double[] wilson(long k, long n, double z) {
         if (n == 0) {
             return new double[] {0, 1};
         }
         double p = (double) k / n;
-        double z2 = Z95 * Z95;
+        double z2 = z * z;
         double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-        double half = Z95 * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / (1 + z2 / n);
+        double half = z * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / (1 + z2 / n);
         return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
     }
 
