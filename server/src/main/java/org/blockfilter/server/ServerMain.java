@@ -128,6 +128,15 @@ public final class ServerMain implements Callable<Integer> {
             description = "Blocks of undo data kept, the deepest reorg followed (default: ${DEFAULT-VALUE}).")
     int undoDepth;
 
+    @Option(
+            names = "--http-compression",
+            paramLabel = "gzip|none",
+            defaultValue = "gzip",
+            description = "gzip: JSON and hex responses of 1 KiB or more are gzipped for clients that send "
+                    + "Accept-Encoding: gzip (binary filters never are: they do not compress); none: never "
+                    + "compress (default: ${DEFAULT-VALUE}; docs/benchmarks.md measures both).")
+    String httpCompression;
+
     @Option(names = "--no-http", description = "Index only; do not start the HTTP server.")
     boolean noHttp;
 
@@ -160,6 +169,9 @@ public final class ServerMain implements Callable<Integer> {
             description = "The secondary instance's own directory (RocksDB's info log; default: a temporary "
                     + "directory deleted at exit). One per secondary process.")
     Path secondaryDir;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     private final Deque<AutoCloseable> closeOnExit = new ArrayDeque<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -197,7 +209,8 @@ public final class ServerMain implements Callable<Integer> {
     }
 
     private int validate() {
-        PrintWriter err = new CommandLine(this).getErr();
+        // The executing command line's writer (run(out, err, ...) redirects it), not a new one's.
+        PrintWriter err = spec.commandLine().getErr();
         String problem = null;
         if (node != null && embedded) {
             problem = "--node and --embedded exclude each other";
@@ -221,6 +234,8 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--read-only-secondary only serves: it excludes --exit-when-synced and --no-http";
         } else if (secondaryDir != null && !readOnlySecondary) {
             problem = "--secondary-dir needs --read-only-secondary";
+        } else if (!isCompression(httpCompression)) {
+            problem = "--http-compression must be gzip or none: " + httpCompression;
         } else if (demoBlocks < 1 || demoBlocks > MAX_DEMO_BLOCKS) {
             problem = "--demo-blocks must be 1.." + MAX_DEMO_BLOCKS + ": " + demoBlocks;
         }
@@ -230,6 +245,15 @@ public final class ServerMain implements Callable<Integer> {
             return 2;
         }
         return 0;
+    }
+
+    private static boolean isCompression(String value) {
+        try {
+            RestConfig.Compression.parse(value);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private int serve() throws StartupException {
@@ -404,7 +428,8 @@ public final class ServerMain implements Callable<Integer> {
                 .withHost(bind)
                 .withPort(port)
                 .withNetwork(chain)
-                .withBuriedDepth(immutableDepth);
+                .withBuriedDepth(immutableDepth)
+                .withCompression(RestConfig.Compression.parse(httpCompression));
         try {
             return RestServer.start(config, new StoreFilterIndexReader(store), new RpcNodeGateway(rpc));
         } catch (RuntimeException e) {
