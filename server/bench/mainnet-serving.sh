@@ -69,16 +69,23 @@ head -1 "$WORK/node.out"
 
 # 2. The static export of the same index (the real subcommand), under /x/ on nginx.
 t0=$(date +%s.%N)
-"${JAVA[@]}" org.blockfilter.server.ServerMain export --data-dir "$WORK/index" --out "$WORK/www/x" --network regtest \
-  >"$WORK/export.out" 2>&1 || { cat "$WORK/export.out" >&2; exit 1; }
-echo "export: $(du -sm "$WORK/www/x" | cut -f1) MB in $(python3 -c "import time; print(f'{time.time() - $t0:.1f}')") s"
-python3 - "$WORK/www/x/index.json" >"$WORK/lists/export-ranges.txt" <<'PY'
+EXPORT_KIND="the export's range files (blockfilter-server export)"
+if "${JAVA[@]}" -XX:ErrorFile="$WORK/hs_err_%p.log" org.blockfilter.server.ServerMain export --data-dir "$WORK/index" \
+     --out "$WORK/www/x" --network regtest >"$WORK/export.out" 2>&1; then
+  echo "export: $(du -sm "$WORK/www/x" | cut -f1) MB in $(python3 -c "import time; print(f'{time.time() - $t0:.1f}')") s"
+  python3 - "$WORK/www/x/index.json" >"$WORK/lists/export-ranges.txt" <<'PY'
 import json, sys
 ix = json.load(open(sys.argv[1]))
 for r in ix["files"]:
     if r["kind"] == "filters" and r["stop"] - r["start"] + 1 == ix["rangeSize"]:
         print("/x/" + r["path"])
 PY
+else
+  # Same defect as --read-only-secondary: export reads the index as a RocksDB secondary.
+  echo "DEFECT: export died: $(grep -m1 -o 'SIGSEGV[^,]*' "$WORK/export.out" || tail -1 "$WORK/export.out"); $(grep -A1 'Problematic frame' "$WORK/export.out" | tail -1 | sed 's/^# *//')"
+  EXPORT_KIND="range files fetched from our server (export crashed; its files would hold the same bytes)"
+  : >"$WORK/lists/export-ranges.txt"
+fi
 
 # 3. Our servers: a primary and a read-only secondary, real ServerMain processes, default options.
 start_server() { # name, extra args...
@@ -95,22 +102,24 @@ start_server() { # name, extra args...
   eval "${name^^}=$(awk '$1 == "status" { sub("/api/v1/status", "", $2); print $2 }' "$WORK/$name.out")"
 }
 start_server ours
-start_server second --read-only-secondary
+start_server second --read-only-secondary --http-compression gzip
 SECOND_KIND="--read-only-secondary on the same index"
 # RocksDB does not support blob files in secondary instances; today the secondary dies (SIGSEGV)
 # on its first filter read (SecondaryBlobReadTest). Then the two-process figures come from a
 # second primary on a copy of the index, and the output says so.
-curl -s -o /dev/null -H 'Accept: application/octet-stream' "$SECOND$(head -1 "$WORK/lists/singles.txt")" || true
+while read -r path; do
+  curl -s -o /dev/null -H 'Accept: application/octet-stream' "$SECOND$path" || true
+done <"$WORK/lists/ranges.txt"
 sleep 1
 if ! kill -0 "$SECOND_PID" 2>/dev/null; then
   echo "DEFECT: the --read-only-secondary process died on its first filter read: $(grep -m1 -o 'SIGSEGV.*\|Problematic frame.*' "$WORK/second.out" || tail -1 "$WORK/second.out")"
   grep -A1 "Problematic frame" "$WORK/second.out" | tail -1 | sed 's/^/  /'
   cp -a "$WORK/index" "$WORK/index2"
   rm -f "$WORK/index2/LOCK"
-  start_server second --data-dir "$WORK/index2"
+  start_server second --data-dir "$WORK/index2" --http-compression gzip
   SECOND_KIND="a second primary on a copy of the index (the secondary crashed)"
 fi
-echo "ours: $OURS (pid $OURS_PID, java $HEAP, max heap $(java $HEAP -XX:+PrintFlagsFinal -version 2>/dev/null | awk '$2 == "MaxHeapSize" { printf "%.1f GiB", $4 / 2^30 }'), default --http-compression gzip); second: $SECOND, $SECOND_KIND (pid $SECOND_PID)"
+echo "ours: $OURS (pid $OURS_PID, java $HEAP, max heap $(java $HEAP -XX:+PrintFlagsFinal -version 2>/dev/null | awk '$2 == "MaxHeapSize" { printf "%.1f GiB", $4 / 2^30 }'), default --http-compression none); second: $SECOND, $SECOND_KIND, --http-compression gzip (pid $SECOND_PID)"
 
 # 4. nginx: gzip off on one port, gzip on on another; our files, sendfile, open_file_cache.
 read -r P_OFF P_GZ < <(python3 -c "
@@ -149,11 +158,23 @@ EOF
 "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g "daemon off;" >"$WORK/nginx/logs/stdout.log" 2>&1 &
 NGINX_PID=$!
 PIDS+=("$NGINX_PID")
-for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$P_OFF/x/index.json" && break; sleep 0.2; done
-curl -sf -o /dev/null "http://127.0.0.1:$P_OFF/x/index.json" || { cat "$WORK/nginx/logs/"* >&2; exit 1; }
+S0="$(head -1 "$WORK/lists/singles.txt")"
+for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$P_OFF$S0" && break; sleep 0.2; done
+curl -sf -o /dev/null "http://127.0.0.1:$P_OFF$S0" || { cat "$WORK/nginx/logs/"* >&2; exit 1; }
 NG_OFF="http://127.0.0.1:$P_OFF"
 NG_GZ="http://127.0.0.1:$P_GZ"
 echo "nginx: $("$NGINX" -v 2>&1 | sed 's/.*: //'), $(nproc) workers, $NG_OFF (gzip off), $NG_GZ (gzip on, level 6)"
+
+if [ ! -s "$WORK/lists/export-ranges.txt" ]; then
+  mkdir -p "$WORK/www/r"
+  while read -r path; do
+    start="${path#*start_height=}"; start="${start%%&*}"
+    curl -sf -H 'Accept: application/octet-stream' "$OURS$path" -o "$WORK/www/r/$start.bin"
+    echo "/r/$start.bin" >>"$WORK/lists/export-ranges.txt"
+  done <"$WORK/lists/ranges.txt"
+  chmod -R a+rX "$WORK/www"
+fi
+echo "nginx serves: per-block filter files written by MainnetServingBenchmark, and $EXPORT_KIND"
 
 # Same bytes?
 BIN='Accept: application/octet-stream'
@@ -162,10 +183,10 @@ curl -sf -H "$BIN" "$OURS$R0_OURS" -o "$WORK/r_ours"; curl -sf "$NG_OFF$R0_NG" -
 curl -sf -H "$BIN" "$OURS$S0" -o "$WORK/s_ours"; curl -sf "$NG_OFF$S0" -o "$WORK/s_ng"
 curl -sf -H "$BIN" "$SECOND$R0_OURS" -o "$WORK/r_second"
 cmp -s "$WORK/r_ours" "$WORK/r_ng" && cmp -s "$WORK/s_ours" "$WORK/s_ng" && cmp -s "$WORK/r_ours" "$WORK/r_second" \
-  || { echo "ours, the secondary and nginx do not serve the same bytes" >&2; exit 1; }
+  || { echo "ours, the second process and nginx do not serve the same bytes" >&2; exit 1; }
 SINGLE_B=$(stat -c %s "$WORK/s_ours"); RANGE_B=$(stat -c %s "$WORK/r_ours")
 JSON_B=$(curl -s "$OURS$S0" | wc -c); JSON_GZ_B=$(curl -s -H 'Accept-Encoding: gzip' "$OURS$S0" | wc -c)
-echo "same bytes from ours, the secondary and nginx (cmp): one filter ($SINGLE_B B), a 1000-filter range ($RANGE_B B)"
+echo "same bytes from ours, the second process and nginx (cmp): one filter ($SINGLE_B B), a 1000-filter range ($RANGE_B B)"
 echo "$(wc -l <"$WORK/lists/singles.txt") distinct single filters, $(wc -l <"$WORK/lists/ranges.txt") distinct full ranges; mean filter $(( $(du -sb "$WORK/www/api" | cut -f1) / BLOCKS )) B"
 echo "gzip -6: one binary filter $SINGLE_B -> $(gzip -6 -c "$WORK/s_ours" | wc -c) B, a binary range $RANGE_B -> $(gzip -6 -c "$WORK/r_ours" | wc -c) B; our JSON filter $JSON_B -> $JSON_GZ_B B (server gzip)"
 
@@ -221,8 +242,9 @@ wrk_run() { # seconds, conns, url-base, list, pids (quoted), extra wrk args...
 
 RD=$(( DURATION * 2 )) # ranges: one answer takes 10-1000 ms, so twice as long per run
 # Warm-up: JIT of our servers, page cache for everything.
-wrk -t2 -c16 -d5s -H "$BIN" -s "$WORK/paths.lua" "$OURS" -- "$WORK/lists/singles.txt" >/dev/null
-wrk -t2 -c16 -d5s -H "$BIN" -s "$WORK/paths.lua" "$SECOND" -- "$WORK/lists/singles.txt" >/dev/null
+wrk -t2 -c16 -d15s -H "$BIN" -s "$WORK/paths.lua" "$OURS" -- "$WORK/lists/singles.txt" >/dev/null
+wrk -t2 -c16 -d15s -H "$BIN" -s "$WORK/paths.lua" "$SECOND" -- "$WORK/lists/singles.txt" >/dev/null
+wrk -t2 -c16 -d5s -H 'Accept-Encoding: gzip' -s "$WORK/paths.lua" "$SECOND" -- "$WORK/lists/singles.txt" >/dev/null
 wrk -t1 -c2 -d5s -H "$BIN" -s "$WORK/paths.lua" "$OURS" -- "$WORK/lists/ranges.txt" >/dev/null
 wrk -t1 -c2 -d3s -H "$BIN" -s "$WORK/paths.lua" "$SECOND" -- "$WORK/lists/ranges.txt" >/dev/null
 wrk -t2 -c16 -d3s -s "$WORK/paths.lua" "$NG_OFF" -- "$WORK/lists/singles.txt" >/dev/null
@@ -245,25 +267,26 @@ versus "One filter (~19 KB)" "$DURATION" singles.txt singles.txt
 versus "1000-filter range (~19.6 MB)" "$RD" ranges.txt export-ranges.txt
 
 echo
-echo "### gzip: client with and without Accept-Encoding: gzip"
+echo "### gzip: --http-compression none and gzip"
 echo
-echo "ours runs with the default --http-compression gzip (JSON and hex compressed, binary never); nginx"
-echo "gzip on compresses the .bin files too (gzip_types application/octet-stream, level 6)."
+echo "\"none\" is ours (default --http-compression none), \"gzip\" the second process (--http-compression gzip:"
+echo "JSON and hex compressed, binary never), both with the client sending Accept-Encoding: gzip; nginx gzip"
+echo "on compresses the .bin files too (gzip_types application/octet-stream, level 6, as ours)."
 echo
-echo "| scenario | conns | server | Accept-Encoding | req/s | MB/s on the wire | p50 / p99 | server CPU/req |"
-echo "| --- | ---: | --- | --- | ---: | ---: | --- | ---: |"
+echo "| scenario | conns | server | req/s | MB/s on the wire | p50 / p99 | server CPU/req |"
+echo "| --- | ---: | --- | ---: | ---: | --- | ---: |"
 GZ='Accept-Encoding: gzip'
-gzrow() { echo "| $1 | $2 | $3 | $4 | $RPS | $MBS | $LAT | $CPU |"; }
-wrk_run "$DURATION" 64 "$OURS" singles.txt "$OURS_PID" -H "$BIN" -H "$GZ"; gzrow "one filter, binary" 64 ours gzip
-wrk_run "$DURATION" 64 "$NG_GZ" singles.txt "$(nginx_pids)" -H "$GZ"; gzrow "one filter, binary" 64 "nginx gzip on" gzip
-wrk_run "$DURATION" 64 "$OURS" singles.txt "$OURS_PID"; gzrow "one filter, JSON (hex)" 64 ours none; J0=$RPS
-wrk_run "$DURATION" 64 "$OURS" singles.txt "$OURS_PID" -H "$GZ"; gzrow "one filter, JSON (hex)" 64 ours gzip; J1=$RPS
-wrk_run "$RD" 1 "$OURS" ranges.txt "$OURS_PID" -H "$BIN" -H "$GZ"; gzrow "1000-filter range, binary" 1 ours gzip
-wrk_run "$RD" 1 "$NG_GZ" export-ranges.txt "$(nginx_pids)" -H "$GZ"; gzrow "1000-filter range, binary" 1 "nginx gzip on" gzip
-wrk_run "$RD" 1 "$OURS" ranges.txt "$OURS_PID"; gzrow "1000-filter range, JSON (hex)" 1 ours none; JR0=$RPS
-wrk_run "$RD" 1 "$OURS" ranges.txt "$OURS_PID" -H "$GZ"; gzrow "1000-filter range, JSON (hex)" 1 ours gzip; JR1=$RPS
+gzrow() { echo "| $1 | $2 | $3 | $RPS | $MBS | $LAT | $CPU |"; }
+wrk_run "$DURATION" 64 "$SECOND" singles.txt "$SECOND_PID" -H "$BIN" -H "$GZ"; gzrow "one filter, binary" 64 "ours, gzip"
+wrk_run "$DURATION" 64 "$NG_GZ" singles.txt "$(nginx_pids)" -H "$GZ"; gzrow "one filter, binary" 64 "nginx, gzip on"
+wrk_run "$DURATION" 64 "$OURS" singles.txt "$OURS_PID" -H "$GZ"; gzrow "one filter, JSON (hex)" 64 "ours, none"; J0=$RPS; JC0=$CPU
+wrk_run "$DURATION" 64 "$SECOND" singles.txt "$SECOND_PID" -H "$GZ"; gzrow "one filter, JSON (hex)" 64 "ours, gzip"; J1=$RPS; JC1=$CPU
+wrk_run "$RD" 1 "$SECOND" ranges.txt "$SECOND_PID" -H "$BIN" -H "$GZ"; gzrow "1000-filter range, binary" 1 "ours, gzip"
+wrk_run "$RD" 1 "$NG_GZ" export-ranges.txt "$(nginx_pids)" -H "$GZ"; gzrow "1000-filter range, binary" 1 "nginx, gzip on"
+wrk_run "$RD" 1 "$OURS" ranges.txt "$OURS_PID" -H "$GZ"; gzrow "1000-filter range, JSON (hex)" 1 "ours, none"; JR0=$RPS; JRC0=$CPU
+wrk_run "$RD" 1 "$SECOND" ranges.txt "$SECOND_PID" -H "$GZ"; gzrow "1000-filter range, JSON (hex)" 1 "ours, gzip"; JR1=$RPS; JRC1=$CPU
 echo
-echo "JSON with gzip / without (req/s): one filter $(ratio "$J1" "$J0") at 64 connections, 1000-filter range $(ratio "$JR1" "$JR0") at 1"
+echo "JSON with gzip / without: req/s x$(ratio "$J1" "$J0"), CPU/req $JC1 vs $JC0 (one filter, 64 connections); req/s x$(ratio "$JR1" "$JR0"), CPU/req $JRC1 vs $JRC0 (1000-filter range, 1 connection)"
 
 echo
 echo "### One process or two on one index (binary, 64 connections in all)"

@@ -131,10 +131,11 @@ public final class ServerMain implements Callable<Integer> {
     @Option(
             names = "--http-compression",
             paramLabel = "gzip|none",
-            defaultValue = "gzip",
+            defaultValue = "none",
             description = "gzip: JSON and hex responses of 1 KiB or more are gzipped for clients that send "
                     + "Accept-Encoding: gzip (binary filters never are: they do not compress); none: never "
-                    + "compress (default: ${DEFAULT-VALUE}; docs/benchmarks.md measures both).")
+                    + "compress (default: ${DEFAULT-VALUE}: gzip costs 3-11x the server CPU of a JSON answer, "
+                    + "and binary is smaller than gzipped JSON; docs/benchmarks.md).")
     String httpCompression;
 
     @Option(names = "--no-http", description = "Index only; do not start the HTTP server.")

@@ -81,7 +81,8 @@ public record RestConfig(
 
     /**
      * Loopback, free port, regtest, buried after 6 blocks, 5 s tip max-age, BIP 37 limits of 1000
-     * blocks, gzip of JSON and hex from 1 KiB.
+     * blocks, no compression (gzip costs 3-11x the CPU of a JSON answer and saves fewer bytes than
+     * asking for binary: docs/benchmarks.md, "Serving at mainnet sizes").
      */
     public static RestConfig defaults() {
         return new RestConfig(
@@ -96,7 +97,7 @@ public record RestConfig(
                 2_000_000_000L,
                 64L << 20,
                 1024,
-                Compression.GZIP);
+                Compression.NONE);
     }
 
     public RestConfig withHost(String v) {
