@@ -16,7 +16,7 @@
 # the test: BLOCKS distinct single filters, every full 1000-block range.
 #
 # Prints paste-ready tables, the core count and `uptime` before and after. Needs wrk (installed
-# with apt-get when missing and allowed), nginx and python3. Takes about 5 minutes at the defaults.
+# with apt-get when missing and allowed), nginx and python3. Takes about 8 minutes at the defaults.
 # Usage: server/bench/mainnet-serving.sh [seconds per run, default 8] [blocks, default 6000]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -185,10 +185,10 @@ curl -sf -H "$BIN" "$SECOND$R0_OURS" -o "$WORK/r_second"
 cmp -s "$WORK/r_ours" "$WORK/r_ng" && cmp -s "$WORK/s_ours" "$WORK/s_ng" && cmp -s "$WORK/r_ours" "$WORK/r_second" \
   || { echo "ours, the second process and nginx do not serve the same bytes" >&2; exit 1; }
 SINGLE_B=$(stat -c %s "$WORK/s_ours"); RANGE_B=$(stat -c %s "$WORK/r_ours")
-JSON_B=$(curl -s "$OURS$S0" | wc -c); JSON_GZ_B=$(curl -s -H 'Accept-Encoding: gzip' "$OURS$S0" | wc -c)
+JSON_B=$(curl -s "$OURS$S0" | wc -c); JSON_GZ_B=$(curl -s -H 'Accept-Encoding: gzip' "$SECOND$S0" | wc -c)
 echo "same bytes from ours, the second process and nginx (cmp): one filter ($SINGLE_B B), a 1000-filter range ($RANGE_B B)"
 echo "$(wc -l <"$WORK/lists/singles.txt") distinct single filters, $(wc -l <"$WORK/lists/ranges.txt") distinct full ranges; mean filter $(( $(du -sb "$WORK/www/api" | cut -f1) / BLOCKS )) B"
-echo "gzip -6: one binary filter $SINGLE_B -> $(gzip -6 -c "$WORK/s_ours" | wc -c) B, a binary range $RANGE_B -> $(gzip -6 -c "$WORK/r_ours" | wc -c) B; our JSON filter $JSON_B -> $JSON_GZ_B B (server gzip)"
+echo "gzip -6: one binary filter $SINGLE_B -> $(gzip -6 -c "$WORK/s_ours" | wc -c) B, a binary range $RANGE_B -> $(gzip -6 -c "$WORK/r_ours" | wc -c) B; our JSON filter $JSON_B -> $JSON_GZ_B B (--http-compression gzip)"
 
 cat >"$WORK/paths.lua" <<'EOF'
 local paths = {}
@@ -310,7 +310,8 @@ for scen in single range; do
   n=$(( $(awk '/requests in/ { print $1 }' "$WORK/a.out") + $(awk '/requests in/ { print $1 }' "$WORK/b.out") ))
   r2=$(awk -v a="$(field "$WORK/a.out" Requests/sec:)" -v b="$(field "$WORK/b.out" Requests/sec:)" 'BEGIN { printf "%.2f", a + b }')
   c2=$(awk -v d=$((t1 - t0)) -v hz="$HZ" -v n="$n" 'BEGIN { if (n > 0) printf "%.0f us", d / hz / n * 1e6; else printf "n/a" }')
-  echo "| $label | $r1 | $r2 | $(ratio "$r2" "$r1") | $m1 | $(( $(mbps "$WORK/a.out") + $(mbps "$WORK/b.out") )) | $l1 | $(field "$WORK/a.out" 50%) / $(field "$WORK/a.out" 99%) ; $(field "$WORK/b.out" 50%) / $(field "$WORK/b.out" 99%) | $c1 / $c2 |"
+  lat() { if [ "$(awk '/requests in/ { print $1 }' "$1")" -gt 0 ]; then echo "$(field "$1" 50%) / $(field "$1" 99%)"; else echo "none completed"; fi; }
+  echo "| $label | $r1 | $r2 | $(ratio "$r2" "$r1") | $m1 | $(( $(mbps "$WORK/a.out") + $(mbps "$WORK/b.out") )) | $l1 | $(lat "$WORK/a.out") ; $(lat "$WORK/b.out") | $c1 / $c2 |"
 done
 
 gcsum() { awk '/Pause/ { v = $NF; sub("ms", "", v); t += v; n++ } END { printf "%d pauses, %.1f s in all", n, t / 1000 }' "$1"; }
