@@ -142,8 +142,14 @@ public final class MainnetProfileRpcMain {
                 bound,
                 start);
         out.flush();
-        Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
+        Thread hook = new Thread(stopped::countDown);
+        Runtime.getRuntime().addShutdownHook(hook);
         stopped.await();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is exiting: the hook is what stopped us
+        }
         http.stop(0);
         pool.shutdownNow();
         chain.close();
