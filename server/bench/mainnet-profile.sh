@@ -3,7 +3,8 @@
 # code at a baseline tag, one after the other against the same JSON-RPC node, and prints a
 # paste-ready report: per phase (ramp to the UTXO target, then steady mainnet-like blocks)
 # wall time, blocks/s, tx/s, inputs/s, outputs/s, peak RSS, heap, disk bytes per block and per
-# UTXO, CPU split if the server logs one, and the new/baseline ratios. Each server runs with
+# UTXO (du after each run, and by column family at the tip), CPU split if the server logs one,
+# and the new/baseline ratios. Each server runs with
 # -Xmx1g and --exit-when-synced on a fresh data dir; the node reports the ramp's last block as
 # its tip for the first run and the chain's tip for the second, so each phase is its own run.
 #
@@ -145,6 +146,9 @@ for v in "${VARIANTS[@]}"; do
   rm -rf "$OUT/$v/data"
   run "$v" ramp "$RAMP_END"
   run "$v" steady "$TIP"
+  # Settled sizes by column family: flush the write-ahead log into table files, then measure.
+  java -cp "$OUT/profile/blockfilter-mainnet-profile.jar" org.blockfilter.regtest.mainnet.RocksDbUsageMain --flush "$OUT/$v/data" >"$OUT/$v/usage.txt"
+  du -sb "$OUT/$v/data" | cut -f1 >"$OUT/$v/flushed.disk"
   [ "$KEEP" = true ] || rm -rf "$OUT/$v/data"
 done
 UPTIME_AFTER=$(uptime)
@@ -193,6 +197,15 @@ declare -A RATE
         'BEGIN { printf "| %s | %s | %.1f (%.1f) | %.2f | %.0f | %.0f | %.0f | %.0f | %d | %s | %.0f | %.0f | %.1f |\n",
                  v, p, s, w, b / s, t / s, i / s, o / s, cu + cs, r / 1024, hp, disk / 1048576, disk / (h + 1), disk / u }'
     done
+  done
+  echo
+  echo "  disk at the tip after flushing the WAL, by column family (bytes per block: of $((TIP + 1)) blocks; per UTXO: of $(meta utxos_at_tip)):"
+  for v in "${VARIANTS[@]}"; do
+    awk -v v="$v" -v blocks="$((TIP + 1))" -v utxos="$(meta utxos_at_tip)" -v total="$(cat "$OUT/$v/flushed.disk")" '
+      { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } b = f["sst_bytes"] + f["blob_bytes"]; size[f["cf"]] = b }
+      END { printf "    %s: total %.0f MB; block (filters) %.0f MB = %.0f B/block; utxo %.0f MB = %.1f B/UTXO; undo %.0f MB = %.0f B/block; height+default %.1f MB\n",
+              v, total / 1048576, size["block"] / 1048576, size["block"] / blocks, size["utxo"] / 1048576, size["utxo"] / utxos,
+              size["undo"] / 1048576, size["undo"] / blocks, (size["height"] + size["default"]) / 1048576 }' "$OUT/$v/usage.txt"
   done
   echo
   for v in "${VARIANTS[@]}"; do
