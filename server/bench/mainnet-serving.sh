@@ -16,7 +16,8 @@
 # the test: BLOCKS distinct single filters, every full 1000-block range.
 #
 # Prints paste-ready tables, the core count and `uptime` before and after. Needs wrk (installed
-# with apt-get when missing and allowed), nginx and python3. Takes about 8 minutes at the defaults.
+# with apt-get when missing and allowed), nginx and python3. Takes 7-9 minutes at the defaults
+# on a loaded 2-core machine.
 # Usage: server/bench/mainnet-serving.sh [seconds per run, default 8] [blocks, default 6000]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -104,9 +105,9 @@ start_server() { # name, extra args...
 start_server ours
 start_server second --read-only-secondary --http-compression gzip
 SECOND_KIND="--read-only-secondary on the same index"
-# RocksDB does not support blob files in secondary instances; today the secondary dies (SIGSEGV)
-# on its first filter read (SecondaryBlobReadTest). Then the two-process figures come from a
-# second primary on a copy of the index, and the output says so.
+# RocksDB secondaries cannot read blob files; with filters in blob files (before 3ec52d8) the
+# secondary died (SIGSEGV) on its first filter reads (IndexStoreBlobFilesTest). If it dies, the
+# two-process figures come from a second primary on a copy of the index, and the output says so.
 while read -r path; do
   curl -s -o /dev/null -H 'Accept: application/octet-stream' "$SECOND$path" || true
 done <"$WORK/lists/ranges.txt"

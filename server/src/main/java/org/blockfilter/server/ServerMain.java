@@ -134,7 +134,7 @@ public final class ServerMain implements Callable<Integer> {
             defaultValue = "none",
             description = "gzip: JSON and hex responses of 1 KiB or more are gzipped for clients that send "
                     + "Accept-Encoding: gzip (binary filters never are: they do not compress); none: never "
-                    + "compress (default: ${DEFAULT-VALUE}: gzip costs 4-13x the server CPU of a JSON answer, "
+                    + "compress (default: ${DEFAULT-VALUE}: gzip costs 4-14x the server CPU of a JSON answer, "
                     + "and binary is smaller than gzipped JSON; docs/benchmarks.md).")
     String httpCompression;
 

@@ -81,7 +81,7 @@ public record RestConfig(
 
     /**
      * Loopback, free port, regtest, buried after 6 blocks, 5 s tip max-age, BIP 37 limits of 1000
-     * blocks, no compression (gzip costs 4-13x the CPU of a JSON answer and saves fewer bytes than
+     * blocks, no compression (gzip costs 4-14x the CPU of a JSON answer and saves fewer bytes than
      * asking for binary: docs/benchmarks.md, "Serving at mainnet sizes").
      */
     public static RestConfig defaults() {
