@@ -86,7 +86,7 @@ public final class FetchPolicyExperiment {
                 ? new MainnetLikeChain.Params(
                         200, 150, 50, 5_000, 1.0, 100_000, new int[] {1, 10}, new int[] {8, 4}, 250)
                 : new MainnetLikeChain.Params(
-                        600, 200, 70, 20_000, 1.0, 100_000, new int[] {1, 10}, new int[] {120, 60}, 250);
+                        500, 200, 70, 20_000, 1.0, 100_000, new int[] {1, 10}, new int[] {100, 50}, 250);
     }
 
     /** A lab wallet's keys: a 12-word mnemonic from the lab seed, its P2WPKH account. */
