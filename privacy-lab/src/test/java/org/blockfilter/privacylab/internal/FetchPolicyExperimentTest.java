@@ -97,4 +97,16 @@ class FetchPolicyExperimentTest {
         assertEquals("none", first.get(4));
         assertEquals(1.0, Double.parseDouble(first.get(13)), 1e-12, "co-occurrence, no policy");
     }
+
+    @Test
+    void theWalletsDefaultPolicyIsAmongTheMeasuredOnes() {
+        assertTrue(FetchPolicyExperiment.settings().stream().anyMatch(FetchPolicyExperiment.Setting::isDefault));
+    }
+
+    @Test
+    void csvLinesSplitAsCsvWritesThem() {
+        assertEquals(
+                List.of("0", "spread,decoys=1,shuffle", "1.0"),
+                FetchPolicyExperiment.split("0,\"spread,decoys=1,shuffle\",1.0"));
+    }
 }
