@@ -174,8 +174,20 @@ public final class FilterIndexer implements AutoCloseable {
             connected += runConnected;
             if (last instanceof IngestPipeline.Failed failed) {
                 throw failed.error();
-            } else if (last instanceof IngestPipeline.Mismatch) {
-                disconnected += rollBackToNodeChain();
+            } else if (last instanceof IngestPipeline.Mismatch m) {
+                int n = rollBackToNodeChain();
+                disconnected += n;
+                if (n == 0 && runConnected == 0) {
+                    // The node lists our tip on its best chain but a block at the next height
+                    // that does not build on it: it answers inconsistently for now (a reorg
+                    // between our calls, or a broken node); the next pass asks again.
+                    LOG.warn(
+                            "event=node_inconsistent height={} block={} tip={}",
+                            m.height(),
+                            m.block(),
+                            store.tip().map(ChainTip::hash).orElse(null));
+                    break;
+                }
             } else if (last instanceof IngestPipeline.End && runConnected == 0) {
                 // The node's chain is not longer than ours, yet its best block is not our tip.
                 int n = rollBackToNodeChain();
