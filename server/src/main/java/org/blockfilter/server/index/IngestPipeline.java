@@ -246,7 +246,8 @@ final class IngestPipeline implements AutoCloseable {
             Sha256Hash h = hash.get();
             if (prevoutsFromNode) {
                 BlockWithPrevouts b = source.blockWithPrevouts(h).orElseThrow(() -> notReturned(h, height));
-                return new Fetched(h, b.raw(), b.prevoutScripts());
+                // An empty list: the node did not report this block's prevouts; use the map.
+                return new Fetched(h, b.raw(), b.prevoutScripts().isEmpty() ? null : b.prevoutScripts());
             }
             return new Fetched(h, source.rawBlock(h).orElseThrow(() -> notReturned(h, height)), null);
         } catch (RuntimeException e) {
@@ -356,11 +357,13 @@ final class IngestPipeline implements AutoCloseable {
                         if (!spentKeys.add(key)) {
                             throw new IndexingException("block " + block.getHash() + " spends " + key + " twice");
                         }
-                        script = overlay.remove(key);
-                        if (script == null) {
-                            script = nodePrevouts != null
-                                    ? nodePrevout(nodePrevouts, inputs, block, height)
-                                    : storeScript(op, key, block, height);
+                        byte[] pending = overlay.remove(key);
+                        if (nodePrevouts != null) {
+                            script = nodePrevout(nodePrevouts, inputs, block, height);
+                        } else {
+                            script = pending != null ? pending : storeScript(op, key, block, height);
+                        }
+                        if (pending == null) {
                             spentAhead.add(key);
                             spentFromStore.add(key);
                         }
