@@ -276,7 +276,9 @@ public final class FilterIndexer implements AutoCloseable {
     private void commit(IngestPipeline.PreparedBlock block, boolean sync) {
         StoredBlock record = block.record();
         long start = System.nanoTime();
-        store.connect(record, block.spent(), block.created(), sync);
+        try (IndexStore.PendingBlock batch = block.batch()) {
+            store.connect(batch, sync);
+        }
         metrics.writeNanos.add(System.nanoTime() - start);
         metrics.blocks.increment();
         metrics.txs.add(block.txCount());
@@ -287,8 +289,8 @@ public final class FilterIndexer implements AutoCloseable {
                 record.blockHash(),
                 block.txCount(),
                 record.filter().length,
-                block.spent().size(),
-                block.created().size());
+                block.spentCount(),
+                block.createdCount());
         cachedTipHash = record.blockHash();
         cachedTipHeader = record.filterHeader();
         blocksConnected.incrementAndGet();

@@ -50,7 +50,8 @@ import org.blockfilter.server.store.UnspentOutput;
  *       overlay (and a spend removes them from it), store outputs those blocks spent are
  *       remembered as spent, so every block sees exactly the UTXO set the serial order would.
  *   <li><b>write</b>: the caller takes {@link Step}s with {@link #next()} in height order,
- *       commits each block in one batch, and then calls {@link #committed}.
+ *       commits each block's batch (encoded by the prepare stage, {@link
+ *       IndexStore#prepareConnect}), closes it, and then calls {@link #committed}.
  * </ol>
  *
  * A failure (RPC, parse, unknown prevout) or a block that does not build on its predecessor
@@ -82,15 +83,19 @@ final class IngestPipeline implements AutoCloseable {
     /** Fetching or preparing the block at {@code height} failed. */
     record Failed(int height, RuntimeException error) implements Step {}
 
-    /** Everything one block's batch needs. */
+    /** One block's batch, encoded, and what to clean from the overlay once it is committed. */
     record PreparedBlock(
-            StoredBlock record,
-            List<UnspentOutput> spent,
-            List<UnspentOutput> created,
+            IndexStore.PendingBlock batch,
             Map<OutKey, byte[]> createdScripts,
             List<OutKey> spentFromStore,
             int txCount,
-            int inputCount) {}
+            int inputCount,
+            int spentCount,
+            int createdCount) {
+        StoredBlock record() {
+            return batch.block();
+        }
+    }
 
     record OutKey(Sha256Hash txId, long index) {
         @Override
@@ -400,19 +405,20 @@ final class IngestPipeline implements AutoCloseable {
                 filter.bytes());
         List<UnspentOutput> createdList = new ArrayList<>(created.size());
         created.forEach((k, s) -> createdList.add(new UnspentOutput(k.txId(), k.index(), s)));
+        IndexStore.PendingBlock batch = store.prepareConnect(record, spent, createdList);
         // Published last: a later block may spend these before this one is committed.
         overlay.putAll(created);
         long t2 = System.nanoTime();
         metrics.lookupNanos.add(t1 - t0);
         metrics.buildNanos.add(t2 - t1);
         return new PreparedBlock(
-                record,
-                spent,
-                createdList,
+                batch,
                 created,
                 spentFromStore,
                 block.getTransactions().size(),
-                inputs);
+                inputs,
+                spent.size(),
+                createdList.size());
     }
 
     private byte[] storeScript(TransactionOutPoint op, OutKey key, Block block, int height) {
@@ -460,6 +466,13 @@ final class IngestPipeline implements AutoCloseable {
                 }
             }
         }
+        // Blocks prepared and never committed hold native batches.
+        for (Step step : prepared) {
+            if (step instanceof Ready r) {
+                r.block().batch().close();
+            }
+        }
+        prepared.clear();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

@@ -81,7 +81,9 @@ class IngestPipelineTest {
                 }
                 assertTrue(store.tip().isEmpty(), "nothing committed while the blocks were prepared");
                 for (IngestPipeline.PreparedBlock b : held) {
-                    store.connect(b.record(), b.spent(), b.created(), false);
+                    try (IndexStore.PendingBlock batch = b.batch()) {
+                        store.connect(batch, false);
+                    }
                     pipeline.committed(b);
                 }
             }
