@@ -127,6 +127,8 @@ public final class FilterIndexer implements AutoCloseable {
         int connected = 0;
         int disconnected = 0;
         Progress progress = null;
+        long clockStart = 0;
+        IngestStats statsAtStart = null;
         boolean fromNode = prevoutsFromNode();
         // The node's best hash is asked again only when we reach it (or run out of blocks).
         Sha256Hash best = source.bestBlockHash();
@@ -146,6 +148,11 @@ public final class FilterIndexer implements AutoCloseable {
             Sha256Hash tipHeader = tip.isEmpty() ? FilterHeaders.GENESIS_PREV : tipFilterHeader(tip.get());
             int runConnected = 0;
             IngestPipeline.Step last = null;
+            if (clockStart == 0) {
+                // Rates count from the first fetch: the pipeline reads ahead before the first commit.
+                clockStart = System.nanoTime();
+                statsAtStart = metrics.snapshot();
+            }
             try (IngestPipeline pipeline =
                     new IngestPipeline(store, source, settings, metrics, next, tipHash, tipHeader, fromNode)) {
                 while (true) {
@@ -162,7 +169,7 @@ public final class FilterIndexer implements AutoCloseable {
                     }
                     if (progress == null) {
                         nodeHeight = source.bestHeight();
-                        progress = new Progress(next, nodeHeight, metrics.snapshot());
+                        progress = new Progress(next, nodeHeight, statsAtStart, clockStart);
                     }
                     IngestPipeline.PreparedBlock block = ready.block();
                     commit(block, block.record().blockHash().equals(best));
@@ -397,17 +404,19 @@ public final class FilterIndexer implements AutoCloseable {
 
     /** Rate, ETA and the split between stages while catching up, logged every few seconds. */
     private static final class Progress {
-        private final long startNanos = System.nanoTime();
+        private final long startNanos;
         private final int startHeight;
         private final int target;
         private final IngestStats atStart;
-        private long lastLog = startNanos;
+        private long lastLog;
         private int height;
 
-        Progress(int startHeight, int target, IngestStats atStart) {
+        Progress(int startHeight, int target, IngestStats atStart, long startNanos) {
             this.startHeight = startHeight;
             this.target = target;
             this.atStart = atStart;
+            this.startNanos = startNanos;
+            this.lastLog = startNanos;
             this.height = startHeight - 1;
         }
 
