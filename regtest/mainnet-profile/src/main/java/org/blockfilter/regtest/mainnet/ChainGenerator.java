@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -37,7 +38,9 @@ import org.blockfilter.regtest.mainnet.internal.UtxoPool;
  * properties file of per-phase totals beside it.
  */
 public final class ChainGenerator {
+    /** Part of every cache key: bump it whenever the generator's output changes, so stale caches are not replayed. */
     static final int FORMAT_VERSION = 1;
+
     static final byte[] MAGIC = {'B', 'F', 'M', 'P'};
 
     /** Regtest genesis time; block {@code h} is stamped 10 minutes after block {@code h-1}. */
@@ -78,7 +81,7 @@ public final class ChainGenerator {
     private long blockOutputs;
     private long blockReused;
     private int blockTxs;
-    private final java.util.BitSet usedReusers = new java.util.BitSet();
+    private final BitSet usedReusers = new BitSet();
 
     private ChainGenerator(MainnetProfile profile) {
         this.profile = profile;

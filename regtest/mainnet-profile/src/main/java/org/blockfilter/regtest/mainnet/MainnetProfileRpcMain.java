@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -132,7 +133,7 @@ public final class MainnetProfileRpcMain {
         if (portFile != null) {
             Path tmp = portFile.resolveSibling(portFile.getFileName() + ".tmp");
             Files.writeString(tmp, Integer.toString(bound), StandardCharsets.UTF_8);
-            Files.move(tmp, portFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, portFile, StandardCopyOption.ATOMIC_MOVE);
         }
         out.printf(
                 Locale.ROOT,

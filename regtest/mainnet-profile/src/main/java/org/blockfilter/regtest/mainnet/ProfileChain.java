@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -52,7 +54,7 @@ public final class ProfileChain implements AutoCloseable {
                         + ChainGenerator.FORMAT_VERSION + "; delete it to regenerate");
             }
             String key = in.readUTF();
-            long pos = 4 + 4 + 2 + key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            long pos = 4 + 4 + 2 + key.getBytes(StandardCharsets.UTF_8).length;
             byte[] header = new byte[80];
             while (true) {
                 int blockLen;
@@ -131,7 +133,7 @@ public final class ProfileChain implements AutoCloseable {
     /** The outputs the block's non-coinbase inputs spend, in block order. */
     public List<Prevout> prevouts(int height) {
         ByteBuffer b = ByteBuffer.wrap(read(offsets[height] + blockLengths[height] + 4, prevoutLengths[height]))
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                .order(ByteOrder.LITTLE_ENDIAN);
         List<Prevout> out = new ArrayList<>();
         while (b.hasRemaining()) {
             int h = b.getInt();

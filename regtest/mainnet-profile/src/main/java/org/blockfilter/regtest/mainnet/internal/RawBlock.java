@@ -2,6 +2,7 @@ package org.blockfilter.regtest.mainnet.internal;
 
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -81,7 +82,7 @@ public final class RawBlock {
         Range[] sigs = new Range[(int) nIn];
         long[] seqs = new long[(int) nIn];
         for (int i = 0; i < nIn; i++) {
-            prev[i] = java.util.Arrays.copyOfRange(b, pos, pos + 32);
+            prev[i] = Arrays.copyOfRange(b, pos, pos + 32);
             pos += 32;
             vouts[i] = u32();
             int len = (int) varInt();

@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -356,7 +357,7 @@ public final class RpcHandler {
             g.writeNumberField("value", BigDecimal.valueOf(out.value(), 8));
             g.writeNumberField("n", n++);
             g.writeObjectFieldStart("scriptPubKey");
-            byte[] script = java.util.Arrays.copyOfRange(
+            byte[] script = Arrays.copyOfRange(
                     raw,
                     out.script().offset(),
                     out.script().offset() + out.script().length());
@@ -378,7 +379,7 @@ public final class RpcHandler {
             cb = RawBlock.coinbaseTxid(chain.rawBlock(height));
             coinbaseTxids.set(height, cb);
         }
-        return java.util.Arrays.equals(cb, txid);
+        return Arrays.equals(cb, txid);
     }
 
     private void headerFields(JsonGenerator g, int h, byte[] raw) throws IOException {
@@ -388,8 +389,7 @@ public final class RpcHandler {
         g.writeNumberField("version", u32(raw, 0));
         g.writeStringField(
                 "merkleroot",
-                Sha256Hash.wrapReversed(java.util.Arrays.copyOfRange(raw, 36, 68))
-                        .toString());
+                Sha256Hash.wrapReversed(Arrays.copyOfRange(raw, 36, 68)).toString());
         g.writeNumberField("time", u32(raw, 68));
         g.writeStringField("bits", String.format("%08x", u32(raw, 72)));
         g.writeNumberField("nonce", u32(raw, 76));
