@@ -22,6 +22,7 @@ import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
 import org.blockfilter.server.index.FilterIndexer;
 import org.blockfilter.server.index.IndexingException;
+import org.blockfilter.server.index.IngestSettings;
 import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.node.RpcNodeGateway;
@@ -138,6 +139,31 @@ public final class ServerMain implements Callable<Integer> {
                     + "and binary is smaller than gzipped JSON; docs/benchmarks.md).")
     String httpCompression;
 
+    @Option(
+            names = "--rpc-workers",
+            defaultValue = "4",
+            description = "Blocks fetched from the node in parallel while catching up (default: ${DEFAULT-VALUE}).")
+    int rpcWorkers;
+
+    @Option(
+            names = "--prefetch-blocks",
+            defaultValue = "32",
+            description = "At most this many fetched blocks wait to be indexed (default: ${DEFAULT-VALUE}).")
+    int prefetchBlocks;
+
+    @Option(
+            names = "--prefetch-mb",
+            defaultValue = "64",
+            description = "At most this many MiB of fetched raw blocks wait to be indexed, so the heap stays"
+                    + " bounded (default: ${DEFAULT-VALUE}).")
+    int prefetchMb;
+
+    @Option(
+            names = "--no-node-prevouts",
+            description = "Never take prevout scripts from the node's getblock verbosity 3 (Bitcoin Core >= 23);"
+                    + " always read them from the index's own unspent-output map.")
+    boolean noNodePrevouts;
+
     @Option(names = "--no-http", description = "Index only; do not start the HTTP server.")
     boolean noHttp;
 
@@ -225,6 +251,12 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--poll-ms must be >= 1: " + pollMillis;
         } else if (undoDepth < 1) {
             problem = "--undo-depth must be >= 1: " + undoDepth;
+        } else if (rpcWorkers < 1 || rpcWorkers > 64) {
+            problem = "--rpc-workers must be 1..64: " + rpcWorkers;
+        } else if (prefetchBlocks < 1) {
+            problem = "--prefetch-blocks must be >= 1: " + prefetchBlocks;
+        } else if (prefetchMb < 1 || prefetchMb > 1 << 20) {
+            problem = "--prefetch-mb must be 1..1048576: " + prefetchMb;
         } else if (p2pPort != null && (p2pPort < 0 || p2pPort > 65_535)) {
             problem = "--p2p-port must be 0..65535: " + p2pPort;
         } else if (p2pPort != null && noP2p) {
@@ -281,7 +313,12 @@ public final class ServerMain implements Callable<Integer> {
         }
         IndexStore store = IndexStore.open(dir, undoDepth);
         closeFirst(store);
-        FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(pollMillis));
+        FilterIndexer indexer = new FilterIndexer(
+                store,
+                new RpcBlockSource(rpc),
+                Duration.ofMillis(pollMillis),
+                new IngestSettings(rpcWorkers, prefetchBlocks, (long) prefetchMb << 20),
+                !noNodePrevouts);
         closeFirst(indexer);
         LOG.info(
                 "event=start node={} chain={} data_dir={} indexed_height={}",
