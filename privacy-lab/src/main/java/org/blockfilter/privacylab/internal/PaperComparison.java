@@ -172,6 +172,13 @@ final class PaperComparison {
             }
             plot.measuredWithCi("N = " + n + ", ours (" + clients + " filters)", js, mean, lo, hi, g, 0);
             plot.model("N = " + n + ", paper's model", js, paper, g);
+            if (!printed(n, n).isEmpty()) {
+                plot.scatter(
+                        "N = " + n + ", the paper's printed P_h(" + n + ") (Karame and Androulaki's restatement)",
+                        List.of(n),
+                        List.of(Double.parseDouble(printed(n, n))),
+                        g);
+            }
             g++;
         }
         ph.write(dir.resolve("exp1_paper_ph.csv"));
