@@ -14,7 +14,7 @@ class PrivacyLabArchitectureTest {
     }
 
     @Test
-    void privacyLabDependsOnlyOnFilters() {
-        ArchitectureRules.privacyLabDependsOnlyOnFilters().check(CLASSES);
+    void privacyLabDependsOnlyOnFiltersAndTheWallet() {
+        ArchitectureRules.privacyLabDependsOnlyOnFiltersAndTheWallet().check(CLASSES);
     }
 }

@@ -45,7 +45,8 @@ class PrivacyLabPipelineTest {
                 "exp4-fresh-wallet",
                 "exp5-bip158",
                 "exp6-bloom-theory",
-                "exp7-filter-family")) {
+                "exp7-filter-family",
+                "exp8-fetch-policy")) {
             Path dir = out.resolve(exp);
             assertTrue(Files.isDirectory(dir), exp);
             assertTrue(!files(dir, ".csv").isEmpty(), exp + " csv");
@@ -108,11 +109,11 @@ class PrivacyLabPipelineTest {
 
     @Test
     void rejectsUnknownExperimentAndBadNumbers() {
-        assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"exp8"}));
+        assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"exp9"}));
         assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"--seed", "x"}));
         assertThrows(IllegalArgumentException.class, () -> PrivacyLab.parse(new String[] {"--out"}));
         assertEquals(
-                List.of("exp1", "exp2", "exp3", "exp4", "exp5", "exp6", "exp7"),
+                List.of("exp1", "exp2", "exp3", "exp4", "exp5", "exp6", "exp7", "exp8"),
                 PrivacyLab.parse(new String[0]).experiments());
     }
 }

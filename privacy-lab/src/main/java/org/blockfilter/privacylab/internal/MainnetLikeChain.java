@@ -216,6 +216,45 @@ public final class MainnetLikeChain {
         }
     }
 
+    /**
+     * A chain given block by block (for tests with hand-computed answers): block b holds the script ids
+     * {@code blocks[b]}; {@code groups} are common-input clusters; wallets as given. Filters are built as in
+     * {@link #build}; {@code bytesPerElement} 250.
+     */
+    static MainnetLikeChain of(long seed, int[][] blocks, int[][] groups, List<Wallet> wallets) {
+        int scripts = 0;
+        int[] start = new int[blocks.length + 1];
+        for (int b = 0; b < blocks.length; b++) {
+            int[] sorted = Arrays.stream(blocks[b]).sorted().distinct().toArray();
+            blocks[b] = sorted;
+            start[b + 1] = start[b] + sorted.length;
+            for (int s : sorted) {
+                scripts = Math.max(scripts, s + 1);
+            }
+        }
+        int[] blockScripts = new int[start[blocks.length]];
+        for (int b = 0; b < blocks.length; b++) {
+            System.arraycopy(blocks[b], 0, blockScripts, start[b], blocks[b].length);
+        }
+        int[] parent = Occurrences.identity(scripts);
+        for (int[] g : groups) {
+            for (int i = 1; i < g.length; i++) {
+                Occurrences.union(parent, g[0], g[i]);
+            }
+        }
+        Occurrences occ = Occurrences.of(scripts, start, blockScripts, parent);
+        GolombCodedSet[] filters = new GolombCodedSet[blocks.length];
+        for (int b = 0; b < blocks.length; b++) {
+            List<byte[]> items = new ArrayList<>();
+            for (int s : blocks[b]) {
+                items.add(script(seed, s));
+            }
+            filters[b] = GolombCodedSet.build(Bip158.BASIC_P, Bip158.BASIC_M, new byte[Bip158.KEY_LENGTH], items);
+        }
+        Params p = new Params(blocks.length, 0, 0, 0, 1.0, 1, new int[0], new int[0], 250);
+        return new MainnetLikeChain(p, seed, occ, filters, List.copyOf(wallets), 0);
+    }
+
     /** Builds the chain; {@code progress} counts blocks (twice: structure, then filters). */
     public static MainnetLikeChain build(Params p, long seed, Progress progress) {
         SplittableRandom rnd = new SplittableRandom(seed);

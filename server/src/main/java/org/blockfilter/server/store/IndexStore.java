@@ -1,5 +1,6 @@
 package org.blockfilter.server.store;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.TransactionOutPoint;
 import org.blockfilter.filters.wire.WireFormatException;
@@ -26,6 +28,7 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -34,6 +37,8 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The filter index on disk: one RocksDB database in the data directory.
@@ -47,8 +52,11 @@ import org.rocksdb.WriteOptions;
  * Column family "block" (every block ever indexed, best chain or stale; never deleted):
  *   block hash (32) -> u32 height | 80-byte block header | filter hash (32) |
  *                      filter header (32) | previous filter header (32) | basic filter (rest)
- *   Values of 512 bytes or more go to RocksDB blob files, so compaction does not rewrite
- *   the ~12 GB of mainnet filters (as Core keeps filters in flat files beside its LevelDB).
+ *   Stored inline and uncompressed (filters are entropy-coded). Not in RocksDB blob files:
+ *   RocksDB secondary instances cannot read blob files (facebook/rocksdb#13296; reading one
+ *   crashed the JVM), and {@code --read-only-secondary} and {@code export} are secondaries.
+ *   An index written by an earlier version with blob files is moved inline by its first
+ *   primary open ({@link #open}).
  *
  * Column family "height" (the best chain as indexed; entries above the tip are deleted
  * when a block is disconnected):
@@ -74,6 +82,7 @@ import org.rocksdb.WriteOptions;
  * <p>Thread-safe: one writer (the indexer) and any number of readers. Reads never return null.
  */
 public final class IndexStore implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(IndexStore.class);
     private static final int LAYOUT_VERSION = 1;
     private static final byte[] KEY_VERSION = "version".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEY_GENESIS = "genesis".getBytes(StandardCharsets.US_ASCII);
@@ -96,6 +105,7 @@ public final class IndexStore implements AutoCloseable {
     private final WriteOptions asyncWrite;
     private final int undoDepth;
     private final boolean secondary;
+    private final boolean migratedBlobFiles;
     private volatile Optional<ChainTip> tip;
     private boolean closed;
 
@@ -124,16 +134,16 @@ public final class IndexStore implements AutoCloseable {
         ColumnFamilyOptions plain = track(new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION));
-        // Filters are already entropy-coded: no compression, and out of the LSM tree into blob files.
-        ColumnFamilyOptions blobs = track(new ColumnFamilyOptions()
+        // Filters are already entropy-coded: no compression. Blob files stay off: secondaries
+        // cannot read them (see migrateBlobFiles for indexes that have them).
+        ColumnFamilyOptions filters = track(new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.NO_COMPRESSION)
-                .setEnableBlobFiles(true)
-                .setMinBlobSize(512));
+                .setEnableBlobFiles(false));
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         for (String name : FAMILIES) {
             descriptors.add(new ColumnFamilyDescriptor(
-                    name.getBytes(StandardCharsets.US_ASCII), name.equals("block") ? blobs : plain));
+                    name.getBytes(StandardCharsets.US_ASCII), name.equals("block") ? filters : plain));
         }
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         this.db = secondary
@@ -148,7 +158,57 @@ public final class IndexStore implements AutoCloseable {
         this.syncWrite = track(new WriteOptions().setSync(true));
         this.asyncWrite = track(new WriteOptions().setSync(false));
         checkVersion();
+        this.migratedBlobFiles = !secondary && migrateBlobFiles(dir);
         this.tip = readTip();
+    }
+
+    /**
+     * Moves filters that an earlier version stored in blob files back into the block column
+     * family (one full compaction of it), so that secondary instances can read the index.
+     */
+    private boolean migrateBlobFiles(Path dir) throws RocksDBException {
+        if (blobFiles(dir).isEmpty()) {
+            return false;
+        }
+        LOG.info("event=store_migration dir={} reason=\"filters in blob files, which secondaries cannot read\"", dir);
+        long bytes = 0;
+        WriteBatch batch = new WriteBatch();
+        try (RocksIterator it = db.newIterator(blocks)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                byte[] value = it.value();
+                batch.put(blocks, it.key(), value);
+                bytes += value.length;
+                if (bytes >= 64L << 20) {
+                    db.write(asyncWrite, batch);
+                    batch.close();
+                    batch = new WriteBatch();
+                    bytes = 0;
+                }
+            }
+            it.status();
+            db.write(syncWrite, batch);
+        } finally {
+            batch.close();
+        }
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(flush, blocks);
+        }
+        db.compactRange(blocks);
+        List<Path> left = blobFiles(dir);
+        if (!left.isEmpty()) {
+            throw new StoreException("index in " + dir + " still has " + left.size()
+                    + " blob files after moving its filters inline: " + left.get(0));
+        }
+        return true;
+    }
+
+    private static List<Path> blobFiles(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".blob"))
+                    .toList();
+        } catch (IOException e) {
+            throw new StoreException("cannot list " + dir + ": " + e, e);
+        }
     }
 
     /**
@@ -163,10 +223,17 @@ public final class IndexStore implements AutoCloseable {
         }
         try {
             Files.createDirectories(dir);
-            return new IndexStore(dir, undoDepth, null);
+            IndexStore store = new IndexStore(dir, undoDepth, null);
+            if (store.migratedBlobFiles) {
+                // Reopened so that the new MANIFEST lists no blob file: a secondary that replays
+                // the blob files' history from the MANIFEST sees an empty block column family.
+                store.close();
+                store = new IndexStore(dir, undoDepth, null);
+            }
+            return store;
         } catch (RocksDBException e) {
             throw new StoreException("cannot open index store in " + dir + ": " + e.getMessage(), e);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new StoreException("cannot create data directory " + dir + ": " + e, e);
         }
     }
@@ -188,12 +255,19 @@ public final class IndexStore implements AutoCloseable {
         if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
             throw new StoreException("no index in " + dir + " (start the indexing server on it first)");
         }
+        List<Path> blobs = blobFiles(dir);
+        if (!blobs.isEmpty()) {
+            // RocksDB secondaries cannot read blob files: reading one crashes the process.
+            throw new StoreException("the index in " + dir + " was written by an earlier version that keeps filters in "
+                    + blobs.size() + " RocksDB blob files, which a read-only secondary cannot read: start the"
+                    + " indexing server (the primary) on it once with this version to move them inline");
+        }
         try {
             Files.createDirectories(secondaryDir);
             return new IndexStore(dir, DEFAULT_UNDO_DEPTH, secondaryDir);
         } catch (RocksDBException e) {
             throw new StoreException("cannot open index store in " + dir + " as a secondary: " + e.getMessage(), e);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new StoreException("cannot create directory " + secondaryDir + ": " + e, e);
         }
     }

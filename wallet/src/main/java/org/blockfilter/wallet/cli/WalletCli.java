@@ -38,6 +38,7 @@ import org.blockfilter.wallet.spend.Spender;
 import org.blockfilter.wallet.store.PassphraseRequiredException;
 import org.blockfilter.wallet.store.SealedSecret;
 import org.blockfilter.wallet.store.Sealing;
+import org.blockfilter.wallet.sync.FetchPolicy;
 import org.blockfilter.wallet.sync.SourceFault;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.sync.SyncException;
@@ -436,6 +437,20 @@ public final class WalletCli {
         @Option(names = "--quiet", description = "no progress bar")
         boolean quiet;
 
+        @Option(
+                names = "--fetch-policy",
+                paramLabel = "SPEC",
+                converter = FetchPolicyConverter.class,
+                description = "how matched blocks are downloaded: none, default, or a comma list of spread (each"
+                        + " block from one of the sources, by a stable per-wallet hash), decoys=K (0.."
+                        + FetchPolicy.MAX_DECOYS + "; per matched block, K seed blocks whose decoy scripts are then"
+                        + " followed like the wallet's own; decoy blocks are verified and discarded), shuffle"
+                        + " (random request order) and jitter=MS (random pause before each block request)."
+                        + " Default: ${DEFAULT-VALUE}, chosen by the privacy lab's experiment 8"
+                        + " (privacy-lab/results/exp8-fetch-policy); spread needs several --server/--peer/--export.",
+                defaultValue = FetchPolicy.DEFAULT_SPEC)
+        FetchPolicy fetchPolicy;
+
         /** What the command does to the wallet before syncing; nothing for a plain sync. */
         void before(LightWallet w) {}
 
@@ -451,13 +466,15 @@ public final class WalletCli {
             List<ChainSource> sources = open(w.network());
             try {
                 long t0 = System.nanoTime();
-                SyncEngine engine = new SyncEngine(w, sources, quiet ? null : new ProgressBar(cli.err));
+                SyncEngine engine = new SyncEngine(w, sources, quiet ? null : new ProgressBar(cli.err), fetchPolicy);
                 SyncReport r = everyStoredHeader() ? engine.verifyAndSync() : engine.sync();
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 Map<String, Object> j = new LinkedHashMap<>();
                 j.put("height", r.tipHeight());
                 j.put("filtersScanned", r.filtersScanned());
                 j.put("matchedBlocks", r.matchedBlocks());
+                j.put("fetchPolicy", r.fetchPolicy().spec());
+                j.put("decoyBlocks", r.decoyBlocks());
                 j.put("reorgDepth", r.reorgDepth());
                 j.put(
                         "balance",
@@ -470,7 +487,8 @@ public final class WalletCli {
                 j.put("dropped", r.dropped().stream().map(SourceFault::toString).toList());
                 j.put("rolledBack", r.rollbacks());
                 StringBuilder human = new StringBuilder("synced to height " + r.tipHeight() + ": " + r.filtersScanned()
-                        + " filters, " + r.matchedBlocks() + " matched blocks, " + ms + " ms; balance "
+                        + " filters, " + r.matchedBlocks() + " matched blocks, " + r.decoyBlocks() + " decoy blocks ("
+                        + r.fetchPolicy().spec() + "), " + ms + " ms; balance "
                         + w.ledger().spendableBalance(w.headers().tipHeight()).toPlainString() + " BTC, immature "
                         + w.ledger().immatureBalance(w.headers().tipHeight()).toPlainString() + " BTC");
                 for (SourceFault f : r.dropped()) {
@@ -694,6 +712,18 @@ public final class WalletCli {
                     Map.of("file", w.file().toString(), "seal", target.cliName(), "changed", true),
                     "wallet " + w.file() + " resealed: --seal " + before.cliName() + " -> " + target.cliName());
             return 0;
+        }
+    }
+
+    /** Parses {@code --fetch-policy}; a bad spec is a usage error naming the bad item. */
+    static final class FetchPolicyConverter implements CommandLine.ITypeConverter<FetchPolicy> {
+        @Override
+        public FetchPolicy convert(String value) {
+            try {
+                return FetchPolicy.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
         }
     }
 }

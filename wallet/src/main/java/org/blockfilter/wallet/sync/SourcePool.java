@@ -33,7 +33,7 @@ final class SourcePool {
 
     /** A copy of the live sources, in the order given. */
     List<ChainSource> live() {
-        return List.copyOf(live);
+        return new ArrayList<>(live);
     }
 
     boolean isLive(ChainSource s) {
@@ -109,8 +109,17 @@ final class SourcePool {
     }
 
     Block verifiedBlock(int height) {
+        return verifiedBlock(height, null);
+    }
+
+    /** The verified block from {@code preferred} (if live and not null) first, then the other live sources in order. */
+    Block verifiedBlock(int height, ChainSource preferred) {
         Sha256Hash hash = wallet.headers().hash(height);
-        for (ChainSource s : live()) {
+        List<ChainSource> order = live();
+        if (preferred != null && order.remove(preferred)) {
+            order.add(0, preferred);
+        }
+        for (ChainSource s : order) {
             try {
                 return BlockCheck.verify(params, s.block(hash), hash, height);
             } catch (InvalidBlockException e) {

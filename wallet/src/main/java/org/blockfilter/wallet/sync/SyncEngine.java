@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongConsumer;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.NetworkParameters;
@@ -34,9 +35,10 @@ import org.blockfilter.wallet.source.SourceException;
  * disagreement is settled at the first differing height by the block itself
  * ({@link FilterEvidence}) and the liar is named and dropped;</li>
  * <li>filters in batches of at most {@link Bip157#MAX_CFILTERS}, each checked against its
- * committed header, matched against every watched script; matching blocks fetched, checked
- * ({@link BlockCheck}) and applied; a used address slides the gap window and the range scanned
- * so far is rescanned for the new scripts.</li>
+ * committed header, matched against every watched script; matching blocks fetched as the
+ * {@link FetchPolicy} says (sources, decoys, order, pauses), checked ({@link BlockCheck}) and applied
+ * (decoy blocks are checked and discarded); a used address slides the gap window and the range
+ * scanned so far is rescanned for the new scripts.</li>
  * </ol>
  * The balance is never silently wrong: when no honest source is left or a dispute cannot be
  * settled, sync stops with a {@link SyncException} and the wallet keeps its last verified state.
@@ -51,13 +53,38 @@ public final class SyncEngine {
     private final NetworkParameters params;
     private final SourcePool pool;
     private final SyncProgress.Listener listener;
+    private final FetchPolicy policy;
+    private final BlockFetcher fetcher;
     private final Map<Integer, BasicFilter> filterCache = new HashMap<>();
     private final List<String> rollbacks = new ArrayList<>();
     private int matchedBlocks;
     private int filtersScanned;
     private int reorgDepth;
 
+    /** An engine with the {@link FetchPolicy#DEFAULT default} block-fetch policy. */
     public SyncEngine(LightWallet wallet, List<? extends ChainSource> sources, SyncProgress.Listener listener) {
+        this(wallet, sources, listener, FetchPolicy.DEFAULT);
+    }
+
+    /** An engine with the given block-fetch policy; jitter pauses sleep. */
+    public SyncEngine(
+            LightWallet wallet,
+            List<? extends ChainSource> sources,
+            SyncProgress.Listener listener,
+            FetchPolicy policy) {
+        this(wallet, sources, listener, policy, SyncEngine::sleep);
+    }
+
+    /**
+     * An engine with the given block-fetch policy; {@code pause} is called with each jitter pause in milliseconds
+     * (it sleeps in production; a simulation advances its own clock).
+     */
+    public SyncEngine(
+            LightWallet wallet,
+            List<? extends ChainSource> sources,
+            SyncProgress.Listener listener,
+            FetchPolicy policy,
+            LongConsumer pause) {
         if (sources.isEmpty()) {
             throw new IllegalArgumentException("at least one chain source is required");
         }
@@ -65,6 +92,17 @@ public final class SyncEngine {
         this.params = NetworkParameters.of(wallet.network());
         this.pool = new SourcePool(wallet, params, sources);
         this.listener = listener;
+        this.policy = policy;
+        this.fetcher = new BlockFetcher(wallet, pool, policy, pause);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SyncException("interrupted during a fetch-policy pause", List.of());
+        }
     }
 
     /** Runs one sync to the best tip the sources can prove; saves the wallet after each verified step. */
@@ -97,7 +135,9 @@ public final class SyncEngine {
                 reorgDepth,
                 pool.faults(),
                 pool.live().stream().map(ChainSource::name).toList(),
-                rollbacks);
+                rollbacks,
+                policy,
+                fetcher.decoyBlocks());
     }
 
     // ---------------------------------------------------------------- headers
@@ -720,12 +760,15 @@ public final class SyncEngine {
         int stopAt = wallet.filterHeaders().tipHeight();
         progress("filters", firstScan);
         for (int start = first; start <= stopAt; ) {
-            int stop = Math.min(stopAt, start + Bip157.MAX_CFILTERS - 1);
+            // Batches end at multiples of MAX_CFILTERS, so syncs from different starts fetch alike from there on.
+            int stop = Math.min(stopAt, (start / Bip157.MAX_CFILTERS + 1) * Bip157.MAX_CFILTERS - 1);
             List<BasicFilter> filters = pool.verifiedFilters(start, stop);
             List<byte[]> watched = watchedScripts();
             TreeSet<Integer> matched = new TreeSet<>();
+            Map<Integer, BasicFilter> batch = new HashMap<>();
             for (int i = 0; i < filters.size(); i++) {
                 BasicFilter f = filters.get(i);
+                batch.put(start + i, f);
                 if (filterCache.size() < FILTER_CACHE_LIMIT) {
                     filterCache.put(start + i, f);
                 }
@@ -734,7 +777,11 @@ public final class SyncEngine {
                 }
             }
             filtersScanned += filters.size();
-            Set<OutputScript> fresh = applyBlocks(matched, filters, start);
+            Map<Integer, Block> blocks = fetcher.fetchBatch(matched, start, stop, firstScan, h -> {
+                BasicFilter f = batch.get(h);
+                return f != null ? f : filterCache.get(h);
+            });
+            Set<OutputScript> fresh = applyBlocks(matched, batch, blocks);
             while (!fresh.isEmpty()) {
                 // The window slid: earlier blocks may pay the new scripts.
                 fresh = rescan(wallet.birthdayHeight(), stop, fresh);
@@ -782,23 +829,19 @@ public final class SyncEngine {
             }
             byHeight.put(h, f);
         }
-        return applyBlocks(matched, byHeight);
+        return applyBlocks(matched, byHeight, Map.of());
     }
 
-    private Set<OutputScript> applyBlocks(TreeSet<Integer> heights, List<BasicFilter> filters, int start) {
-        Map<Integer, BasicFilter> byHeight = new HashMap<>();
-        for (int h : heights) {
-            byHeight.put(h, filters.get(h - start));
-        }
-        return applyBlocks(heights, byHeight);
-    }
-
-    /** Fetches, verifies and applies matched blocks in height order; returns scripts newly derived by the gap window. */
-    private Set<OutputScript> applyBlocks(TreeSet<Integer> heights, Map<Integer, BasicFilter> filters) {
+    /**
+     * Applies matched blocks in height order, fetching (through the fetch policy, without decoys) those not in
+     * {@code fetched}; returns scripts newly derived by the gap window.
+     */
+    private Set<OutputScript> applyBlocks(
+            TreeSet<Integer> heights, Map<Integer, BasicFilter> filters, Map<Integer, Block> fetched) {
         Set<OutputScript> fresh = new LinkedHashSet<>();
         Ledger ledger = wallet.ledger();
         for (int h : heights) {
-            Block block = pool.verifiedBlock(h);
+            Block block = fetched.containsKey(h) ? fetched.get(h) : fetcher.fetch(h);
             BasicFilter filter = filters.get(h);
             FilterEvidence evidence = FilterEvidence.of(
                     block,

@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -115,6 +116,29 @@ class WalletCliTest {
         Result noSource = run(base("sync"));
         assertEquals(1, noSource.code());
         assertTrue(noSource.err().contains("--server"), noSource.err());
+    }
+
+    @Test
+    void aBadFetchPolicyIsAUsageErrorLikeAnyBadOptionValue() throws Exception {
+        run(base("create"));
+        Result badTimeout = run(base("sync", "--timeout", "soon", "--server", "http://127.0.0.1:1"));
+        for (String spec : List.of("decoys=99", "fast", "spread=1", "")) {
+            Result r = run(base("sync", "--fetch-policy", spec, "--server", "http://127.0.0.1:1"));
+            assertEquals(badTimeout.code(), r.code(), spec + ": " + r.err());
+            assertTrue(r.code() != 0, r.err());
+            assertTrue(r.err().contains("--fetch-policy"), r.err());
+            assertTrue(r.err().contains("fetch policy"), r.err());
+        }
+    }
+
+    @Test
+    void syncHelpDocumentsTheFetchPolicyAndItsDefault() {
+        Result r = run("sync", "--help");
+        assertEquals(0, r.code(), r.err());
+        String usage = r.out().replaceAll("\\s+", " ");
+        assertTrue(usage.contains("--fetch-policy=SPEC"), usage);
+        assertTrue(usage.contains("Default: " + org.blockfilter.wallet.sync.FetchPolicy.DEFAULT_SPEC), usage);
+        assertTrue(usage.contains("experiment 8"), usage);
     }
 
     @Test

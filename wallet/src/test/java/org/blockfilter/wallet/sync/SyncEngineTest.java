@@ -44,7 +44,7 @@ class SyncEngineTest {
         chain.mine(3);
         MemorySource src = new MemorySource("honest", chain);
 
-        SyncReport r = sync(w, src);
+        SyncReport r = new SyncEngine(w, List.of(src), null, FetchPolicy.NONE).sync();
 
         assertEquals(chain.tipHeight(), r.tipHeight());
         assertEquals(Coin.COIN.add(Coin.CENT.multiply(2)), w.ledger().balance(true));
