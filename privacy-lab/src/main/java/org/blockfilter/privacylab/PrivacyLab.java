@@ -143,11 +143,13 @@ public final class PrivacyLab {
                 .append(
                         "| 4. exp5's BIP 37 rows used Core's sizing under a bitcoinj label | exp5: sized by bitcoinj's BloomFilter constructor, as in exp1 | exp5's 'BIP 37 on the same axes' table |\n")
                 .append(
-                        "| 5. no side-by-side with the paper | exp1: P_h(j), j = 1..N, N = 5, 10, 15, 20 beside the paper's model; the paper's countermeasures measured | exp1-single-filter/exp1_paper_ph.png, exp1_countermeasures.csv |\n")
+                        "| 5. no side-by-side with the paper | exp1: P_h(j), j = 1..N, N = 5, 10, 15, 20 beside the paper's model and the one printed value found (N = 10: 0.99, via Karame and Androulaki's book; the report lists what was searched); the paper's countermeasures measured | exp1-single-filter/exp1_paper_ph.png, exp1_paper_ph.csv, exp1_countermeasures.csv |\n")
                 .append(
                         "| wallet acts on it: a block-fetch privacy policy | exp8: the real wallet's sync engine under every policy setting, every exp5 adversary on its request log, a privacy/bandwidth frontier with the default marked | exp8-fetch-policy/exp8_frontier_n*_sources*.png |\n")
                 .append(
-                        "| 6. statistics and plots | 50 clients per exp1 cell (1 scanned against the universe), 300, 100 and 20 wallets per exp5 cell for N = 1, 10 and 100, 95% CIs, 3 significant digits, zeros marked on log axes, legends below plots, decoy levels named | every plot |\n");
+                        "| 6. statistics and plots | 50 clients per exp1 cell (1 scanned against the universe), 300, 100 and 20 wallets per exp5 cell for N = 1, 10 and 100, 95% CIs, 3 significant digits, zeros marked on log axes, legends below plots, decoy levels named | every plot |\n")
+                .append(
+                        "| BIP 37 adversaries (issue 13, what to deliver); exp5's re-sync text | exp2: the paper's element-count estimate n_hat = -(m/k) ln(1 - X/m) (accuracy, the address count it gives, its effect on P_h), intersection over 100-500 wallets per setting with 95% CIs, the paper's K_j with filters ordered by n_hat; exp5 now says that intersecting two re-syncs weakens a 1-of-4 observer | exp2-multiple-filters/exp2_element_estimate.png, exp2_intersection_ci.png, exp2_paper_kj.csv; exp5's adversary list and reading |\n");
         try {
             java.nio.file.Files.createDirectories(options.out());
             java.nio.file.Files.writeString(options.out().resolve("README.md"), index.toString());

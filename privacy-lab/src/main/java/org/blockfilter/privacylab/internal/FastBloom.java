@@ -77,6 +77,20 @@ public final class FastBloom {
         return Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
     }
 
+    /** The number of set bits (X in the element-count estimate n = -(m/k) ln(1 - X/m)). */
+    public long setBits() {
+        long n = 0;
+        for (byte b : bits) {
+            n += Integer.bitCount(b & 0xff);
+        }
+        return n;
+    }
+
+    /** The filter's size in bits (m). */
+    public long bitCount() {
+        return bitCount;
+    }
+
     public int hashFuncs() {
         return seeds.length;
     }

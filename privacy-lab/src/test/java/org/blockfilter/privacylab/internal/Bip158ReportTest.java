@@ -1,0 +1,54 @@
+package org.blockfilter.privacylab.internal;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The exp5 report says what intersecting two re-syncs does to an observer of 1 of 4 peers. */
+class Bip158ReportTest {
+    @Test
+    void resyncSentenceSaysTheOneOfFourObserverIsWeakenedAndQuotesTheRun() {
+        Csv summary = new Csv(
+                "N",
+                "peers",
+                "policy",
+                "decoys",
+                "adversary",
+                "wallets",
+                "own",
+                "fp",
+                "downloads",
+                "mb",
+                "candidates",
+                "ph1",
+                "ph1_lo",
+                "ph1_hi",
+                "phN",
+                "phN_lo",
+                "phN_hi");
+        summary.row("1", "1", "NONE", "0", "co-occurrence", 3, 1, 0, 1, 1, 1, "0.55", "0.5", "0.6", 0, 0, 0);
+        summary.row("1", "4", "NONE", "0", "co-occurrence", 3, 1, 0, 1, 1, 1, "0.0796", "0.05", "0.11", 0, 0, 0);
+        summary.row(
+                "1",
+                "4",
+                "NONE",
+                "0",
+                "co-occurrence + 2 re-syncs",
+                3,
+                1,
+                0,
+                1,
+                1,
+                1,
+                "0.00836",
+                "0.0",
+                "0.02",
+                0,
+                0,
+                0);
+        String s = Bip158Report.resyncAtFourPeers(summary);
+        assertTrue(s.contains("weaker adversary"), s);
+        assertTrue(s.contains("N = 1: P_h(1) 0.0796 [0.05, 0.11] vs 0.00836 [0.0, 0.02]"), s);
+        assertTrue(s.contains("union"), s);
+    }
+}
