@@ -30,6 +30,7 @@ import org.bitcoinj.core.TransactionOutPoint;
 import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.filters.PrevoutScripts;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 import org.blockfilter.server.store.UnspentOutput;
@@ -347,10 +348,18 @@ final class IngestPipeline implements AutoCloseable {
             Block block, byte[] raw, List<byte[]> nodePrevouts, int height, Sha256Hash prevHeader) {
         long t0 = System.nanoTime();
         Map<OutKey, byte[]> created = new LinkedHashMap<>();
-        Map<OutKey, byte[]> prevScripts = new HashMap<>();
         Set<OutKey> spentKeys = new HashSet<>();
-        List<UnspentOutput> spent = new ArrayList<>();
+        // Per non-coinbase input, in input order: its outpoint and the script it spends (null
+        // until the store lookup below fills it in).
+        List<TransactionOutPoint> inputOutpoints = new ArrayList<>();
+        List<byte[]> inputScripts = new ArrayList<>();
+        // Per output spent from before this block, in input order (the undo order).
+        List<OutKey> spentOrder = new ArrayList<>();
+        List<byte[]> spentScripts = new ArrayList<>();
         List<OutKey> spentFromStore = new ArrayList<>();
+        // Outputs to read from the store: their input and spent positions, read in one MultiGet.
+        List<TransactionOutPoint> fromStore = new ArrayList<>();
+        List<int[]> fromStoreAt = new ArrayList<>();
         int inputs = 0;
         for (Transaction tx : block.getTransactions()) {
             if (!tx.isCoinBase()) {
@@ -365,16 +374,23 @@ final class IngestPipeline implements AutoCloseable {
                         byte[] pending = overlay.remove(key);
                         if (nodePrevouts != null) {
                             script = nodePrevout(nodePrevouts, inputs, block, height);
+                        } else if (pending != null) {
+                            script = pending;
+                        } else if (spentAhead.contains(key)) {
+                            throw notUnspent(key, block, height);
                         } else {
-                            script = pending != null ? pending : storeScript(op, key, block, height);
+                            fromStore.add(op);
+                            fromStoreAt.add(new int[] {inputs, spentOrder.size()});
                         }
                         if (pending == null) {
                             spentAhead.add(key);
                             spentFromStore.add(key);
                         }
-                        spent.add(new UnspentOutput(key.txId(), key.index(), script));
+                        spentOrder.add(key);
+                        spentScripts.add(script);
                     }
-                    prevScripts.put(key, script);
+                    inputOutpoints.add(op);
+                    inputScripts.add(script);
                     inputs++;
                 }
             }
@@ -391,8 +407,18 @@ final class IngestPipeline implements AutoCloseable {
             throw new IndexingException("node reported " + nodePrevouts.size() + " prevout scripts for block "
                     + block.getHash() + " at height " + height + ", which has " + inputs + " inputs");
         }
+        List<byte[]> stored = store.unspentScripts(fromStore);
+        for (int i = 0; i < stored.size(); i++) {
+            byte[] script = stored.get(i);
+            int[] at = fromStoreAt.get(i);
+            if (script == null) {
+                throw notUnspent(spentOrder.get(at[1]), block, height);
+            }
+            inputScripts.set(at[0], script);
+            spentScripts.set(at[1], script);
+        }
         long t1 = System.nanoTime();
-        BasicFilter filter = BasicFilter.build(block, op -> prevScripts.get(new OutKey(op.hash(), op.index())));
+        BasicFilter filter = BasicFilter.build(block, inInputOrder(inputOutpoints, inputScripts));
         Sha256Hash filterHash = filter.filterHash();
         Sha256Hash header = FilterHeaders.next(filterHash, prevHeader);
         StoredBlock record = new StoredBlock(
@@ -403,6 +429,11 @@ final class IngestPipeline implements AutoCloseable {
                 header,
                 prevHeader,
                 filter.bytes());
+        List<UnspentOutput> spent = new ArrayList<>(spentOrder.size());
+        for (int i = 0; i < spentOrder.size(); i++) {
+            OutKey k = spentOrder.get(i);
+            spent.add(new UnspentOutput(k.txId(), k.index(), spentScripts.get(i)));
+        }
         List<UnspentOutput> createdList = new ArrayList<>(created.size());
         created.forEach((k, s) -> createdList.add(new UnspentOutput(k.txId(), k.index(), s)));
         IndexStore.PendingBlock batch = store.prepareConnect(record, spent, createdList);
@@ -421,10 +452,35 @@ final class IngestPipeline implements AutoCloseable {
                 createdList.size());
     }
 
-    private byte[] storeScript(TransactionOutPoint op, OutKey key, Block block, int height) {
-        Optional<byte[]> script = spentAhead.contains(key) ? Optional.empty() : store.unspentScript(op);
-        return script.orElseThrow(() -> new IndexingException("block " + block.getHash() + " at height " + height
-                + " spends " + key + ", which is not in the unspent-output map"));
+    /**
+     * The scripts the inputs spend, for {@link BasicFilter#build}: it asks in input order, so
+     * each question is answered from the next position without a map (checked against the
+     * outpoint; any other order falls back to a map built on first use).
+     */
+    private static PrevoutScripts inInputOrder(List<TransactionOutPoint> outpoints, List<byte[]> scripts) {
+        return new PrevoutScripts() {
+            private int next;
+            private Map<TransactionOutPoint, byte[]> byOutpoint;
+
+            @Override
+            public byte[] scriptFor(TransactionOutPoint outpoint) {
+                if (next < outpoints.size() && outpoint.equals(outpoints.get(next))) {
+                    return scripts.get(next++);
+                }
+                if (byOutpoint == null) {
+                    byOutpoint = new HashMap<>();
+                    for (int i = 0; i < outpoints.size(); i++) {
+                        byOutpoint.put(outpoints.get(i), scripts.get(i));
+                    }
+                }
+                return byOutpoint.get(outpoint);
+            }
+        };
+    }
+
+    private static IndexingException notUnspent(OutKey key, Block block, int height) {
+        return new IndexingException("block " + block.getHash() + " at height " + height + " spends " + key
+                + ", which is not in the unspent-output map");
     }
 
     private byte[] nodePrevout(List<byte[]> nodePrevouts, int input, Block block, int height) {

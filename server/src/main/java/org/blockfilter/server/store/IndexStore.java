@@ -322,6 +322,23 @@ public final class IndexStore implements AutoCloseable {
         return read(() -> Optional.ofNullable(db.get(utxo, key)));
     }
 
+    /**
+     * The scripts of many outputs in one RocksDB MultiGet (one JNI call and one consistent view
+     * instead of one of each per output): element {@code i} is the script of {@code outpoints[i]},
+     * or null if the store does not have it.
+     */
+    public List<byte[]> unspentScripts(List<TransactionOutPoint> outpoints) {
+        if (outpoints.isEmpty()) {
+            return List.of();
+        }
+        List<byte[]> keys = new ArrayList<>(outpoints.size());
+        for (TransactionOutPoint op : outpoints) {
+            keys.add(outpointKey(op.hash(), op.index()));
+        }
+        List<ColumnFamilyHandle> families = java.util.Collections.nCopies(keys.size(), utxo);
+        return read(() -> db.multiGetAsList(families, keys));
+    }
+
     /** Any indexed block by hash, on the best chain or stale. */
     public Optional<StoredBlock> block(Sha256Hash hash) {
         return read(() -> Optional.ofNullable(db.get(blocks, hash.serialize())).map(v -> decodeBlock(hash, v)));
@@ -637,8 +654,19 @@ public final class IndexStore implements AutoCloseable {
         return ByteBuffer.allocate(4).putInt(height).array();
     }
 
+    // Hot (two per input and one per output, in the prepare stage): no ByteBuffer, no copy of
+    // the hash before reversing it (Sha256Hash.serialize() copies, then reverses).
     static byte[] outpointKey(Sha256Hash txId, long index) {
-        return ByteBuffer.allocate(36).put(txId.serialize()).putInt((int) index).array();
+        byte[] hash = txId.getBytes();
+        byte[] key = new byte[36];
+        for (int i = 0; i < 32; i++) {
+            key[i] = hash[31 - i];
+        }
+        key[32] = (byte) (index >>> 24);
+        key[33] = (byte) (index >>> 16);
+        key[34] = (byte) (index >>> 8);
+        key[35] = (byte) index;
+        return key;
     }
 
     private static byte[] tipValue(int height, byte[] hashKey) {
