@@ -22,6 +22,7 @@ import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
 import org.blockfilter.server.index.FilterIndexer;
 import org.blockfilter.server.index.IndexingException;
+import org.blockfilter.server.index.IngestSettings;
 import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.node.RpcNodeGateway;
@@ -128,6 +129,41 @@ public final class ServerMain implements Callable<Integer> {
             description = "Blocks of undo data kept, the deepest reorg followed (default: ${DEFAULT-VALUE}).")
     int undoDepth;
 
+    @Option(
+            names = "--http-compression",
+            paramLabel = "gzip|none",
+            defaultValue = "none",
+            description = "gzip: JSON and hex responses of 1 KiB or more are gzipped for clients that send "
+                    + "Accept-Encoding: gzip (binary filters never are: they do not compress); none: never "
+                    + "compress (default: ${DEFAULT-VALUE}: gzip costs 4-14x the server CPU of a JSON answer, "
+                    + "and binary is smaller than gzipped JSON; docs/benchmarks.md).")
+    String httpCompression;
+
+    @Option(
+            names = "--rpc-workers",
+            defaultValue = "4",
+            description = "Blocks fetched from the node in parallel while catching up (default: ${DEFAULT-VALUE}).")
+    int rpcWorkers;
+
+    @Option(
+            names = "--prefetch-blocks",
+            defaultValue = "32",
+            description = "At most this many fetched blocks wait to be indexed (default: ${DEFAULT-VALUE}).")
+    int prefetchBlocks;
+
+    @Option(
+            names = "--prefetch-mb",
+            defaultValue = "64",
+            description = "At most this many MiB of fetched raw blocks wait to be indexed, so the heap stays"
+                    + " bounded (default: ${DEFAULT-VALUE}).")
+    int prefetchMb;
+
+    @Option(
+            names = "--no-node-prevouts",
+            description = "Never take prevout scripts from the node's getblock verbosity 3 (Bitcoin Core >= 23);"
+                    + " always read them from the index's own unspent-output map.")
+    boolean noNodePrevouts;
+
     @Option(names = "--no-http", description = "Index only; do not start the HTTP server.")
     boolean noHttp;
 
@@ -160,6 +196,9 @@ public final class ServerMain implements Callable<Integer> {
             description = "The secondary instance's own directory (RocksDB's info log; default: a temporary "
                     + "directory deleted at exit). One per secondary process.")
     Path secondaryDir;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     private final Deque<AutoCloseable> closeOnExit = new ArrayDeque<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -197,7 +236,8 @@ public final class ServerMain implements Callable<Integer> {
     }
 
     private int validate() {
-        PrintWriter err = new CommandLine(this).getErr();
+        // The executing command line's writer (run(out, err, ...) redirects it), not a new one's.
+        PrintWriter err = spec.commandLine().getErr();
         String problem = null;
         if (node != null && embedded) {
             problem = "--node and --embedded exclude each other";
@@ -211,6 +251,12 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--poll-ms must be >= 1: " + pollMillis;
         } else if (undoDepth < 1) {
             problem = "--undo-depth must be >= 1: " + undoDepth;
+        } else if (rpcWorkers < 1 || rpcWorkers > 64) {
+            problem = "--rpc-workers must be 1..64: " + rpcWorkers;
+        } else if (prefetchBlocks < 1) {
+            problem = "--prefetch-blocks must be >= 1: " + prefetchBlocks;
+        } else if (prefetchMb < 1 || prefetchMb > 1 << 20) {
+            problem = "--prefetch-mb must be 1..1048576: " + prefetchMb;
         } else if (p2pPort != null && (p2pPort < 0 || p2pPort > 65_535)) {
             problem = "--p2p-port must be 0..65535: " + p2pPort;
         } else if (p2pPort != null && noP2p) {
@@ -221,6 +267,8 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--read-only-secondary only serves: it excludes --exit-when-synced and --no-http";
         } else if (secondaryDir != null && !readOnlySecondary) {
             problem = "--secondary-dir needs --read-only-secondary";
+        } else if (!isCompression(httpCompression)) {
+            problem = "--http-compression must be gzip or none: " + httpCompression;
         } else if (demoBlocks < 1 || demoBlocks > MAX_DEMO_BLOCKS) {
             problem = "--demo-blocks must be 1.." + MAX_DEMO_BLOCKS + ": " + demoBlocks;
         }
@@ -230,6 +278,15 @@ public final class ServerMain implements Callable<Integer> {
             return 2;
         }
         return 0;
+    }
+
+    private static boolean isCompression(String value) {
+        try {
+            RestConfig.Compression.parse(value);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private int serve() throws StartupException {
@@ -256,7 +313,12 @@ public final class ServerMain implements Callable<Integer> {
         }
         IndexStore store = IndexStore.open(dir, undoDepth);
         closeFirst(store);
-        FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(pollMillis));
+        FilterIndexer indexer = new FilterIndexer(
+                store,
+                new RpcBlockSource(rpc),
+                Duration.ofMillis(pollMillis),
+                new IngestSettings(rpcWorkers, prefetchBlocks, (long) prefetchMb << 20),
+                !noNodePrevouts);
         closeFirst(indexer);
         LOG.info(
                 "event=start node={} chain={} data_dir={} indexed_height={}",
@@ -404,7 +466,8 @@ public final class ServerMain implements Callable<Integer> {
                 .withHost(bind)
                 .withPort(port)
                 .withNetwork(chain)
-                .withBuriedDepth(immutableDepth);
+                .withBuriedDepth(immutableDepth)
+                .withCompression(RestConfig.Compression.parse(httpCompression));
         try {
             return RestServer.start(config, new StoreFilterIndexReader(store), new RpcNodeGateway(rpc));
         } catch (RuntimeException e) {

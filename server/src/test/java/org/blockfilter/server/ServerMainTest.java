@@ -33,6 +33,38 @@ class ServerMainTest {
     }
 
     @Test
+    void unknownHttpCompressionIsABadOptionThatNamesTheValues() {
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = ServerMain.run(
+                new java.io.PrintWriter(new java.io.StringWriter(), true),
+                new java.io.PrintWriter(err, true),
+                "--http-compression",
+                "br");
+        assertEquals(2, code);
+        assertEquals(
+                "blockfilter-server: --http-compression must be gzip or none: br (see --help)",
+                err.toString().strip());
+    }
+
+    @Test
+    void httpCompressionNoneIsAccepted() throws IOException {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        // Past option validation (2) to the node (1): the option itself is fine.
+        assertEquals(
+                1,
+                ServerMain.run(
+                        "--http-compression",
+                        "none",
+                        "--node",
+                        "http://u:p@127.0.0.1:" + closedPort,
+                        "--data-dir",
+                        dir.resolve("d").toString()));
+    }
+
+    @Test
     void unreachableNodeFailsStartupWithExitOne() throws IOException {
         int closedPort;
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param bip37CpuBudgetNanos server CPU time after which a BIP 37 scan stops and returns what it has
  * @param blockCacheBytes   size of the raw-block cache used by the BIP 37 path
  * @param gzipMinBytes      responses smaller than this are not compressed
+ * @param compression       whether JSON and hex responses are gzipped for clients that accept it
+ *                          (binary responses never are: GCS filters are already dense)
  */
 public record RestConfig(
         String host,
@@ -28,11 +30,40 @@ public record RestConfig(
         long bip37WorkBudget,
         long bip37CpuBudgetNanos,
         long blockCacheBytes,
-        int gzipMinBytes) {
+        int gzipMinBytes,
+        Compression compression) {
+
+    /** HTTP response compression: the {@code --http-compression} values. */
+    public enum Compression {
+        /** gzip JSON and hex bodies of at least {@code gzipMinBytes} when the client sends Accept-Encoding: gzip. */
+        GZIP,
+        /** Never compress. */
+        NONE;
+
+        /** The command-line spelling ("gzip", "none"). */
+        public String cliName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /**
+         * Parses a command-line value.
+         *
+         * @throws IllegalArgumentException naming the accepted values
+         */
+        public static Compression parse(String value) {
+            for (Compression c : values()) {
+                if (c.cliName().equals(value)) {
+                    return c;
+                }
+            }
+            throw new IllegalArgumentException("expected gzip or none, got \"" + value + "\"");
+        }
+    }
 
     public RestConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(compression, "compression");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
@@ -48,9 +79,25 @@ public record RestConfig(
         }
     }
 
-    /** Loopback, free port, regtest, buried after 6 blocks, 5 s tip max-age, BIP 37 limits of 1000 blocks. */
+    /**
+     * Loopback, free port, regtest, buried after 6 blocks, 5 s tip max-age, BIP 37 limits of 1000
+     * blocks, no compression (gzip costs 4-14x the CPU of a JSON answer and saves fewer bytes than
+     * asking for binary: docs/benchmarks.md, "Serving at mainnet sizes").
+     */
     public static RestConfig defaults() {
-        return new RestConfig("127.0.0.1", 0, "regtest", 6, 5, 5, 1000, 10_000_000L, 2_000_000_000L, 64L << 20, 1024);
+        return new RestConfig(
+                "127.0.0.1",
+                0,
+                "regtest",
+                6,
+                5,
+                5,
+                1000,
+                10_000_000L,
+                2_000_000_000L,
+                64L << 20,
+                1024,
+                Compression.NONE);
     }
 
     public RestConfig withHost(String v) {
@@ -65,7 +112,8 @@ public record RestConfig(
                 bip37WorkBudget,
                 bip37CpuBudgetNanos,
                 blockCacheBytes,
-                gzipMinBytes);
+                gzipMinBytes,
+                compression);
     }
 
     public RestConfig withPort(int v) {
@@ -80,7 +128,8 @@ public record RestConfig(
                 bip37WorkBudget,
                 bip37CpuBudgetNanos,
                 blockCacheBytes,
-                gzipMinBytes);
+                gzipMinBytes,
+                compression);
     }
 
     public RestConfig withNetwork(String v) {
@@ -95,7 +144,8 @@ public record RestConfig(
                 bip37WorkBudget,
                 bip37CpuBudgetNanos,
                 blockCacheBytes,
-                gzipMinBytes);
+                gzipMinBytes,
+                compression);
     }
 
     public RestConfig withBuriedDepth(int v) {
@@ -110,7 +160,8 @@ public record RestConfig(
                 bip37WorkBudget,
                 bip37CpuBudgetNanos,
                 blockCacheBytes,
-                gzipMinBytes);
+                gzipMinBytes,
+                compression);
     }
 
     public RestConfig withTipMaxAgeSeconds(int v) {
@@ -125,7 +176,8 @@ public record RestConfig(
                 bip37WorkBudget,
                 bip37CpuBudgetNanos,
                 blockCacheBytes,
-                gzipMinBytes);
+                gzipMinBytes,
+                compression);
     }
 
     public RestConfig withRetryAfterSeconds(int v) {
@@ -140,7 +192,8 @@ public record RestConfig(
                 bip37WorkBudget,
                 bip37CpuBudgetNanos,
                 blockCacheBytes,
-                gzipMinBytes);
+                gzipMinBytes,
+                compression);
     }
 
     public RestConfig withBip37MaxBlocks(int v) {
@@ -155,7 +208,8 @@ public record RestConfig(
                 bip37WorkBudget,
                 bip37CpuBudgetNanos,
                 blockCacheBytes,
-                gzipMinBytes);
+                gzipMinBytes,
+                compression);
     }
 
     public RestConfig withBip37WorkBudget(long v) {
@@ -170,7 +224,8 @@ public record RestConfig(
                 v,
                 bip37CpuBudgetNanos,
                 blockCacheBytes,
-                gzipMinBytes);
+                gzipMinBytes,
+                compression);
     }
 
     public RestConfig withBip37CpuBudgetNanos(long v) {
@@ -185,7 +240,8 @@ public record RestConfig(
                 bip37WorkBudget,
                 v,
                 blockCacheBytes,
-                gzipMinBytes);
+                gzipMinBytes,
+                compression);
     }
 
     public RestConfig withBlockCacheBytes(long v) {
@@ -200,7 +256,8 @@ public record RestConfig(
                 bip37WorkBudget,
                 bip37CpuBudgetNanos,
                 v,
-                gzipMinBytes);
+                gzipMinBytes,
+                compression);
     }
 
     public RestConfig withGzipMinBytes(int v) {
@@ -215,6 +272,23 @@ public record RestConfig(
                 bip37WorkBudget,
                 bip37CpuBudgetNanos,
                 blockCacheBytes,
+                v,
+                compression);
+    }
+
+    public RestConfig withCompression(Compression v) {
+        return new RestConfig(
+                host,
+                port,
+                network,
+                buriedDepth,
+                tipMaxAgeSeconds,
+                retryAfterSeconds,
+                bip37MaxBlocks,
+                bip37WorkBudget,
+                bip37CpuBudgetNanos,
+                blockCacheBytes,
+                gzipMinBytes,
                 v);
     }
 }

@@ -196,12 +196,16 @@ public final class RestServer implements AutoCloseable {
         cfg.startup.showOldJavalinVersionWarning = false;
         cfg.http.prefer405over404 = true;
         cfg.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrorPages()));
-        CompressionStrategy gzip = new CompressionStrategy(null, new Gzip(6));
-        gzip.setDefaultMinSizeForCompression(config.gzipMinBytes());
-        List<String> excluded = new ArrayList<>(gzip.getExcludedMimeTypes());
-        excluded.add(Http.OCTET_STREAM);
-        gzip.setExcludedMimeTypes(excluded);
-        cfg.http.compressionStrategy = gzip;
+        if (config.compression() == RestConfig.Compression.GZIP) {
+            CompressionStrategy gzip = new CompressionStrategy(null, new Gzip(6));
+            gzip.setDefaultMinSizeForCompression(config.gzipMinBytes());
+            List<String> excluded = new ArrayList<>(gzip.getExcludedMimeTypes());
+            excluded.add(Http.OCTET_STREAM);
+            gzip.setExcludedMimeTypes(excluded);
+            cfg.http.compressionStrategy = gzip;
+        } else {
+            cfg.http.compressionStrategy = CompressionStrategy.NONE;
+        }
         cfg.staticFiles.enableWebjars();
         cfg.bundledPlugins.enableCors(cors -> cors.addRule(rule -> {
             rule.anyHost();

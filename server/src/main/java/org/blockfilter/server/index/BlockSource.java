@@ -22,4 +22,21 @@ public interface BlockSource {
 
     /** The block's wire serialization (with witnesses); empty if the node does not know it. */
     Optional<byte[]> rawBlock(Sha256Hash hash);
+
+    /**
+     * Whether {@link #blockWithPrevouts} works: the node reports the scripts a block spends
+     * (Bitcoin Core >= 23, {@code getblock hash 3}). Asked once per indexer pass.
+     */
+    default boolean offersPrevouts() {
+        return false;
+    }
+
+    /**
+     * The block with the scripts of the outputs it spends; empty if the node does not know it.
+     *
+     * @throws UnsupportedOperationException if {@link #offersPrevouts()} is false
+     */
+    default Optional<BlockWithPrevouts> blockWithPrevouts(Sha256Hash hash) {
+        throw new UnsupportedOperationException("this block source does not report prevout scripts");
+    }
 }

@@ -1,18 +1,9 @@
 package org.blockfilter.server.index;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,20 +11,12 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Block;
-import org.bitcoinj.core.ProtocolException;
-import org.bitcoinj.core.Transaction;
-import org.bitcoinj.core.TransactionInput;
-import org.bitcoinj.core.TransactionOutPoint;
-import org.bitcoinj.core.TransactionOutput;
-import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.server.rpc.RpcException;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.IndexStore.ChainTip;
 import org.blockfilter.server.store.StoreException;
 import org.blockfilter.server.store.StoredBlock;
-import org.blockfilter.server.store.UnspentOutput;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,14 +37,13 @@ public final class FilterIndexer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FilterIndexer.class);
     private static final long PROGRESS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
-    /** Core's MAX_SCRIPT_SIZE: longer output scripts, like OP_RETURN ones, can never be spent. */
-    private static final int MAX_SCRIPT_SIZE = 10_000;
-
-    private static final int OP_RETURN = 0x6a;
-
     private final IndexStore store;
     private final BlockSource source;
     private final Duration pollInterval;
+    private final IngestSettings settings;
+    private final boolean usePrevoutsFromNode;
+    private final IngestMetrics metrics = new IngestMetrics();
+    private volatile Boolean nodeOffersPrevouts;
     private final ReentrantLock passLock = new ReentrantLock();
     private final ReentrantLock wakeLock = new ReentrantLock();
     private final Condition wake = wakeLock.newCondition();
@@ -96,12 +78,29 @@ public final class FilterIndexer implements AutoCloseable {
             long blocksDisconnected,
             long reorgs,
             boolean running,
-            Optional<String> failure) {}
+            Optional<String> failure,
+            IngestStats ingest) {}
 
     public FilterIndexer(IndexStore store, BlockSource source, Duration pollInterval) {
+        this(store, source, pollInterval, IngestSettings.DEFAULT, true);
+    }
+
+    /**
+     * @param settings            how far to read ahead of the committed tip
+     * @param usePrevoutsFromNode take prevout scripts from the node when it offers them (probed
+     *                            once); false always reads them from the unspent-output map
+     */
+    public FilterIndexer(
+            IndexStore store,
+            BlockSource source,
+            Duration pollInterval,
+            IngestSettings settings,
+            boolean usePrevoutsFromNode) {
         this.store = Objects.requireNonNull(store, "store");
         this.source = Objects.requireNonNull(source, "source");
         this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.usePrevoutsFromNode = usePrevoutsFromNode;
         if (pollInterval.isNegative() || pollInterval.isZero()) {
             throw new IllegalArgumentException("pollInterval must be positive: " + pollInterval);
         }
@@ -128,8 +127,10 @@ public final class FilterIndexer implements AutoCloseable {
         int connected = 0;
         int disconnected = 0;
         Progress progress = null;
-        // The node's best hash is asked again only when we reach it (or run out of blocks), so
-        // catching up costs two calls per block: getblockhash and getblock.
+        long clockStart = 0;
+        IngestStats statsAtStart = null;
+        boolean fromNode = prevoutsFromNode();
+        // The node's best hash is asked again only when we reach it (or run out of blocks).
         Sha256Hash best = source.bestBlockHash();
         while (!Thread.currentThread().isInterrupted()) {
             Optional<ChainTip> tip = store.tip();
@@ -143,8 +144,58 @@ public final class FilterIndexer implements AutoCloseable {
                 continue;
             }
             int next = tip.map(t -> t.height() + 1).orElse(0);
-            Optional<Sha256Hash> nextHash = source.hashAt(next);
-            if (nextHash.isEmpty()) {
+            Sha256Hash tipHash = tip.map(ChainTip::hash).orElse(null);
+            Sha256Hash tipHeader = tip.isEmpty() ? FilterHeaders.GENESIS_PREV : tipFilterHeader(tip.get());
+            int runConnected = 0;
+            IngestPipeline.Step last = null;
+            if (clockStart == 0) {
+                // Rates count from the first fetch: the pipeline reads ahead before the first commit.
+                clockStart = System.nanoTime();
+                statsAtStart = metrics.snapshot();
+            }
+            try (IngestPipeline pipeline =
+                    new IngestPipeline(store, source, settings, metrics, next, tipHash, tipHeader, fromNode)) {
+                while (true) {
+                    IngestPipeline.Step step;
+                    try {
+                        step = pipeline.next();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                    if (!(step instanceof IngestPipeline.Ready ready)) {
+                        last = step;
+                        break;
+                    }
+                    if (progress == null) {
+                        nodeHeight = source.bestHeight();
+                        progress = new Progress(next, nodeHeight, statsAtStart, clockStart);
+                    }
+                    IngestPipeline.PreparedBlock block = ready.block();
+                    commit(block, block.record().blockHash().equals(best));
+                    pipeline.committed(block);
+                    runConnected++;
+                    progress.blockDone(block.record().height(), this);
+                }
+            }
+            connected += runConnected;
+            if (last instanceof IngestPipeline.Failed failed) {
+                throw failed.error();
+            } else if (last instanceof IngestPipeline.Mismatch m) {
+                int n = rollBackToNodeChain();
+                disconnected += n;
+                if (n == 0 && runConnected == 0) {
+                    // The node lists our tip on its best chain but a block at the next height
+                    // that does not build on it: it answers inconsistently for now (a reorg
+                    // between our calls, or a broken node); the next pass asks again.
+                    LOG.warn(
+                            "event=node_inconsistent height={} block={} tip={}",
+                            m.height(),
+                            m.block(),
+                            store.tip().map(ChainTip::hash).orElse(null));
+                    break;
+                }
+            } else if (last instanceof IngestPipeline.End && runConnected == 0) {
                 // The node's chain is not longer than ours, yet its best block is not our tip.
                 int n = rollBackToNodeChain();
                 disconnected += n;
@@ -153,23 +204,7 @@ public final class FilterIndexer implements AutoCloseable {
                     break; // the node answers inconsistently for now; the next pass asks again
                 }
                 best = now;
-                continue;
             }
-            byte[] raw = source.rawBlock(nextHash.get())
-                    .orElseThrow(() -> new IndexingException(
-                            "node lists block " + nextHash.get() + " at height " + next + " but does not return it"));
-            Block block = parse(raw, nextHash.get(), next);
-            if (tip.isPresent() && !block.getPrevBlockHash().equals(tip.get().hash())) {
-                disconnected += rollBackToNodeChain();
-                continue;
-            }
-            if (progress == null) {
-                nodeHeight = source.bestHeight();
-                progress = new Progress(next, nodeHeight);
-            }
-            connect(block, raw, next, nextHash.get().equals(best));
-            connected++;
-            progress.blockDone(next, block.getTransactions().size(), this);
         }
         if (progress != null) {
             progress.finish(this);
@@ -178,6 +213,23 @@ public final class FilterIndexer implements AutoCloseable {
             store.tip().ifPresent(t -> listeners.forEach(l -> l.accept(t)));
         }
         return new SyncResult(connected, disconnected);
+    }
+
+    /**
+     * Whether this pass takes prevout scripts from the node ({@code getblock hash 3}) instead of
+     * reading them from the unspent-output map, which is maintained either way.
+     */
+    private boolean prevoutsFromNode() {
+        if (!usePrevoutsFromNode) {
+            return false;
+        }
+        Boolean known = nodeOffersPrevouts;
+        if (known == null) {
+            known = source.offersPrevouts();
+            nodeOffersPrevouts = known;
+            LOG.info("event=prevout_source source={}", known ? "node" : "utxo_index");
+        }
+        return known;
     }
 
     private void checkGenesis() {
@@ -228,95 +280,37 @@ public final class FilterIndexer implements AutoCloseable {
         return count;
     }
 
-    private static Block parse(byte[] raw, Sha256Hash expected, int height) {
-        Block block;
-        try {
-            block = Block.read(ByteBuffer.wrap(raw));
-        } catch (ProtocolException | BufferUnderflowException | IllegalArgumentException e) {
-            throw new IndexingException("block " + expected + " at height " + height + " does not parse: " + e, e);
+    private void commit(IngestPipeline.PreparedBlock block, boolean sync) {
+        StoredBlock record = block.record();
+        long start = System.nanoTime();
+        try (IndexStore.PendingBlock batch = block.batch()) {
+            store.connect(batch, sync);
         }
-        if (!block.getHash().equals(expected)) {
-            throw new IndexingException("node returned block " + block.getHash() + " when asked for " + expected);
-        }
-        return block;
-    }
-
-    private void connect(Block block, byte[] raw, int height, boolean sync) {
-        Map<OutKey, byte[]> created = new LinkedHashMap<>();
-        Map<OutKey, byte[]> prevScripts = new HashMap<>();
-        Set<OutKey> spentKeys = new HashSet<>();
-        List<UnspentOutput> spent = new ArrayList<>();
-        for (Transaction tx : block.getTransactions()) {
-            if (!tx.isCoinBase()) {
-                for (TransactionInput input : tx.getInputs()) {
-                    TransactionOutPoint op = input.getOutpoint();
-                    OutKey key = new OutKey(op.hash(), op.index());
-                    byte[] script = created.remove(key);
-                    if (script == null) {
-                        if (!spentKeys.add(key)) {
-                            throw new IndexingException("block " + block.getHash() + " spends " + key + " twice");
-                        }
-                        script = store.unspentScript(op)
-                                .orElseThrow(() -> new IndexingException("block "
-                                        + block.getHash() + " at height " + height + " spends " + key
-                                        + ", which is not in the unspent-output map"));
-                        spent.add(new UnspentOutput(key.txId(), key.index(), script));
-                    }
-                    prevScripts.put(key, script);
-                }
-            }
-            Sha256Hash txId = tx.getTxId();
-            List<TransactionOutput> outputs = tx.getOutputs();
-            for (int i = 0; i < outputs.size(); i++) {
-                byte[] script = outputs.get(i).getScriptBytes();
-                if (spendable(script)) {
-                    created.put(new OutKey(txId, i), script);
-                }
-            }
-        }
-        BasicFilter filter = BasicFilter.build(block, op -> prevScripts.get(new OutKey(op.hash(), op.index())));
-        Sha256Hash prevHeader = tipFilterHeader(block.getPrevBlockHash(), height);
-        Sha256Hash filterHash = filter.filterHash();
-        Sha256Hash header = FilterHeaders.next(filterHash, prevHeader);
-        StoredBlock record = new StoredBlock(
-                block.getHash(),
-                height,
-                Arrays.copyOf(raw, StoredBlock.HEADER_SIZE),
-                filterHash,
-                header,
-                prevHeader,
-                filter.bytes());
-        List<UnspentOutput> createdList = new ArrayList<>(created.size());
-        created.forEach((k, s) -> createdList.add(new UnspentOutput(k.txId(), k.index(), s)));
-        store.connect(record, spent, createdList, sync);
+        metrics.writeNanos.add(System.nanoTime() - start);
+        metrics.blocks.increment();
+        metrics.txs.add(block.txCount());
+        metrics.inputs.add(block.inputCount());
         LOG.debug(
                 "event=block height={} block={} txs={} filter_bytes={} spent={} created={}",
-                height,
-                block.getHash(),
-                block.getTransactions().size(),
+                record.height(),
+                record.blockHash(),
+                block.txCount(),
                 record.filter().length,
-                spent.size(),
-                createdList.size());
-        cachedTipHash = block.getHash();
-        cachedTipHeader = header;
+                block.spentCount(),
+                block.createdCount());
+        cachedTipHash = record.blockHash();
+        cachedTipHeader = record.filterHeader();
         blocksConnected.incrementAndGet();
     }
 
-    private Sha256Hash tipFilterHeader(Sha256Hash prevBlock, int height) {
-        if (height == 0) {
-            return FilterHeaders.GENESIS_PREV;
-        }
-        if (prevBlock.equals(cachedTipHash)) {
+    private Sha256Hash tipFilterHeader(ChainTip tip) {
+        if (tip.hash().equals(cachedTipHash)) {
             return cachedTipHeader;
         }
-        return store.block(prevBlock)
+        return store.block(tip.hash())
                 .map(StoredBlock::filterHeader)
                 .orElseThrow(() -> new IndexingException(
-                        "store has no record of the parent " + prevBlock + " of height " + height));
-    }
-
-    private static boolean spendable(byte[] script) {
-        return script.length <= MAX_SCRIPT_SIZE && !(script.length > 0 && (script[0] & 0xFF) == OP_RETURN);
+                        "store corrupt: no record of its tip " + tip.hash() + " at height " + tip.height()));
     }
 
     /** Starts following the node on a background thread (idempotent). */
@@ -380,7 +374,8 @@ public final class FilterIndexer implements AutoCloseable {
                 blocksDisconnected.get(),
                 reorgs.get(),
                 running,
-                Optional.ofNullable(f).map(Throwable::getMessage));
+                Optional.ofNullable(f).map(Throwable::getMessage),
+                metrics.snapshot());
     }
 
     /** Stops the background thread, if started, and waits for the pass in progress to end. */
@@ -407,46 +402,51 @@ public final class FilterIndexer implements AutoCloseable {
         }
     }
 
-    private record OutKey(Sha256Hash txId, long index) {
-        @Override
-        public String toString() {
-            return txId + ":" + index;
-        }
-    }
-
-    /** Rate and ETA while catching up, logged every few seconds. */
+    /** Rate, ETA and the split between stages while catching up, logged every few seconds. */
     private static final class Progress {
-        private final long startNanos = System.nanoTime();
+        private final long startNanos;
         private final int startHeight;
         private final int target;
-        private long lastLog = startNanos;
-        private long txs;
+        private final IngestStats atStart;
+        private long lastLog;
         private int height;
 
-        Progress(int startHeight, int target) {
+        Progress(int startHeight, int target, IngestStats atStart, long startNanos) {
             this.startHeight = startHeight;
             this.target = target;
+            this.atStart = atStart;
+            this.startNanos = startNanos;
+            this.lastLog = startNanos;
             this.height = startHeight - 1;
         }
 
-        void blockDone(int height, int txCount, FilterIndexer indexer) {
+        void blockDone(int height, FilterIndexer indexer) {
             this.height = height;
-            txs += txCount;
             long now = System.nanoTime();
             if (now - lastLog >= PROGRESS_EVERY_NANOS) {
                 lastLog = now;
                 double seconds = (now - startNanos) / 1e9;
-                int blocks = height - startHeight + 1;
-                double rate = blocks / seconds;
+                IngestStats s = indexer.metrics.snapshot().since(atStart);
+                double rate = s.blocks() / seconds;
                 int remaining = Math.max(0, Math.max(target, indexer.nodeHeight) - height);
                 LOG.info(
-                        "event=progress height={} target={} blocks_per_s={} tx_per_s={} eta_s={}",
+                        "event=progress height={} target={} blocks_per_s={} tx_per_s={} inputs_per_s={} eta_s={} {}",
                         height,
                         Math.max(target, height),
                         String.format("%.1f", rate),
-                        String.format("%.1f", txs / seconds),
-                        rate > 0 ? Math.round(remaining / rate) : -1);
+                        String.format("%.1f", s.txs() / seconds),
+                        String.format("%.1f", s.inputs() / seconds),
+                        rate > 0 ? Math.round(remaining / rate) : -1,
+                        split(s));
             }
+        }
+
+        /** Wall milliseconds per stage (stages overlap), as key=value pairs. */
+        private static String split(IngestStats s) {
+            return "fetch_ms=" + s.fetchNanos() / 1_000_000 + " parse_ms=" + s.parseNanos() / 1_000_000
+                    + " lookup_ms=" + s.lookupNanos() / 1_000_000 + " build_ms=" + s.buildNanos() / 1_000_000
+                    + " write_ms=" + s.writeNanos() / 1_000_000 + " prevouts_from_node=" + s.prevoutsFromNode()
+                    + " peak_bytes_ahead=" + s.peakBytesAhead();
         }
 
         void finish(FilterIndexer indexer) {
@@ -455,6 +455,7 @@ public final class FilterIndexer implements AutoCloseable {
                 return;
             }
             double seconds = Math.max(1e-9, (System.nanoTime() - startNanos) / 1e9);
+            IngestStats s = indexer.metrics.snapshot().since(atStart);
             if (blocks == 1) {
                 LOG.info(
                         "event=tip height={} block={}",
@@ -462,12 +463,14 @@ public final class FilterIndexer implements AutoCloseable {
                         indexer.store.tip().map(ChainTip::hash).orElse(null));
             } else {
                 LOG.info(
-                        "event=caught_up height={} blocks={} seconds={} blocks_per_s={} tx_per_s={}",
+                        "event=caught_up height={} blocks={} seconds={} blocks_per_s={} tx_per_s={} inputs_per_s={} {}",
                         height,
                         blocks,
                         String.format("%.1f", seconds),
-                        String.format("%.1f", blocks / seconds),
-                        String.format("%.1f", txs / seconds));
+                        String.format("%.1f", s.blocks() / seconds),
+                        String.format("%.1f", s.txs() / seconds),
+                        String.format("%.1f", s.inputs() / seconds),
+                        split(s));
             }
         }
     }

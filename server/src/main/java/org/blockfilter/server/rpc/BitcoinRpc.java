@@ -86,6 +86,30 @@ public final class BitcoinRpc {
     }
 
     /**
+     * The largest {@code getblock hash 3} answer read. Core's JSON for a block is ~5-8x its raw
+     * size (hex of every transaction, and per input its prevout with script, address and
+     * descriptor); 64 MB covers a 4 MB block. The answer is streamed, never held as a tree.
+     */
+    public static final int MAX_VERBOSE_BLOCK_BYTES = 64 << 20;
+
+    /**
+     * {@code getblock hash 3}: the block with the scripts of the outputs it spends (Bitcoin Core
+     * >= 23); empty if the node does not know the block. Other nodes answer as for verbosity 2,
+     * which {@link VerboseBlock#prevoutsComplete()} shows.
+     */
+    public Optional<VerboseBlock> verboseBlock(Sha256Hash hash) {
+        try {
+            return Optional.of(
+                    client.call("getblock", MAX_VERBOSE_BLOCK_BYTES, VerboseBlock::read, hash.toString(), 3));
+        } catch (RpcException e) {
+            if (e.code() == RpcException.INVALID_ADDRESS_OR_KEY) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /**
      * {@code getblockheader hash false}: the block's 80-byte header; empty if the node does not
      * know the block (any error object but a transport failure counts as unknown, as nodes differ
      * in the code they use).

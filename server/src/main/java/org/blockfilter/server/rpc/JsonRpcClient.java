@@ -1,5 +1,7 @@
 package org.blockfilter.server.rpc;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,6 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class JsonRpcClient {
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /** For a member read out of a larger stream, where trailing tokens are the rest of the answer. */
+    private static final ObjectMapper STREAM = new ObjectMapper();
     /**
      * The largest answer read: {@code getblock hash 0} of a block at the 4,000,000 weight-unit limit
      * is at most 8 MB of hex, plus JSON framing; twice that leaves room for any node's dialect.
@@ -115,6 +119,65 @@ public final class JsonRpcClient {
      * @throws RpcException if the node returned an error object or the call failed
      */
     public JsonNode call(String method, Object... params) {
+        HttpResponse<byte[]> response = send(method, request(method, params), MAX_ANSWER_BYTES);
+        return resultOf(method, response);
+    }
+
+    /** Reads a {@code result} member from a parser positioned on its first token. */
+    @FunctionalInterface
+    public interface ResultReader<T> {
+        T read(JsonParser parser) throws IOException;
+    }
+
+    /**
+     * Like {@link #call}, for answers too large to hold as a tree: reads up to {@code
+     * maxAnswerBytes} and hands the {@code result} member to {@code reader} as a token stream, so
+     * only what the reader keeps stays on the heap.
+     *
+     * @throws RpcException if the node returned an error object, the call failed, or the reader
+     *     found the result malformed
+     */
+    public <T> T call(String method, int maxAnswerBytes, ResultReader<T> reader, Object... params) {
+        HttpResponse<byte[]> response = send(method, request(method, params), maxAnswerBytes);
+        T result = null;
+        boolean hasResult = false;
+        JsonNode error = null;
+        try (JsonParser parser = JSON.getFactory().createParser(response.body())) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                resultOf(method, response); // not an object: throws, naming what came back
+                throw new RpcException(method, RpcException.TRANSPORT, "no result from " + endpoint, null);
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (name.equals("result") && value != JsonToken.VALUE_NULL) {
+                    result = reader.read(parser);
+                    hasResult = true;
+                } else if (name.equals("result")) {
+                    hasResult = true;
+                } else if (name.equals("error") && value != JsonToken.VALUE_NULL) {
+                    error = STREAM.readTree(parser);
+                } else {
+                    parser.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            if (error == null) {
+                throw new RpcException(method, RpcException.TRANSPORT, notJson(response, firstLine(e.getMessage())), e);
+            }
+        }
+        if (error != null) {
+            int code = error.path("code").canConvertToInt() ? error.path("code").asInt() : RpcException.TRANSPORT;
+            throw new RpcException(method, code, error.path("message").asText(error.toString()), null);
+        }
+        if (response.statusCode() != 200 || !hasResult) {
+            resultOf(method, response); // throws, naming the HTTP status or what came back
+            throw new RpcException(method, RpcException.TRANSPORT, "no result from " + endpoint, null);
+        }
+        return result;
+    }
+
+    private ObjectNode request(String method, Object... params) {
         ObjectNode request = JSON.createObjectNode();
         request.put("jsonrpc", "1.0");
         request.put("id", ids.incrementAndGet());
@@ -123,7 +186,10 @@ public final class JsonRpcClient {
         for (Object p : params) {
             array.add(JSON.valueToTree(p));
         }
-        HttpResponse<byte[]> response = send(method, request);
+        return request;
+    }
+
+    private JsonNode resultOf(String method, HttpResponse<byte[]> response) {
         JsonNode body;
         try {
             body = JSON.readTree(response.body());
@@ -159,7 +225,7 @@ public final class JsonRpcClient {
                 null);
     }
 
-    private HttpResponse<byte[]> send(String method, ObjectNode request) {
+    private HttpResponse<byte[]> send(String method, ObjectNode request, int maxAnswerBytes) {
         CompletableFuture<HttpResponse<byte[]>> pending = null;
         try {
             HttpRequest httpRequest = HttpRequest.newBuilder(endpoint)
@@ -168,7 +234,7 @@ public final class JsonRpcClient {
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(request)))
                     .build();
-            pending = http.sendAsync(httpRequest, info -> new LimitedBody(MAX_ANSWER_BYTES));
+            pending = http.sendAsync(httpRequest, info -> new LimitedBody(maxAnswerBytes));
             // The request timeout ends when the headers arrive; this one also bounds the body.
             return pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (IOException e) {
@@ -186,7 +252,7 @@ public final class JsonRpcClient {
                 throw new RpcException(
                         method,
                         RpcException.TRANSPORT,
-                        "answer from " + endpoint + " is larger than " + MAX_ANSWER_BYTES + " bytes; not read",
+                        "answer from " + endpoint + " is larger than " + maxAnswerBytes + " bytes; not read",
                         cause);
             }
             throw new RpcException(

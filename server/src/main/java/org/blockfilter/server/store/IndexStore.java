@@ -388,6 +388,73 @@ public final class IndexStore implements AutoCloseable {
      * @throws IllegalStateException if the block does not extend the tip
      */
     public void connect(StoredBlock block, List<UnspentOutput> spent, List<UnspentOutput> created, boolean sync) {
+        try (PendingBlock pending = prepareConnect(block, spent, created)) {
+            connect(pending, sync);
+        }
+    }
+
+    /**
+     * A block's batch, encoded ahead of {@link #connect(PendingBlock, boolean)} (on another thread
+     * than the writer, while earlier blocks are written). Holds native memory: close it when it
+     * is not connected. Not thread-safe; one owner at a time.
+     */
+    public static final class PendingBlock implements AutoCloseable {
+        private final StoredBlock block;
+        private final WriteBatch batch;
+
+        private PendingBlock(StoredBlock block, WriteBatch batch) {
+            this.block = block;
+            this.batch = batch;
+        }
+
+        public StoredBlock block() {
+            return block;
+        }
+
+        @Override
+        public void close() {
+            batch.close();
+        }
+    }
+
+    /**
+     * Encodes what connecting {@code block} writes, without writing or checking the tip: see
+     * {@link #connect(StoredBlock, List, List, boolean)} for the arguments.
+     */
+    public PendingBlock prepareConnect(StoredBlock block, List<UnspentOutput> spent, List<UnspentOutput> created) {
+        if (secondary) {
+            throw new IllegalStateException("the index store is a read-only secondary instance");
+        }
+        return read(() -> {
+            byte[] hashKey = block.blockHash().serialize();
+            WriteBatch batch = new WriteBatch();
+            try {
+                batch.put(blocks, hashKey, encodeBlock(block));
+                batch.put(heights, heightKey(block.height()), hashKey);
+                for (UnspentOutput out : spent) {
+                    batch.delete(utxo, outpointKey(out.txId(), out.index()));
+                }
+                for (UnspentOutput out : created) {
+                    batch.put(utxo, outpointKey(out.txId(), out.index()), out.scriptUnsafe());
+                }
+                batch.put(undo, hashKey, encodeUndo(spent, created));
+            } catch (RocksDBException | RuntimeException e) {
+                batch.close();
+                throw e;
+            }
+            return new PendingBlock(block, batch);
+        });
+    }
+
+    /**
+     * Connects a block encoded by {@link #prepareConnect} on top of the tip, adding the undo
+     * pruning and the new tip to its batch, in one atomic write. The pending block is spent:
+     * close it afterwards either way.
+     *
+     * @throws IllegalStateException if the block does not extend the tip
+     */
+    public void connect(PendingBlock pending, boolean sync) {
+        StoredBlock block = pending.block;
         write(() -> {
             Optional<ChainTip> current = tip;
             int expectedHeight = current.map(t -> t.height() + 1).orElse(0);
@@ -399,29 +466,19 @@ public final class IndexStore implements AutoCloseable {
                                 + current.map(ChainTip::toString).orElse("(empty)"));
             }
             byte[] hashKey = block.blockHash().serialize();
-            try (WriteBatch batch = new WriteBatch()) {
-                if (current.isEmpty()) {
-                    batch.put(meta, KEY_GENESIS, hashKey);
-                }
-                batch.put(blocks, hashKey, encodeBlock(block));
-                batch.put(heights, heightKey(block.height()), hashKey);
-                for (UnspentOutput out : spent) {
-                    batch.delete(utxo, outpointKey(out.txId(), out.index()));
-                }
-                for (UnspentOutput out : created) {
-                    batch.put(utxo, outpointKey(out.txId(), out.index()), out.scriptUnsafe());
-                }
-                batch.put(undo, hashKey, encodeUndo(spent, created));
-                int pruneHeight = block.height() - undoDepth;
-                if (pruneHeight >= 0) {
-                    byte[] pruneHash = db.get(heights, heightKey(pruneHeight));
-                    if (pruneHash != null) {
-                        batch.delete(undo, pruneHash);
-                    }
-                }
-                batch.put(meta, KEY_TIP, tipValue(block.height(), hashKey));
-                db.write(sync ? syncWrite : asyncWrite, batch);
+            WriteBatch batch = pending.batch;
+            if (current.isEmpty()) {
+                batch.put(meta, KEY_GENESIS, hashKey);
             }
+            int pruneHeight = block.height() - undoDepth;
+            if (pruneHeight >= 0) {
+                byte[] pruneHash = db.get(heights, heightKey(pruneHeight));
+                if (pruneHash != null) {
+                    batch.delete(undo, pruneHash);
+                }
+            }
+            batch.put(meta, KEY_TIP, tipValue(block.height(), hashKey));
+            db.write(sync ? syncWrite : asyncWrite, batch);
             tip = Optional.of(new ChainTip(block.height(), block.blockHash()));
             return null;
         });

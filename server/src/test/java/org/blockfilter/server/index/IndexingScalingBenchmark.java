@@ -30,7 +30,10 @@ import org.blockfilter.server.store.IndexStore;
  * {@code txs} one-input two-output payments that spend the previous block's fan-out (so every
  * input is a UTXO-map lookup), indexed by {@link FilterIndexer} into a fresh {@link IndexStore}
  * from an in-memory {@link BlockSource}. A harness, not a unit test:
- * {@code java -cp ... org.blockfilter.server.index.IndexingScalingBenchmark [blocks] [txs,...]}.
+ * {@code java -cp ... org.blockfilter.server.index.IndexingScalingBenchmark [blocks] [txs,...]
+ * [pipeline|serial]}: {@code serial} runs the pipeline with one block in flight (one fetch
+ * worker, nothing read ahead), which is how the indexer worked before it was pipelined, minus
+ * the thread hand-offs. The stage split is wall time per stage (stages overlap).
  */
 public final class IndexingScalingBenchmark {
     private static final ECKey KEY = ECKey.fromPrivate(BigInteger.valueOf(4242));
@@ -38,28 +41,40 @@ public final class IndexingScalingBenchmark {
     public static void main(String[] args) throws IOException {
         int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 100;
         String sizes = args.length > 1 ? args[1] : "10,100,1000";
+        String mode = args.length > 2 ? args[2] : "pipeline";
+        IngestSettings settings = switch (mode) {
+            case "pipeline" -> IngestSettings.DEFAULT;
+            case "serial" -> new IngestSettings(1, 1, 1);
+            default -> throw new IllegalArgumentException("mode must be pipeline or serial: " + mode);
+        };
         Context.propagate(new Context());
         System.out.printf(
-                "%8s %8s %10s %10s %10s %12s %12s%n",
-                "txs/blk", "blocks", "txs", "seconds", "blocks/s", "tx/s", "inputs/s");
+                "%-8s %8s %8s %10s %10s %10s %12s %12s  %s%n",
+                "mode", "txs/blk", "blocks", "txs", "seconds", "blocks/s", "tx/s", "inputs/s", "split (wall ms)");
         for (String s : sizes.split(",")) {
             int txs = Integer.parseInt(s.trim());
             MemorySource chain = build(blocks, txs);
             Path dir = Files.createTempDirectory("indexing-bench");
             try (IndexStore store = IndexStore.open(dir);
-                    FilterIndexer indexer = new FilterIndexer(store, chain, Duration.ofMillis(100))) {
+                    FilterIndexer indexer = new FilterIndexer(store, chain, Duration.ofMillis(100), settings, false)) {
                 long start = System.nanoTime();
                 FilterIndexer.SyncResult result = indexer.syncOnce();
                 double seconds = (System.nanoTime() - start) / 1e9;
+                IngestStats st = indexer.status().ingest();
                 System.out.printf(
-                        "%8d %8d %10d %10.2f %10.1f %12.0f %12.0f%n",
+                        "%-8s %8d %8d %10d %10.2f %10.1f %12.0f %12.0f  parse=%d lookup=%d build=%d write=%d%n",
+                        mode,
                         txs,
                         result.connected(),
                         chain.txCount,
                         seconds,
                         result.connected() / seconds,
                         chain.txCount / seconds,
-                        chain.inputCount / seconds);
+                        chain.inputCount / seconds,
+                        st.parseNanos() / 1_000_000,
+                        st.lookupNanos() / 1_000_000,
+                        st.buildNanos() / 1_000_000,
+                        st.writeNanos() / 1_000_000);
             } finally {
                 deleteTree(dir);
             }

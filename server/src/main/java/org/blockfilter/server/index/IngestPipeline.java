@@ -1,0 +1,480 @@
+package org.blockfilter.server.index;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Block;
+import org.bitcoinj.core.ProtocolException;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
+import org.bitcoinj.core.TransactionOutPoint;
+import org.bitcoinj.core.TransactionOutput;
+import org.blockfilter.filters.BasicFilter;
+import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.server.store.IndexStore;
+import org.blockfilter.server.store.StoredBlock;
+import org.blockfilter.server.store.UnspentOutput;
+
+/**
+ * One catch-up run of the indexer from a committed tip, in three stages so that RPC round trips,
+ * parsing and filter building overlap the RocksDB writes:
+ *
+ * <ol>
+ *   <li><b>fetch</b>: {@link IngestSettings#fetchThreads()} workers claim heights in order and
+ *       ask the node for the hash at that height and the block (following {@code hashAt}, so a
+ *       reorg shows up as a block that does not build on the one before). At most
+ *       {@code maxBlocksAhead} blocks and {@code maxBytesAhead} raw bytes wait for the next stage;
+ *       the block the next stage waits for is always let in, so the bound cannot deadlock.
+ *   <li><b>prepare</b> (one thread, in height order): parse, check that the block builds on the
+ *       previous one, resolve the scripts it spends, build the BIP 158 filter and BIP 157 header.
+ *       Outputs created by blocks prepared but not yet committed are resolved from an in-memory
+ *       overlay (and a spend removes them from it), store outputs those blocks spent are
+ *       remembered as spent, so every block sees exactly the UTXO set the serial order would.
+ *   <li><b>write</b>: the caller takes {@link Step}s with {@link #next()} in height order,
+ *       commits each block's batch (encoded by the prepare stage, {@link
+ *       IndexStore#prepareConnect}), closes it, and then calls {@link #committed}.
+ * </ol>
+ *
+ * A failure (RPC, parse, unknown prevout) or a block that does not build on its predecessor
+ * ends the run at that height: the blocks before it are still handed out, then a {@link Failed}
+ * or {@link Mismatch} step. {@link #close()} stops and joins every thread; nothing is written by
+ * the pipeline itself, so the store stays at the last block the caller committed. Thread-safe
+ * as used: one caller thread calls {@link #next()}, {@link #committed} and {@link #close()}.
+ */
+final class IngestPipeline implements AutoCloseable {
+    /** Core's MAX_SCRIPT_SIZE: longer output scripts, like OP_RETURN ones, can never be spent. */
+    private static final int MAX_SCRIPT_SIZE = 10_000;
+
+    private static final int OP_RETURN = 0x6a;
+    private static final int PREPARED_AHEAD = 4;
+    private static final AtomicInteger RUNS = new AtomicInteger();
+
+    /** What the writer gets next. */
+    sealed interface Step permits Ready, End, Mismatch, Failed {}
+
+    /** A block ready to commit. */
+    record Ready(PreparedBlock block) implements Step {}
+
+    /** The node has no block at {@code height} (yet). */
+    record End(int height) implements Step {}
+
+    /** The node's block at {@code height} does not build on the block before it: a reorg. */
+    record Mismatch(int height, Sha256Hash block) implements Step {}
+
+    /** Fetching or preparing the block at {@code height} failed. */
+    record Failed(int height, RuntimeException error) implements Step {}
+
+    /** One block's batch, encoded, and what to clean from the overlay once it is committed. */
+    record PreparedBlock(
+            IndexStore.PendingBlock batch,
+            Map<OutKey, byte[]> createdScripts,
+            List<OutKey> spentFromStore,
+            int txCount,
+            int inputCount,
+            int spentCount,
+            int createdCount) {
+        StoredBlock record() {
+            return batch.block();
+        }
+    }
+
+    record OutKey(Sha256Hash txId, long index) {
+        @Override
+        public String toString() {
+            return txId + ":" + index;
+        }
+    }
+
+    private sealed interface Slot permits Fetched, NoBlock, FetchFailed {
+        default long bytes() {
+            return 0;
+        }
+    }
+
+    private record Fetched(Sha256Hash hash, byte[] raw, List<byte[]> prevouts) implements Slot {
+        @Override
+        public long bytes() {
+            return raw.length;
+        }
+    }
+
+    private record NoBlock() implements Slot {}
+
+    private record FetchFailed(RuntimeException error) implements Slot {}
+
+    private final IndexStore store;
+    private final BlockSource source;
+    private final IngestSettings settings;
+    private final IngestMetrics metrics;
+    private final boolean prevoutsFromNode;
+    private final ExecutorService fetchers;
+    private final ExecutorService preparer;
+    private final BlockingQueue<Step> prepared = new ArrayBlockingQueue<>(PREPARED_AHEAD);
+
+    // Fetch window, guarded by lock.
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Map<Integer, Slot> slots = new HashMap<>();
+    private int nextToFetch;
+    private int nextToPrepare;
+    private int endHeight = Integer.MAX_VALUE;
+    private long bytesAhead;
+    private boolean closed;
+
+    // Outputs of prepared, uncommitted blocks: created and not yet spent (overlay), and store
+    // outputs already spent by them. Written by the prepare thread, cleaned by the writer.
+    private final Map<OutKey, byte[]> overlay = new ConcurrentHashMap<>();
+    private final Set<OutKey> spentAhead = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Starts the stages at {@code startHeight}, on top of {@code tipHash} (null for an empty
+     * store) whose filter header is {@code tipFilterHeader}.
+     */
+    IngestPipeline(
+            IndexStore store,
+            BlockSource source,
+            IngestSettings settings,
+            IngestMetrics metrics,
+            int startHeight,
+            Sha256Hash tipHash,
+            Sha256Hash tipFilterHeader,
+            boolean prevoutsFromNode) {
+        this.store = store;
+        this.source = source;
+        this.settings = settings;
+        this.metrics = metrics;
+        this.prevoutsFromNode = prevoutsFromNode;
+        this.nextToFetch = startHeight;
+        this.nextToPrepare = startHeight;
+        int run = RUNS.incrementAndGet();
+        this.fetchers = Executors.newFixedThreadPool(settings.fetchThreads(), named("ingest-fetch-" + run + "-"));
+        this.preparer = Executors.newSingleThreadExecutor(named("ingest-prepare-" + run + "-"));
+        for (int i = 0; i < settings.fetchThreads(); i++) {
+            fetchers.execute(this::fetchLoop);
+        }
+        preparer.execute(() -> prepareLoop(startHeight, tipHash, tipFilterHeader));
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** The next step in height order; blocks until there is one. */
+    Step next() throws InterruptedException {
+        return prepared.take();
+    }
+
+    /** The caller has committed {@code block}: its outputs are in the store now. */
+    void committed(PreparedBlock block) {
+        block.createdScripts().forEach(overlay::remove);
+        block.spentFromStore().forEach(spentAhead::remove);
+    }
+
+    // ---- fetch stage
+
+    private void fetchLoop() {
+        try {
+            while (true) {
+                int height;
+                lock.lock();
+                try {
+                    while (!closed
+                            && !(nextToFetch < endHeight
+                                    && nextToFetch < nextToPrepare + settings.maxBlocksAhead()
+                                    && bytesAhead < settings.maxBytesAhead())) {
+                        changed.await();
+                    }
+                    if (closed) {
+                        return;
+                    }
+                    height = nextToFetch++;
+                } finally {
+                    lock.unlock();
+                }
+                Slot slot = fetch(height);
+                lock.lock();
+                try {
+                    long size = slot.bytes();
+                    while (!closed && height != nextToPrepare && bytesAhead + size > settings.maxBytesAhead()) {
+                        changed.await();
+                    }
+                    if (closed) {
+                        return;
+                    }
+                    slots.put(height, slot);
+                    bytesAhead += size;
+                    metrics.bytesAhead(bytesAhead);
+                    if (!(slot instanceof Fetched)) {
+                        endHeight = Math.min(endHeight, height);
+                    }
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Slot fetch(int height) {
+        long start = System.nanoTime();
+        try {
+            Optional<Sha256Hash> hash = source.hashAt(height);
+            if (hash.isEmpty()) {
+                return new NoBlock();
+            }
+            Sha256Hash h = hash.get();
+            if (prevoutsFromNode) {
+                BlockWithPrevouts b = source.blockWithPrevouts(h).orElseThrow(() -> notReturned(h, height));
+                // An empty list: the node did not report this block's prevouts; use the map.
+                return new Fetched(h, b.raw(), b.prevoutScripts().isEmpty() ? null : b.prevoutScripts());
+            }
+            return new Fetched(h, source.rawBlock(h).orElseThrow(() -> notReturned(h, height)), null);
+        } catch (RuntimeException e) {
+            return new FetchFailed(e);
+        } finally {
+            metrics.fetchNanos.add(System.nanoTime() - start);
+        }
+    }
+
+    private static IndexingException notReturned(Sha256Hash hash, int height) {
+        return new IndexingException("node lists block " + hash + " at height " + height + " but does not return it");
+    }
+
+    // ---- prepare stage
+
+    private void prepareLoop(int startHeight, Sha256Hash tipHash, Sha256Hash tipFilterHeader) {
+        Sha256Hash prevHash = tipHash;
+        Sha256Hash prevHeader = tipFilterHeader;
+        try {
+            for (int height = startHeight; ; height++) {
+                Slot slot = take(height);
+                if (slot == null) {
+                    return;
+                }
+                if (slot instanceof NoBlock) {
+                    prepared.put(new End(height));
+                    return;
+                }
+                if (slot instanceof FetchFailed f) {
+                    prepared.put(new Failed(height, f.error()));
+                    return;
+                }
+                Fetched fetched = (Fetched) slot;
+                Step step;
+                try {
+                    long t0 = System.nanoTime();
+                    Block block = parse(fetched.raw(), fetched.hash(), height);
+                    metrics.parseNanos.add(System.nanoTime() - t0);
+                    if (prevHash != null && !block.getPrevBlockHash().equals(prevHash)) {
+                        prepared.put(new Mismatch(height, block.getHash()));
+                        return;
+                    }
+                    PreparedBlock p = prepare(block, fetched.raw(), fetched.prevouts(), height, prevHeader);
+                    prevHash = block.getHash();
+                    prevHeader = p.record().filterHeader();
+                    step = new Ready(p);
+                } catch (RuntimeException e) {
+                    prepared.put(new Failed(height, e));
+                    return;
+                }
+                prepared.put(step);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits for the fetched slot of {@code height}; null once closed. */
+    private Slot take(int height) throws InterruptedException {
+        lock.lock();
+        try {
+            while (!closed && !slots.containsKey(height)) {
+                changed.await();
+            }
+            if (closed) {
+                return null;
+            }
+            Slot slot = slots.remove(height);
+            bytesAhead -= slot.bytes();
+            nextToPrepare = height + 1;
+            changed.signalAll();
+            return slot;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    static Block parse(byte[] raw, Sha256Hash expected, int height) {
+        Block block;
+        try {
+            block = Block.read(ByteBuffer.wrap(raw));
+        } catch (ProtocolException | BufferUnderflowException | IllegalArgumentException e) {
+            throw new IndexingException("block " + expected + " at height " + height + " does not parse: " + e, e);
+        }
+        if (!block.getHash().equals(expected)) {
+            throw new IndexingException("node returned block " + block.getHash() + " when asked for " + expected);
+        }
+        return block;
+    }
+
+    private PreparedBlock prepare(
+            Block block, byte[] raw, List<byte[]> nodePrevouts, int height, Sha256Hash prevHeader) {
+        long t0 = System.nanoTime();
+        Map<OutKey, byte[]> created = new LinkedHashMap<>();
+        Map<OutKey, byte[]> prevScripts = new HashMap<>();
+        Set<OutKey> spentKeys = new HashSet<>();
+        List<UnspentOutput> spent = new ArrayList<>();
+        List<OutKey> spentFromStore = new ArrayList<>();
+        int inputs = 0;
+        for (Transaction tx : block.getTransactions()) {
+            if (!tx.isCoinBase()) {
+                for (TransactionInput input : tx.getInputs()) {
+                    TransactionOutPoint op = input.getOutpoint();
+                    OutKey key = new OutKey(op.hash(), op.index());
+                    byte[] script = created.remove(key);
+                    if (script == null) {
+                        if (!spentKeys.add(key)) {
+                            throw new IndexingException("block " + block.getHash() + " spends " + key + " twice");
+                        }
+                        byte[] pending = overlay.remove(key);
+                        if (nodePrevouts != null) {
+                            script = nodePrevout(nodePrevouts, inputs, block, height);
+                        } else {
+                            script = pending != null ? pending : storeScript(op, key, block, height);
+                        }
+                        if (pending == null) {
+                            spentAhead.add(key);
+                            spentFromStore.add(key);
+                        }
+                        spent.add(new UnspentOutput(key.txId(), key.index(), script));
+                    }
+                    prevScripts.put(key, script);
+                    inputs++;
+                }
+            }
+            Sha256Hash txId = tx.getTxId();
+            List<TransactionOutput> outputs = tx.getOutputs();
+            for (int i = 0; i < outputs.size(); i++) {
+                byte[] script = outputs.get(i).getScriptBytes();
+                if (spendable(script)) {
+                    created.put(new OutKey(txId, i), script);
+                }
+            }
+        }
+        if (nodePrevouts != null && nodePrevouts.size() != inputs) {
+            throw new IndexingException("node reported " + nodePrevouts.size() + " prevout scripts for block "
+                    + block.getHash() + " at height " + height + ", which has " + inputs + " inputs");
+        }
+        long t1 = System.nanoTime();
+        BasicFilter filter = BasicFilter.build(block, op -> prevScripts.get(new OutKey(op.hash(), op.index())));
+        Sha256Hash filterHash = filter.filterHash();
+        Sha256Hash header = FilterHeaders.next(filterHash, prevHeader);
+        StoredBlock record = new StoredBlock(
+                block.getHash(),
+                height,
+                Arrays.copyOf(raw, StoredBlock.HEADER_SIZE),
+                filterHash,
+                header,
+                prevHeader,
+                filter.bytes());
+        List<UnspentOutput> createdList = new ArrayList<>(created.size());
+        created.forEach((k, s) -> createdList.add(new UnspentOutput(k.txId(), k.index(), s)));
+        IndexStore.PendingBlock batch = store.prepareConnect(record, spent, createdList);
+        // Published last: a later block may spend these before this one is committed.
+        overlay.putAll(created);
+        long t2 = System.nanoTime();
+        metrics.lookupNanos.add(t1 - t0);
+        metrics.buildNanos.add(t2 - t1);
+        return new PreparedBlock(
+                batch,
+                created,
+                spentFromStore,
+                block.getTransactions().size(),
+                inputs,
+                spent.size(),
+                createdList.size());
+    }
+
+    private byte[] storeScript(TransactionOutPoint op, OutKey key, Block block, int height) {
+        Optional<byte[]> script = spentAhead.contains(key) ? Optional.empty() : store.unspentScript(op);
+        return script.orElseThrow(() -> new IndexingException("block " + block.getHash() + " at height " + height
+                + " spends " + key + ", which is not in the unspent-output map"));
+    }
+
+    private byte[] nodePrevout(List<byte[]> nodePrevouts, int input, Block block, int height) {
+        if (input >= nodePrevouts.size()) {
+            throw new IndexingException("node reported " + nodePrevouts.size() + " prevout scripts for block "
+                    + block.getHash() + " at height " + height + ", which has more inputs");
+        }
+        metrics.prevoutsFromNode.increment();
+        return nodePrevouts.get(input);
+    }
+
+    private static boolean spendable(byte[] script) {
+        return script.length <= MAX_SCRIPT_SIZE && !(script.length > 0 && (script[0] & 0xFF) == OP_RETURN);
+    }
+
+    // ---- shutdown
+
+    /** Stops every stage and waits for their threads; uncommitted blocks are dropped. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        fetchers.shutdownNow();
+        preparer.shutdownNow();
+        boolean interrupted = false;
+        for (ExecutorService e : List.of(preparer, fetchers)) {
+            while (true) {
+                try {
+                    if (e.awaitTermination(60, TimeUnit.SECONDS)) {
+                        break;
+                    }
+                } catch (InterruptedException ie) {
+                    interrupted = true; // finish joining: no stage may touch the store after close
+                }
+            }
+        }
+        // Blocks prepared and never committed hold native batches.
+        for (Step step : prepared) {
+            if (step instanceof Ready r) {
+                r.block().batch().close();
+            }
+        }
+        prepared.clear();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
