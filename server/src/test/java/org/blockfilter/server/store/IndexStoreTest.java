@@ -65,6 +65,35 @@ class IndexStoreTest {
     }
 
     @Test
+    void outpointKeyIsTheTxidInWireOrderThenTheBigEndianIndex() {
+        Sha256Hash txId = Sha256Hash.of("k".getBytes());
+        byte[] expected =
+                ByteBuffer.allocate(36).put(txId.serialize()).putInt(0x01020384).array();
+        assertArrayEquals(expected, IndexStore.outpointKey(txId, 0x01020384L));
+    }
+
+    @Test
+    void unspentScriptsAnswersEachOutpointInOrderAndNullForUnknownOnes() {
+        try (IndexStore store = IndexStore.open(dir)) {
+            UnspentOutput a = out("a", 0, 7);
+            UnspentOutput b = out("b", 300, 8);
+            store.connect(block(0, Sha256Hash.ZERO_HASH, 0), List.of(), List.of(a, b), false);
+            UnspentOutput unknown = out("a", 1, 9);
+
+            List<byte[]> scripts = store.unspentScripts(List.of(
+                    new TransactionOutPoint(b.index(), b.txId()),
+                    new TransactionOutPoint(unknown.index(), unknown.txId()),
+                    new TransactionOutPoint(a.index(), a.txId())));
+
+            assertEquals(3, scripts.size());
+            assertArrayEquals(b.script(), scripts.get(0));
+            assertEquals(null, scripts.get(1));
+            assertArrayEquals(a.script(), scripts.get(2));
+            assertTrue(store.unspentScripts(List.of()).isEmpty());
+        }
+    }
+
+    @Test
     void rejectsBlockThatDoesNotExtendTheTip() {
         try (IndexStore store = IndexStore.open(dir)) {
             StoredBlock genesis = block(0, Sha256Hash.ZERO_HASH, 0);
