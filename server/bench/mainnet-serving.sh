@@ -337,7 +337,8 @@ if [ -n "$BASE_CP" ]; then
   wrk_run "$RD" 1 "$BASE" ranges.txt "$BASE_PID" -H "$GZ"; gzrow "1000-filter range, JSON (hex)" 1 "base, none"
 fi
 echo
-echo "JSON with gzip / without: req/s x$(ratio "$J1" "$J0"), CPU/req $JC1 vs $JC0 (one filter, 64 connections); req/s x$(ratio "$JR1" "$JR0"), CPU/req $JRC1 vs $JRC0 (1000-filter range, 1 connection)"
+[ "$ONLY" = ranges ] && echo "JSON with gzip / without: req/s x$(ratio "$JR1" "$JR0"), CPU/req $JRC1 vs $JRC0 (1000-filter range, 1 connection)"
+[ "$ONLY" != ranges ] && echo "JSON with gzip / without: req/s x$(ratio "$J1" "$J0"), CPU/req $JC1 vs $JC0 (one filter, 64 connections); req/s x$(ratio "$JR1" "$JR0"), CPU/req $JRC1 vs $JRC0 (1000-filter range, 1 connection)"
 
 echo
 echo "### One process or two on one index (binary, 64 connections in all)"
