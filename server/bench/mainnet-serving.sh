@@ -19,11 +19,17 @@
 # with apt-get when missing and allowed), nginx and python3. Takes 7-9 minutes at the defaults
 # on a loaded 2-core machine.
 # Usage: server/bench/mainnet-serving.sh [seconds per run, default 8] [blocks, default 6000]
+# Environment: ONLY=ranges runs only the 1000-filter range rows (~3 minutes). BASE_CP=<classpath>
+# (e.g. of a build of main: server/target/test-classes:server/target/classes:<its dependencies>)
+# adds a third server, "base", that code on a copy of the index, measured in the same run: the
+# range table then has a column for it, and gc/rss are printed for it too.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION="${1:-8}"
 BLOCKS="${2:-6000}"
 HEAP="${HEAP:--XX:+UseParallelGC}" # JVM options of our servers; the default max heap is 1/4 of RAM
+ONLY="${ONLY:-all}"
+BASE_CP="${BASE_CP:-}"
 
 if ! command -v wrk >/dev/null; then
   echo "wrk is not installed; trying: apt-get install -y wrk" >&2
@@ -93,7 +99,9 @@ start_server() { # name, extra args...
   local name="$1"; shift
   local data="$WORK/index"
   if [ "${1:-}" = --data-dir ]; then data="$2"; shift 2; fi
-  "${JAVA[@]}" -Xlog:gc:file="$WORK/$name.gc" -XX:ErrorFile="$WORK/hs_err_%p.log" org.blockfilter.server.ServerMain \
+  local java=("${JAVA[@]}")
+  [ "$name" = base ] && java=(java "$HEAP" -cp "$BASE_CP")
+  "${java[@]}" -Xlog:gc:file="$WORK/$name.gc" -XX:ErrorFile="$WORK/hs_err_%p.log" org.blockfilter.server.ServerMain \
     --node "$NODE" --data-dir "$data" --port 0 --no-p2p "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
   local pid=$!
   PIDS+=("$pid")
@@ -103,6 +111,12 @@ start_server() { # name, extra args...
   eval "${name^^}=$(awk '$1 == "status" { sub("/api/v1/status", "", $2); print $2 }' "$WORK/$name.out")"
 }
 start_server ours
+if [ -n "$BASE_CP" ]; then
+  cp -a "$WORK/index" "$WORK/index-base"
+  rm -f "$WORK/index-base/LOCK"
+  start_server base --data-dir "$WORK/index-base"
+  echo "base: $BASE (pid $BASE_PID, java $HEAP, BASE_CP, on a copy of the index)"
+fi
 start_server second --read-only-secondary --http-compression gzip
 SECOND_KIND="--read-only-secondary on the same index"
 # RocksDB secondaries cannot read blob files; with filters in blob files (before 3ec52d8) the
@@ -186,6 +200,13 @@ curl -sf -H "$BIN" "$SECOND$R0_OURS" -o "$WORK/r_second"
 cmp -s "$WORK/r_ours" "$WORK/r_ng" && cmp -s "$WORK/s_ours" "$WORK/s_ng" && cmp -s "$WORK/r_ours" "$WORK/r_second" \
   || { echo "ours, the second process and nginx do not serve the same bytes" >&2; exit 1; }
 SINGLE_B=$(stat -c %s "$WORK/s_ours"); RANGE_B=$(stat -c %s "$WORK/r_ours")
+framing() { curl -s -D - -o /dev/null -H "$BIN" "$1" | grep -i -E '^(content-length|transfer-encoding):' | tr -d '\r' | tr '\n' ' '; }
+echo "range answer framing: ours $(framing "$OURS$R0_OURS")"
+if [ -n "$BASE_CP" ]; then
+  curl -sf -H "$BIN" "$BASE$R0_OURS" -o "$WORK/r_base"
+  cmp -s "$WORK/r_ours" "$WORK/r_base" || { echo "ours and base do not serve the same range bytes" >&2; exit 1; }
+  echo "base serves the same range bytes (cmp); framing: base $(framing "$BASE$R0_OURS")"
+fi
 JSON_B=$(curl -s "$OURS$S0" | wc -c); JSON_GZ_B=$(curl -s -H 'Accept-Encoding: gzip' "$SECOND$S0" | wc -c)
 echo "same bytes from ours, the second process and nginx (cmp): one filter ($SINGLE_B B), a 1000-filter range ($RANGE_B B)"
 echo "$(wc -l <"$WORK/lists/singles.txt") distinct single filters, $(wc -l <"$WORK/lists/ranges.txt") distinct full ranges; mean filter $(( $(du -sb "$WORK/www/api" | cut -f1) / BLOCKS )) B"
@@ -243,9 +264,12 @@ wrk_run() { # seconds, conns, url-base, list, pids (quoted), extra wrk args...
 
 RD=$(( DURATION * 2 )) # ranges: one answer takes 10-1000 ms, so twice as long per run
 # Warm-up: JIT of our servers, page cache for everything.
+if [ "$ONLY" != ranges ]; then
 wrk -t2 -c16 -d15s -H "$BIN" -s "$WORK/paths.lua" "$OURS" -- "$WORK/lists/singles.txt" >/dev/null
 wrk -t2 -c16 -d15s -H "$BIN" -s "$WORK/paths.lua" "$SECOND" -- "$WORK/lists/singles.txt" >/dev/null
 wrk -t2 -c16 -d5s -H 'Accept-Encoding: gzip' -s "$WORK/paths.lua" "$SECOND" -- "$WORK/lists/singles.txt" >/dev/null
+fi
+[ -n "$BASE_CP" ] && wrk -t1 -c2 -d5s -H "$BIN" -s "$WORK/paths.lua" "$BASE" -- "$WORK/lists/ranges.txt" >/dev/null
 wrk -t1 -c2 -d5s -H "$BIN" -s "$WORK/paths.lua" "$OURS" -- "$WORK/lists/ranges.txt" >/dev/null
 wrk -t1 -c2 -d3s -H "$BIN" -s "$WORK/paths.lua" "$SECOND" -- "$WORK/lists/ranges.txt" >/dev/null
 wrk -t2 -c16 -d3s -s "$WORK/paths.lua" "$NG_OFF" -- "$WORK/lists/singles.txt" >/dev/null
@@ -264,8 +288,28 @@ versus() { # title, seconds, our list, nginx list
     echo "| $c | $r1 | $RPS | $(ratio "$r1" "$RPS") | $m1 | $MBS | $l1 | $LAT | $c1 | $CPU |"
   done
 }
-versus "One filter (~19 KB)" "$DURATION" singles.txt singles.txt
-versus "1000-filter range (~19.6 MB)" "$RD" ranges.txt export-ranges.txt
+# The same with a column for the base server (BASE_CP), measured between ours and nginx.
+versus_base() { # title, seconds, our list, nginx list
+  echo
+  echo "### $1: ours, base (BASE_CP) and nginx, the same bytes, binary, no Accept-Encoding ($2 s per run)"
+  echo
+  echo "| conns | ours req/s | base req/s | nginx req/s | ours/nginx | base/nginx | ours MB/s | base MB/s | ours p50 / p99 | base p50 / p99 | ours CPU/req | base CPU/req |"
+  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |"
+  for c in 1 16 64; do
+    wrk_run "$2" "$c" "$OURS" "$3" "$OURS_PID" -H "$BIN"
+    local r1=$RPS m1=$MBS l1=$LAT c1=$CPU
+    wrk_run "$2" "$c" "$BASE" "$3" "$BASE_PID" -H "$BIN"
+    local r2=$RPS m2=$MBS l2=$LAT c2=$CPU
+    wrk_run "$2" "$c" "$NG_OFF" "$4" "$(nginx_pids)"
+    echo "| $c | $r1 | $r2 | $RPS | $(ratio "$r1" "$RPS") | $(ratio "$r2" "$RPS") | $m1 | $m2 | $l1 | $l2 | $c1 | $c2 |"
+  done
+}
+[ "$ONLY" != ranges ] && versus "One filter (~19 KB)" "$DURATION" singles.txt singles.txt
+if [ -n "$BASE_CP" ]; then
+  versus_base "1000-filter range (~19.6 MB)" "$RD" ranges.txt export-ranges.txt
+else
+  versus "1000-filter range (~19.6 MB)" "$RD" ranges.txt export-ranges.txt
+fi
 
 echo
 echo "### gzip: --http-compression none and gzip"
@@ -278,16 +322,23 @@ echo "| scenario | conns | server | req/s | MB/s on the wire | p50 / p99 | serve
 echo "| --- | ---: | --- | ---: | ---: | --- | ---: |"
 GZ='Accept-Encoding: gzip'
 gzrow() { echo "| $1 | $2 | $3 | $RPS | $MBS | $LAT | $CPU |"; }
+J0=n/a J1=n/a JC0=n/a JC1=n/a
+if [ "$ONLY" != ranges ]; then
 wrk_run "$DURATION" 64 "$SECOND" singles.txt "$SECOND_PID" -H "$BIN" -H "$GZ"; gzrow "one filter, binary" 64 "ours, gzip"
 wrk_run "$DURATION" 64 "$NG_GZ" singles.txt "$(nginx_pids)" -H "$GZ"; gzrow "one filter, binary" 64 "nginx, gzip on"
 wrk_run "$DURATION" 64 "$OURS" singles.txt "$OURS_PID" -H "$GZ"; gzrow "one filter, JSON (hex)" 64 "ours, none"; J0=$RPS; JC0=$CPU
 wrk_run "$DURATION" 64 "$SECOND" singles.txt "$SECOND_PID" -H "$GZ"; gzrow "one filter, JSON (hex)" 64 "ours, gzip"; J1=$RPS; JC1=$CPU
+fi
 wrk_run "$RD" 1 "$SECOND" ranges.txt "$SECOND_PID" -H "$BIN" -H "$GZ"; gzrow "1000-filter range, binary" 1 "ours, gzip"
 wrk_run "$RD" 1 "$NG_GZ" export-ranges.txt "$(nginx_pids)" -H "$GZ"; gzrow "1000-filter range, binary" 1 "nginx, gzip on"
 wrk_run "$RD" 1 "$OURS" ranges.txt "$OURS_PID" -H "$GZ"; gzrow "1000-filter range, JSON (hex)" 1 "ours, none"; JR0=$RPS; JRC0=$CPU
 wrk_run "$RD" 1 "$SECOND" ranges.txt "$SECOND_PID" -H "$GZ"; gzrow "1000-filter range, JSON (hex)" 1 "ours, gzip"; JR1=$RPS; JRC1=$CPU
+if [ -n "$BASE_CP" ]; then
+  wrk_run "$RD" 1 "$BASE" ranges.txt "$BASE_PID" -H "$GZ"; gzrow "1000-filter range, JSON (hex)" 1 "base, none"
+fi
 echo
-echo "JSON with gzip / without: req/s x$(ratio "$J1" "$J0"), CPU/req $JC1 vs $JC0 (one filter, 64 connections); req/s x$(ratio "$JR1" "$JR0"), CPU/req $JRC1 vs $JRC0 (1000-filter range, 1 connection)"
+[ "$ONLY" = ranges ] && echo "JSON with gzip / without: req/s x$(ratio "$JR1" "$JR0"), CPU/req $JRC1 vs $JRC0 (1000-filter range, 1 connection)"
+[ "$ONLY" != ranges ] && echo "JSON with gzip / without: req/s x$(ratio "$J1" "$J0"), CPU/req $JC1 vs $JC0 (one filter, 64 connections); req/s x$(ratio "$JR1" "$JR0"), CPU/req $JRC1 vs $JRC0 (1000-filter range, 1 connection)"
 
 echo
 echo "### One process or two on one index (binary, 64 connections in all)"
@@ -297,7 +348,8 @@ echo "req/s and MB/s summed, p50 / p99 of each; one process: wrk -t2 -c64 agains
 echo
 echo "| scenario | 1 process req/s | 2 processes req/s | 2 vs 1 | 1 process MB/s | 2 processes MB/s | 1 process p50 / p99 | 2 processes p50 / p99 (each) | CPU/req 1 / 2 |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |"
-for scen in single range; do
+SCENS="single range"; [ "$ONLY" = ranges ] && SCENS=range
+for scen in $SCENS; do
   if [ $scen = single ]; then list=singles.txt; label="one filter"; d=$DURATION; else list=ranges.txt; label="1000-filter range"; d=$RD; fi
   wrk_run "$d" 64 "$OURS" "$list" "$OURS_PID" -H "$BIN"
   r1=$RPS m1=$MBS l1=$LAT c1=$CPU
@@ -318,5 +370,9 @@ done
 gcsum() { awk '/Pause/ { v = $NF; sub("ms", "", v); t += v; n++ } END { printf "%d pauses, %.1f s in all", n, t / 1000 }' "$1"; }
 echo
 echo "gc (whole run, incl. the forced full GCs): ours $(gcsum "$WORK/ours.gc"), second $(gcsum "$WORK/second.gc")"
+if [ -n "$BASE_CP" ]; then
+  echo "base (BASE_CP): gc $(gcsum "$WORK/base.gc"); rss at the end $(awk '/VmRSS/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$BASE_PID/status"), peak $(awk '/VmHWM/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$BASE_PID/status")"
+fi
+echo "peak rss: ours $(awk '/VmHWM/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$OURS_PID/status"), second $(awk '/VmHWM/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$SECOND_PID/status")"
 echo "rss at the end: ours $(awk '/VmRSS/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$OURS_PID/status"), second $(awk '/VmRSS/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$SECOND_PID/status")"
 echo "uptime after: $(uptime)"

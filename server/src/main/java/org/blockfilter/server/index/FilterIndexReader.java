@@ -1,5 +1,6 @@
 package org.blockfilter.server.index;
 
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -32,6 +33,46 @@ public interface FilterIndexReader {
      * the indexed best chain or is below startHeight. The caller enforces the size limits.
      */
     Optional<List<IndexedFilter>> range(int startHeight, Sha256Hash stopHash);
+
+    /**
+     * The filters of {@link #range} one at a time, from the same one snapshot, for answers too
+     * large to hold whole. The cursor must be closed, on the thread that opened it (it may hold
+     * the store's read lock and a snapshot). This default reads the whole range up front, for
+     * implementations that hold everything in memory anyway.
+     */
+    default Optional<RangeCursor> openRange(int startHeight, Sha256Hash stopHash) {
+        return range(startHeight, stopHash).map(filters -> new RangeCursor() {
+            private final Iterator<IndexedFilter> it = filters.iterator();
+
+            @Override
+            public int stopHeight() {
+                return filters.get(filters.size() - 1).height();
+            }
+
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public IndexedFilter next() {
+                return it.next();
+            }
+
+            @Override
+            public void close() {}
+        });
+    }
+
+    /** Best-chain filters of one range in height order; see {@link #openRange}. Not thread-safe. */
+    interface RangeCursor extends Iterator<IndexedFilter>, AutoCloseable {
+        /** Height of the range's last block. */
+        int stopHeight();
+
+        /** Releases what the cursor holds; idempotent. */
+        @Override
+        void close();
+    }
 
     /** The block's 80-byte header, for any indexed block. */
     Optional<byte[]> blockHeader(Sha256Hash blockHash);

@@ -50,6 +50,31 @@ public final class StoreFilterIndexReader implements FilterIndexReader {
     }
 
     @Override
+    public Optional<RangeCursor> openRange(int startHeight, Sha256Hash stopHash) {
+        return store.openActiveRange(startHeight, stopHash).map(blocks -> new RangeCursor() {
+            @Override
+            public int stopHeight() {
+                return blocks.stopHeight();
+            }
+
+            @Override
+            public boolean hasNext() {
+                return blocks.hasNext();
+            }
+
+            @Override
+            public IndexedFilter next() {
+                return toFilter(blocks.next(), true);
+            }
+
+            @Override
+            public void close() {
+                blocks.close();
+            }
+        });
+    }
+
+    @Override
     public Optional<byte[]> blockHeader(Sha256Hash blockHash) {
         return store.block(blockHash).map(StoredBlock::header);
     }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -392,6 +393,107 @@ public final class IndexStore implements AutoCloseable {
                 release(snapshot);
             }
         });
+    }
+
+    /**
+     * The blocks of {@link #activeRange} one at a time, for answers too large to hold whole: the
+     * same checks and the same one snapshot, read as {@link ActiveRangeCursor#next()} is called.
+     * The cursor holds the store's read lock and the snapshot until it is closed, so it must be
+     * closed, on the thread that opened it; meanwhile a secondary's {@link #catchUp()} and
+     * {@link #close()} wait. Empty (and nothing held) if stopHash is not on the best chain or is
+     * below startHeight.
+     */
+    public Optional<ActiveRangeCursor> openActiveRange(int startHeight, Sha256Hash stopHash) {
+        if (startHeight < 0) {
+            return Optional.empty();
+        }
+        lock.readLock().lock();
+        Snapshot snapshot = null;
+        ReadOptions options = null;
+        boolean handedOut = false;
+        try {
+            ensureOpen();
+            snapshot = snapshot();
+            options = readOptions(snapshot);
+            byte[] stopValue = db.get(blocks, options, stopHash.serialize());
+            if (stopValue == null) {
+                return Optional.empty();
+            }
+            int stopHeight = ByteBuffer.wrap(stopValue).getInt();
+            byte[] atStop = db.get(heights, options, heightKey(stopHeight));
+            if (stopHeight < startHeight || atStop == null || !Arrays.equals(atStop, stopHash.serialize())) {
+                return Optional.empty();
+            }
+            handedOut = true;
+            return Optional.of(new ActiveRangeCursor(startHeight, stopHeight, snapshot, options));
+        } catch (RocksDBException e) {
+            throw new StoreException("index store read failed: " + e.getMessage(), e);
+        } finally {
+            if (!handedOut) {
+                if (options != null) {
+                    options.close();
+                }
+                release(snapshot);
+                lock.readLock().unlock();
+            }
+        }
+    }
+
+    /**
+     * Best-chain blocks of one range, read from one snapshot as they are asked for (see
+     * {@link #openActiveRange}). Not thread-safe: one owner, the thread that opened it.
+     */
+    public final class ActiveRangeCursor implements AutoCloseable {
+        private final int stopHeight;
+        private final Snapshot snapshot;
+        private final ReadOptions options;
+        private int next;
+        private boolean open = true;
+
+        private ActiveRangeCursor(int startHeight, int stopHeight, Snapshot snapshot, ReadOptions options) {
+            this.next = startHeight;
+            this.stopHeight = stopHeight;
+            this.snapshot = snapshot;
+            this.options = options;
+        }
+
+        public int stopHeight() {
+            return stopHeight;
+        }
+
+        public boolean hasNext() {
+            return open && next <= stopHeight;
+        }
+
+        /** The next block of the range. */
+        public StoredBlock next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException("range ends at height " + stopHeight);
+            }
+            int h = next++;
+            try {
+                byte[] hash = db.get(heights, options, heightKey(h));
+                byte[] value = hash == null ? null : db.get(blocks, options, hash);
+                if (value == null) {
+                    throw new StoreException("store corrupt: best chain has no block record at height " + h);
+                }
+                return decodeBlock(Sha256Hash.wrapReversed(hash), value);
+            } catch (RocksDBException e) {
+                throw new StoreException("index store read failed: " + e.getMessage(), e);
+            }
+        }
+
+        /** Releases the snapshot and the read lock; idempotent. */
+        @Override
+        public void close() {
+            if (!open) {
+                return;
+            }
+            open = false;
+            options.close();
+            release(snapshot);
+            lock.readLock().unlock();
+        }
     }
 
     /**

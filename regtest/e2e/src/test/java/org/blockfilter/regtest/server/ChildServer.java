@@ -100,6 +100,15 @@ final class ChildServer implements AutoCloseable {
      *
      * @throws AssertionError if nothing happens within {@code timeout}
      */
+    /**
+     * Like {@link #awaitLine}, but a line already read (by an earlier wait for another line) counts
+     * too: for lines whose order against others is not fixed, like the first {@code caught_up}
+     * against the URL banner (the pipelined indexer may finish before the HTTP server starts).
+     */
+    boolean sawOrAwaitLine(Predicate<String> match, Duration timeout) throws InterruptedException {
+        return seen.stream().anyMatch(match) || awaitLine(match, timeout);
+    }
+
     boolean awaitLine(Predicate<String> match, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {

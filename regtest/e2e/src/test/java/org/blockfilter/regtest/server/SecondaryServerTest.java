@@ -55,7 +55,7 @@ class SecondaryServerTest {
                 "--node", url, "--data-dir", data, "--port", "0", "--no-p2p", "--poll-ms", "100")) {
             URI p = baseOf(primary);
             assertTrue(
-                    primary.awaitLine(l -> l.contains("event=caught_up"), TIMEOUT),
+                    primary.sawOrAwaitLine(l -> l.contains("event=caught_up"), TIMEOUT),
                     "primary indexed:\n" + primary.tail());
             try (ChildServer secondary = ChildServer.startMain(
                     "--node", url, "--data-dir", data, "--read-only-secondary", "--port", "0", "--poll-ms", "100")) {

@@ -12,6 +12,7 @@ import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.Bip157;
+import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.index.IndexedFilter;
 
 /** Handlers of our {@code /api/v1} read endpoints and transaction relay: IO and validation only. */
@@ -53,28 +54,35 @@ public final class ApiController {
         Http.sendEither(ctx, () -> Representations.filterJson(f), f::filter, cacheControl);
     }
 
+    /** Streamed from one snapshot: a 1000-filter answer is ~20 MB, never held whole. */
     public void filters(Context ctx) {
-        FilterService.FilterRange r = range(ctx, Bip157.MAX_CFILTERS);
-        Http.sendEither(
-                ctx,
-                () -> Representations.rangeJson(r.filters()),
-                () -> Representations.rangeBinary(r.filters()),
-                cache.forHeight(r.stopHeight()));
+        try (FilterIndexReader.RangeCursor r = range(ctx, Bip157.MAX_CFILTERS)) {
+            Http.streamEither(
+                    ctx,
+                    out -> Representations.writeRangeJson(r, out),
+                    out -> Representations.writeRangeBinary(r, out),
+                    cache.forHeight(r.stopHeight()));
+        }
     }
 
     public void filterHeaders(Context ctx) {
-        FilterService.FilterRange r = range(ctx, Bip157.MAX_CFHEADERS);
+        Representations.FilterHeaders h;
+        int stopHeight;
+        try (FilterIndexReader.RangeCursor r = range(ctx, Bip157.MAX_CFHEADERS)) {
+            h = Representations.FilterHeaders.of(r);
+            stopHeight = r.stopHeight();
+        }
         Http.sendEither(
                 ctx,
-                () -> Representations.filterHeadersJson(r.filters()),
-                () -> Representations.filterHeadersBinary(r.filters()),
-                cache.forHeight(r.stopHeight()));
+                () -> Representations.filterHeadersJson(h),
+                () -> Representations.filterHeadersBinary(h),
+                cache.forHeight(stopHeight));
     }
 
-    private FilterService.FilterRange range(Context ctx, int max) {
+    private FilterIndexReader.RangeCursor range(Context ctx, int max) {
         int start = Http.nonNegativeInt("start_height", Http.requiredQuery(ctx, "start_height"));
         Sha256Hash stop = Http.hash("stop_hash", Http.requiredQuery(ctx, "stop_hash"));
-        return service.range(start, stop, max);
+        return service.openRange(start, stop, max);
     }
 
     public void checkpoints(Context ctx) {

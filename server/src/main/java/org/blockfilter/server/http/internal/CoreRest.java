@@ -1,6 +1,7 @@
 package org.blockfilter.server.http.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -125,10 +126,10 @@ public final class CoreRest {
             throw new CoreRestException(400, "Invalid hash: " + rawHash);
         }
         checkFilterType(parts[0]);
-        List<IndexedFilter> filters = filterHeaders(hash, count);
-        List<Sha256Hash> headers = filters.stream().map(IndexedFilter::header).toList();
+        HeaderRun run = filterHeaders(hash, count);
+        List<Sha256Hash> headers = run.headers();
         // Fewer headers than asked for means the answer grows with the tip.
-        int height = filters.size() == count ? filters.get(filters.size() - 1).height() : -1;
+        int height = headers.size() == count ? run.lastHeight() : -1;
         WireWriter bin = new WireWriter(32 * headers.size());
         headers.forEach(bin::hash);
         return switch (parsed.format()) {
@@ -143,14 +144,16 @@ public final class CoreRest {
      * Core walks the active chain from the block for up to count blocks; a block that is not on it
      * gives no headers, and a block of the node's chain that is not indexed yet is a 404.
      */
-    private List<IndexedFilter> filterHeaders(Sha256Hash start, int count) {
+    private record HeaderRun(List<Sha256Hash> headers, int lastHeight) {}
+
+    private HeaderRun filterHeaders(Sha256Hash start, int count) {
         FilterIndexReader index = service.index();
         OptionalInt startHeight = index.heightOf(start);
         if (startHeight.isEmpty()) {
             if (index.filter(start).isEmpty() && service.unknownBlock(start) instanceof UnavailableException) {
                 throw new CoreRestException(404, STILL_INDEXING);
             }
-            return List.of();
+            return new HeaderRun(List.of(), -1);
         }
         int first = startHeight.getAsInt();
         long wantedLast = (long) first + count - 1;
@@ -162,7 +165,19 @@ public final class CoreRest {
             }
         }
         int last = (int) Math.min(wantedLast, tip);
-        return index.hashAt(last).flatMap(stop -> index.range(first, stop)).orElse(List.of());
+        Optional<FilterIndexReader.RangeCursor> range =
+                index.hashAt(last).flatMap(stop -> index.openRange(first, stop));
+        if (range.isEmpty()) {
+            return new HeaderRun(List.of(), -1);
+        }
+        // Streamed: only the headers are kept, not up to 2,000 filters.
+        try (FilterIndexReader.RangeCursor filters = range.get()) {
+            List<Sha256Hash> headers = new ArrayList<>(last - first + 1);
+            while (filters.hasNext()) {
+                headers.add(filters.next().header());
+            }
+            return new HeaderRun(headers, filters.stopHeight());
+        }
     }
 
     /** Core's ToIntegral&lt;size_t&gt; then the 1..2000 check; -1 for anything invalid or out of range. */

@@ -30,8 +30,6 @@ public final class FilterService {
 
     public record Status(String network, int indexedHeight, String indexedHash, Integer nodeHeight, boolean synced) {}
 
-    public record FilterRange(int stopHeight, List<IndexedFilter> filters) {}
-
     public record Checkpoints(Sha256Hash stopHash, int stopHeight, List<Sha256Hash> headers) {}
 
     public record Headers(int lastHeight, List<byte[]> headers) {}
@@ -55,8 +53,18 @@ public final class FilterService {
         return filter(hash);
     }
 
-    /** Best-chain filters from startHeight to stopHash (BIP 157 getcfilters / getcfheaders). */
-    public FilterRange range(int startHeight, Sha256Hash stopHash, int maxBlocks) {
+    /**
+     * Best-chain filters from startHeight to stopHash (BIP 157 getcfilters / getcfheaders), as a
+     * cursor over one snapshot so that large answers are streamed, not held whole. Every
+     * error (400, 404, 503) is thrown here, before the caller writes a byte; the caller closes the
+     * cursor, on this thread.
+     */
+    public FilterIndexReader.RangeCursor openRange(int startHeight, Sha256Hash stopHash, int maxBlocks) {
+        checkRange(startHeight, stopHash, maxBlocks);
+        return index.openRange(startHeight, stopHash).orElseThrow(FilterService::indexChanged);
+    }
+
+    private void checkRange(int startHeight, Sha256Hash stopHash, int maxBlocks) {
         OptionalInt stopHeight = index.heightOf(stopHash);
         if (stopHeight.isEmpty()) {
             if (index.filter(stopHash).isPresent()) {
@@ -74,10 +82,10 @@ public final class FilterService {
             throw new BadRequestException(
                     "range_too_large", "range of " + count + " blocks exceeds the limit of " + maxBlocks);
         }
-        List<IndexedFilter> filters = index.range(startHeight, stopHash)
-                .orElseThrow(() ->
-                        new UnavailableException("index_changed", "the best chain changed during the request; retry"));
-        return new FilterRange(stop, filters);
+    }
+
+    private static UnavailableException indexChanged() {
+        return new UnavailableException("index_changed", "the best chain changed during the request; retry");
     }
 
     /** Filter headers at heights CHECKPOINT_INTERVAL, 2 x CHECKPOINT_INTERVAL, ... up to stopHash (default: the tip). */

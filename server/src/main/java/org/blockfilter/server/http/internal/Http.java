@@ -1,14 +1,21 @@
 package org.blockfilter.server.http.internal;
 
 import io.javalin.http.Context;
+import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.function.Supplier;
 import org.bitcoinj.base.Sha256Hash;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Request parsing and response writing shared by the controllers: representation choice,
  * parameter validation (typed 400s), and a single way to send a body so that bytes are counted.
  */
 public final class Http {
+    private static final Logger LOG = LoggerFactory.getLogger(Http.class);
     public static final String OCTET_STREAM = "application/octet-stream";
     public static final String JSON = "application/json";
     /** Request attribute: body bytes sent, read by the metrics hook. */
@@ -40,6 +47,61 @@ public final class Http {
             send(ctx, 200, OCTET_STREAM, binary.get(), cacheControl);
         } else {
             send(ctx, 200, JSON, json.get(), cacheControl);
+        }
+    }
+
+    /** Writes a body to a stream; may be called once. */
+    @FunctionalInterface
+    public interface BodyWriter {
+        void write(OutputStream out) throws IOException;
+    }
+
+    /**
+     * JSON or binary, as the client asked, written to the response as it is produced (chunked
+     * transfer, no Content-Length) through a {@value #STREAM_BUFFER}-byte buffer. Call only after
+     * every check that could fail the request: the status is sent with the first bytes. A client
+     * that goes away mid-body is logged at debug and ends the request quietly.
+     */
+    public static void streamEither(Context ctx, BodyWriter json, BodyWriter binary, String cacheControl) {
+        boolean bin = wantsBinary(ctx);
+        ctx.status(200);
+        ctx.contentType(bin ? OCTET_STREAM : JSON);
+        ctx.header("Cache-Control", cacheControl);
+        ctx.header("Vary", "Accept, Accept-Encoding");
+        if (bin) {
+            ctx.disableCompression(); // filters are already dense; gzip only costs CPU
+        }
+        CountingOutputStream counted = new CountingOutputStream(ctx.outputStream());
+        BufferedOutputStream out = new BufferedOutputStream(counted, STREAM_BUFFER);
+        try {
+            (bin ? binary : json).write(out);
+            out.flush();
+        } catch (IOException e) {
+            LOG.debug("client left {} after {} body bytes: {}", ctx.path(), counted.count, e.toString());
+        } finally {
+            ctx.attribute(SENT_BYTES, counted.count);
+        }
+    }
+
+    static final int STREAM_BUFFER = 64 * 1024;
+
+    private static final class CountingOutputStream extends FilterOutputStream {
+        private long count;
+
+        CountingOutputStream(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            count += len;
         }
     }
 

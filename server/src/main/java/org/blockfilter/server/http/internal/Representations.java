@@ -1,10 +1,15 @@
 package org.blockfilter.server.http.internal;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.wire.CompactSize;
@@ -50,10 +55,6 @@ public final class Representations {
             String prevHeader,
             boolean active) {}
 
-    record RangeEntry(String blockHash, int height, String filter) {}
-
-    record RangeJson(List<RangeEntry> filters) {}
-
     record FilterHeadersJson(String prevHeader, List<String> filterHashes, List<String> headers) {}
 
     record CheckpointsJson(String stopHash, List<String> checkpoints) {}
@@ -75,38 +76,73 @@ public final class Representations {
                 f.active()));
     }
 
-    public static byte[] rangeJson(List<IndexedFilter> filters) {
-        return json(new RangeJson(filters.stream()
-                .map(f -> new RangeEntry(f.blockHash().toString(), f.height(), HashHex.hex(f.filter())))
-                .toList()));
+    /**
+     * Streams {@code {"filters": [{"blockHash", "height", "filter"}, ...]}}, the bytes the mapper
+     * would give for the whole list, one filter at a time. Does not close {@code out}.
+     */
+    public static void writeRangeJson(Iterator<IndexedFilter> filters, OutputStream out) throws IOException {
+        try (JsonGenerator gen = JSON.getFactory().createGenerator(out)) {
+            gen.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            gen.writeStartObject();
+            gen.writeFieldName("filters");
+            gen.writeStartArray();
+            while (filters.hasNext()) {
+                IndexedFilter f = filters.next();
+                gen.writeStartObject();
+                gen.writeStringField("blockHash", f.blockHash().toString());
+                gen.writeNumberField("height", f.height());
+                gen.writeStringField("filter", HashHex.hex(f.filter()));
+                gen.writeEndObject();
+            }
+            gen.writeEndArray();
+            gen.writeEndObject();
+        }
     }
 
-    /** For each block: 32-byte block hash (wire order), CompactSize length, filter bytes. */
-    public static byte[] rangeBinary(List<IndexedFilter> filters) {
-        int size = 0;
-        for (IndexedFilter f : filters) {
-            size += 32 + CompactSize.size(f.filterLength()) + f.filterLength();
+    /**
+     * Streams, for each block: 32-byte block hash (wire order), CompactSize length, filter bytes.
+     * Does not close {@code out}.
+     */
+    public static void writeRangeBinary(Iterator<IndexedFilter> filters, OutputStream out) throws IOException {
+        while (filters.hasNext()) {
+            IndexedFilter f = filters.next();
+            WireWriter w = new WireWriter(32 + CompactSize.size(f.filterLength()) + f.filterLength());
+            out.write(w.hash(f.blockHash()).varBytes(f.filter()).toByteArray());
         }
-        WireWriter out = new WireWriter(size);
-        for (IndexedFilter f : filters) {
-            out.hash(f.blockHash()).varBytes(f.filter());
-        }
-        return out.toByteArray();
     }
 
-    public static byte[] filterHeadersJson(List<IndexedFilter> filters) {
+    /** The cfheaders content of a range: what is kept of its filters, not the filters. */
+    public record FilterHeaders(Sha256Hash prevHeader, List<Sha256Hash> filterHashes, List<Sha256Hash> headers) {
+        /** Reads the range, keeping hashes only. */
+        public static FilterHeaders of(Iterator<IndexedFilter> filters) {
+            Sha256Hash prev = null;
+            List<Sha256Hash> filterHashes = new ArrayList<>();
+            List<Sha256Hash> headers = new ArrayList<>();
+            while (filters.hasNext()) {
+                IndexedFilter f = filters.next();
+                if (prev == null) {
+                    prev = f.prevHeader();
+                }
+                filterHashes.add(f.filterHash());
+                headers.add(f.header());
+            }
+            return new FilterHeaders(prev, filterHashes, headers);
+        }
+    }
+
+    public static byte[] filterHeadersJson(FilterHeaders h) {
         return json(new FilterHeadersJson(
-                filters.get(0).prevHeader().toString(),
-                filters.stream().map(f -> f.filterHash().toString()).toList(),
-                filters.stream().map(f -> f.header().toString()).toList()));
+                h.prevHeader().toString(),
+                h.filterHashes().stream().map(Sha256Hash::toString).toList(),
+                h.headers().stream().map(Sha256Hash::toString).toList()));
     }
 
     /** As the cfheaders message after its type and stop hash: prev header, CompactSize count, filter hashes. */
-    public static byte[] filterHeadersBinary(List<IndexedFilter> filters) {
-        WireWriter out = new WireWriter(32 + 3 + 32 * filters.size());
-        out.hash(filters.get(0).prevHeader()).compactSize(filters.size());
-        for (IndexedFilter f : filters) {
-            out.hash(f.filterHash());
+    public static byte[] filterHeadersBinary(FilterHeaders h) {
+        WireWriter out = new WireWriter(32 + 3 + 32 * h.filterHashes().size());
+        out.hash(h.prevHeader()).compactSize(h.filterHashes().size());
+        for (Sha256Hash f : h.filterHashes()) {
+            out.hash(f);
         }
         return out.toByteArray();
     }
