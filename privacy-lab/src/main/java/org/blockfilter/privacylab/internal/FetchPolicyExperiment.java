@@ -53,8 +53,25 @@ public final class FetchPolicyExperiment {
         }
     }
 
-    static final List<String> SPECS = List.of(
-            "none", "spread,shuffle", "spread,decoys=1,shuffle", FetchPolicy.DEFAULT_SPEC, "spread,decoys=4,shuffle");
+    /**
+     * The measured grid, plus the default if the grid lacks it. The default is chosen from this
+     * grid by the rule the report states, so the grid must not move with it: when the default
+     * was in the list itself, changing it from decoys=2 to decoys=4 measured decoys=4 twice and
+     * dropped decoys=2, the very point that shows the rule's choice.
+     */
+    static final List<String> SPECS = withDefault(List.of(
+            "none", "spread,shuffle", "spread,decoys=1,shuffle", "spread,decoys=2,shuffle", "spread,decoys=4,shuffle"));
+
+    private static List<String> withDefault(List<String> grid) {
+        FetchPolicy def = FetchPolicy.parse(FetchPolicy.DEFAULT_SPEC);
+        if (grid.stream().anyMatch(s -> FetchPolicy.parse(s).equals(def))) {
+            return grid;
+        }
+        List<String> out = new ArrayList<>(grid);
+        out.add(FetchPolicy.DEFAULT_SPEC);
+        return List.copyOf(out);
+    }
+
     static final int[] SOURCES = {1, 4};
 
     /** The adversaries, in report order (as exp5's, with 'sessions' for re-syncs). */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import org.blockfilter.wallet.sync.FetchPolicy;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,6 +102,23 @@ class FetchPolicyExperimentTest {
     @Test
     void theWalletsDefaultPolicyIsAmongTheMeasuredOnes() {
         assertTrue(FetchPolicyExperiment.settings().stream().anyMatch(FetchPolicyExperiment.Setting::isDefault));
+    }
+
+    @Test
+    void theGridMeasuresEachPolicyOnceAndKeepsTheDecoyLevelsTheDefaultWasChosenFrom() {
+        for (int sources : FetchPolicyExperiment.SOURCES) {
+            List<FetchPolicy> policies = FetchPolicyExperiment.settings().stream()
+                    .filter(s -> s.sources() == sources)
+                    .map(s -> FetchPolicy.parse(s.spec()))
+                    .toList();
+            assertEquals(
+                    policies.size(), new java.util.HashSet<>(policies).size(), "a policy measured twice: " + policies);
+            for (int decoys : new int[] {0, 1, 2, 4}) {
+                assertTrue(
+                        policies.stream().anyMatch(p -> p.decoys() == decoys),
+                        decoys + " decoys not measured at " + sources + " sources: " + policies);
+            }
+        }
     }
 
     @Test
