@@ -1,5 +1,6 @@
 package org.blockfilter.server.index;
 
+import java.util.List;
 import java.util.Optional;
 import org.bitcoinj.base.Sha256Hash;
 
@@ -32,11 +33,11 @@ public interface BlockSource {
     }
 
     /**
-     * The block with the scripts of the outputs it spends; empty if the node does not know it.
-     *
-     * @throws UnsupportedOperationException if {@link #offersPrevouts()} is false
+     * The block with the scripts of the outputs it spends; empty if the node does not know it. A
+     * block without them has an empty script list (the indexer then reads its prevouts from its
+     * own map): what a source that does not {@link #offersPrevouts() offer prevouts} returns.
      */
     default Optional<BlockWithPrevouts> blockWithPrevouts(Sha256Hash hash) {
-        throw new UnsupportedOperationException("this block source does not report prevout scripts");
+        return rawBlock(hash).map(raw -> new BlockWithPrevouts(raw, List.of()));
     }
 }
