@@ -121,18 +121,17 @@ public final class FetchPolicyExperiment {
 
     static World world(MainnetLikeChain chain, Lab lab, Progress progress) {
         HdAccount[] accounts = new HdAccount[chain.wallets().size()];
-        Map<Integer, byte[]> walletScripts = new HashMap<>();
+        Map<Integer, byte[]> walletKeys = new HashMap<>();
         for (MainnetLikeChain.Wallet w : chain.wallets()) {
             accounts[w.index()] = account(lab.seed("exp8/wallet", w.index()));
             for (int a = 0; a < w.n(); a++) {
-                walletScripts.put(
-                        w.firstScript() + a,
-                        accounts[w.index()].derive(false, a).script().bytes());
+                walletKeys.put(
+                        w.firstScript() + a, accounts[w.index()].key(false, a).getPubKey());
             }
         }
         RealChain real = new RealChain(
                 chain,
-                id -> walletScripts.containsKey(id) ? walletScripts.get(id) : MainnetLikeChain.script(chain.seed, id),
+                id -> walletKeys.containsKey(id) ? walletKeys.get(id) : RealChain.pseudoPubKey(chain.seed, id),
                 progress);
         return new World(chain, real, accounts);
     }

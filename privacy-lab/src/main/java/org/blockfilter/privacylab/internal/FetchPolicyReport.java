@@ -44,14 +44,21 @@ final class FetchPolicyReport {
                         + " would not fit the lab's time box). Wallets: " + String.join(", ", wallets)
                         + ", born uniform in the first half, each address paid 1 + Geometric(1/2) times and spent as"
                         + " in experiment 5.",
-                "Real chain: every model block becomes a real regtest block (proof of work, merkle root) with a"
-                        + " coinbase and one transaction holding one output per script of the model block; the"
-                        + " wallets' script ids carry their real HD P2WPKH scripts (a 12-word mnemonic per wallet"
-                        + " from the lab seed, BIP 84 account, first N receive addresses). Filters are the real BIP 158"
-                        + " basic filters of those blocks (keyed by the real block hash), with real filter headers"
-                        + " and checkpoints. A spend in the model is an output here: the filter and the download"
-                        + " pattern are the same. Built in " + String.format(Locale.ROOT, "%.0f", buildSeconds)
-                        + " s.",
+                "Real chain: every model block becomes a real regtest block (proof of work, merkle root, BIP 141"
+                        + " witness commitment). Every script id is a P2WPKH script: the wallets' ids carry their"
+                        + " real HD scripts (a 12-word mnemonic per wallet from the lab seed, BIP 84 account, first N"
+                        + " receive addresses), the others the P2WPKH of a pseudo-key 0x02 || SHA-256(seed, id)."
+                        + " Payments are outputs; a spend is a real input (witness: placeholder signature and the"
+                        + " public key, so the prevout script is derivable from the block) spending the script's"
+                        + " earlier output in this chain when there is one (the wallets' ledgers see their spends),"
+                        + " else an output older than the chain; the inputs of one model cluster spent in a block"
+                        + " form one transaction. The model keeps which scripts a block holds, not which appearance"
+                        + " was a payment, so the chain reads it: a background script is spent at its last"
+                        + " appearance when it appears twice or is clustered, a wallet script whenever it has an"
+                        + " unspent output (RealChain's doc). Filters are the real BIP 158 basic filters of those"
+                        + " blocks (keyed by the real block hash; exactly the model block's scripts, tested), with"
+                        + " real filter headers and checkpoints. Built in "
+                        + String.format(Locale.ROOT, "%.0f", buildSeconds) + " s.",
                 "Wallet: the wallet module's LightWallet (watch-only from the account key, gap limit 20, receive"
                         + " and change chains) synced by the real SyncEngine with the policy under test, against k"
                         + " in-memory sources (k = 1 or 4) that log every filter and block request: source, height,"
