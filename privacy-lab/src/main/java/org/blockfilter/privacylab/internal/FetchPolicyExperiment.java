@@ -60,7 +60,15 @@ public final class FetchPolicyExperiment {
      * dropped decoys=2, the very point that shows the rule's choice.
      */
     static final List<String> SPECS = withDefault(List.of(
-            "none", "spread,shuffle", "spread,decoys=1,shuffle", "spread,decoys=2,shuffle", "spread,decoys=4,shuffle"));
+            "none",
+            "spread,shuffle",
+            "spread,decoys=1,shuffle",
+            "spread,decoys=2,shuffle",
+            "spread,decoys=4,shuffle",
+            "spread,clusters=1,shuffle",
+            "spread,clusters=2,shuffle",
+            "spread,clusters=4,shuffle",
+            "spread,decoys=4,clusters=2,shuffle"));
 
     private static List<String> withDefault(List<String> grid) {
         FetchPolicy def = FetchPolicy.parse(FetchPolicy.DEFAULT_SPEC);
@@ -507,8 +515,8 @@ public final class FetchPolicyExperiment {
                 Plot plot = new Plot(
                                 "Experiment 8: the real wallet's fetch policy, N = " + n + ", " + k
                                         + (k == 1 ? " source" : " sources (adversary: source 0)"),
-                                "blocks downloaded per matched block (mean, 95% CI); points left to right: none"
-                                        + (k > 1 ? ", spread+shuffle" : "") + ", decoys 1, 2, 4",
+                                "blocks downloaded per matched block (mean, 95% CI); one point per policy of the"
+                                        + " grid (see the table)",
                                 "P_h(1) of the adversary (mean over wallets, 95% CI)",
                                 560)
                         .yRange(0, 1.05)
