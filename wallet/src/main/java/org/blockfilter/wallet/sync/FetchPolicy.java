@@ -67,7 +67,9 @@ public record FetchPolicy(boolean spread, int decoys, int clusters, boolean shuf
      * the sources given, four seed blocks per matched block, shuffled; no jitter (the lab's timing adversary reads the
      * order of requests against the filter scan, which jitter does not change). The lab's rule: the fewest decoys at
      * which the co-occurrence adversary over two sessions, for a 10-address wallet with one source, falls to at most
-     * half its no-policy success (1.0 to 0.43 at 6.7 blocks per matched block; 2 decoys gave 0.69).
+     * half its no-policy success (1.0 to 0.49 at 6.9 blocks per matched block; 2 decoys gave 0.67). Cluster decoys
+     * ({@code clusters=K}) were measured against a rule of their own (transaction-graph adversary, same case: upper
+     * 95% bound below 0.5); none met it, so they are not in the default.
      */
     public static final String DEFAULT_SPEC = "spread,decoys=4,shuffle";
 
