@@ -149,7 +149,10 @@ final class IngestPipeline implements AutoCloseable {
     // same as the store (its script; spent), so cleaning late changes no answer.
     private final Map<OutKey, byte[]> overlay = new HashMap<>();
     private final Set<OutKey> spentAhead = new HashSet<>();
-    private final Queue<PreparedBlock> committedBlocks = new ConcurrentLinkedQueue<>();
+    private final Queue<Committed> committedBlocks = new ConcurrentLinkedQueue<>();
+
+    /** What the prepare thread forgets of a committed block (not its record or batch). */
+    private record Committed(Map<OutKey, byte[]> createdScripts, List<OutKey> spentFromStore) {}
 
     /**
      * Starts the stages at {@code startHeight}, on top of {@code tipHash} (null for an empty
@@ -199,12 +202,12 @@ final class IngestPipeline implements AutoCloseable {
      * entries are removed by the prepare thread before it prepares its next block.
      */
     void committed(PreparedBlock block) {
-        committedBlocks.add(block);
+        committedBlocks.add(new Committed(block.createdScripts(), block.spentFromStore()));
     }
 
     /** On the prepare thread: forgets the overlay entries of the blocks committed since the last call. */
     private void forgetCommitted() {
-        for (PreparedBlock b; (b = committedBlocks.poll()) != null; ) {
+        for (Committed b; (b = committedBlocks.poll()) != null; ) {
             // remove(key, script): a later block that created the same outpoint again (a
             // duplicate transaction, BIP 30) keeps its own entry.
             b.createdScripts().forEach(overlay::remove);
