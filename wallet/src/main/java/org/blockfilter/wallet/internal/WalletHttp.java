@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * How the wallet speaks HTTP, in one place for its HTTP sources (our server's REST API, a static
- * export, the legacy BIP 37 scan): the client (connect timeout, redirects, protocol version), the
- * request (deadline, User-Agent) and the wait for a size-limited answer.
+ * How the wallet speaks HTTP, in one place for its HTTP sources: the client (connect timeout,
+ * redirects, protocol version) and the request (deadline, User-Agent) for our server's REST API,
+ * a static export and the legacy BIP 37 scan, and for the first two the wait for a size-limited
+ * answer and the words for what went wrong.
  *
  * <p>Redirects are never followed: a source is the URL the user named, and a redirect would hand
  * the wallet to another host without a word. The version is the JDK's default (HTTP/2 where the
