@@ -12,8 +12,8 @@ import java.util.EnumSet;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
-import org.blockfilter.regtest.wallet.WalletFixture.CliRun;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.cli.InProcessCli;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,11 +38,11 @@ class CoinbaseMaturityTest {
             node.mineTo(120, mine); // heights 1..120: 1..21 have >= 100 confirmations at tip 120
             try (ServerOnNode server = new ServerOnNode(node)) {
                 String[] base = {"--wallet", file.toString(), "--passphrase-file", pw.toString(), "--json"};
-                CliRun synced = WalletFixture.cli(concat(
+                InProcessCli.Run synced = InProcessCli.run(concat(
                         base, "sync", "--quiet", "--server", server.baseUri().toString()));
                 assertEquals(0, synced.code(), synced.err());
 
-                CliRun balance = WalletFixture.cli(concat(base, "balance"));
+                InProcessCli.Run balance = InProcessCli.run(concat(base, "balance"));
                 assertEquals(0, balance.code(), balance.err());
                 JsonNode b = new ObjectMapper().readTree(balance.out());
                 assertEquals(
@@ -54,7 +54,7 @@ class CoinbaseMaturityTest {
                 assertEquals(
                         new BigDecimal("6000"), new BigDecimal(b.get("total").asText()), b.toString());
 
-                CliRun tooMuch = WalletFixture.cli(concat(
+                InProcessCli.Run tooMuch = InProcessCli.run(concat(
                         base,
                         "send",
                         "--to",
@@ -73,7 +73,7 @@ class CoinbaseMaturityTest {
                                 || tooMuch.err().contains("missing"),
                         tooMuch.err());
 
-                CliRun sent = WalletFixture.cli(concat(
+                InProcessCli.Run sent = InProcessCli.run(concat(
                         base,
                         "send",
                         "--to",

@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.util.EnumSet;
 import org.bitcoinj.base.Address;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
-import org.blockfilter.regtest.wallet.WalletFixture.CliRun;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.cli.InProcessCli;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,7 +44,7 @@ class LyingServerRecoveryTest {
             try (ServerOnNode server = new ServerOnNode(node);
                     LyingProxy proxy = new LyingProxy(server.baseUri(), lieHeight)) {
                 String wallet = file.toString();
-                CliRun lied = WalletFixture.cli(
+                InProcessCli.Run lied = InProcessCli.run(
                         "--wallet",
                         wallet,
                         "sync",
@@ -55,7 +55,7 @@ class LyingServerRecoveryTest {
                 assertEquals(2, lied.code(), lied.out() + lied.err());
                 assertTrue(lied.err().contains("rest:" + proxy.uri() + " LIED at height " + lieHeight), lied.err());
 
-                CliRun honest = WalletFixture.cli(
+                InProcessCli.Run honest = InProcessCli.run(
                         "--wallet",
                         wallet,
                         "--json",
@@ -70,7 +70,7 @@ class LyingServerRecoveryTest {
                 assertEquals(25, j.get("balance").asDouble(), j.toString()); // regtest halves every 150 blocks
 
                 // The next run from the file agrees too.
-                CliRun again = WalletFixture.cli(
+                InProcessCli.Run again = InProcessCli.run(
                         "--wallet",
                         wallet,
                         "--json",

@@ -1,8 +1,5 @@
 package org.blockfilter.regtest.wallet;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -27,16 +24,15 @@ import org.blockfilter.regtest.scenario.OwnedOutput;
 import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.wallet.LightWallet;
-import org.blockfilter.wallet.cli.WalletCli;
 import org.blockfilter.wallet.keys.AddressKind;
 
 /**
  * The steps the wallet end-to-end tests share. Statically: the test wallet (the "abandon ...
- * about" mnemonic, gap limit 20, born at genesis), its addresses, and the wallet CLI run in this
- * process. As an instance: a regtest node (btcd through the harness, or the embedded node) that
- * has run a scenario, and payments to any address from the mature P2WPKH coins the scenario left
- * unspent, one coin each (its value less {@link #FEE}); the caller mines. Closing it stops the node.
- * Not thread-safe.
+ * about" mnemonic, gap limit 20, born at genesis) and its addresses; the CLI run in this process
+ * is the wallet test-jar's {@code InProcessCli}. As an instance: a regtest node (btcd through the
+ * harness, or the embedded node) that has run a scenario, and payments to any address from the
+ * mature P2WPKH coins the scenario left unspent, one coin each (its value less {@link #FEE}); the
+ * caller mines. Closing it stops the node. Not thread-safe.
  */
 public final class WalletFixture<N extends RegtestNode> implements AutoCloseable {
     public static final List<String> MNEMONIC = List.of(
@@ -44,14 +40,10 @@ public final class WalletFixture<N extends RegtestNode> implements AutoCloseable
     public static final Coin FEE = Coin.valueOf(20_000);
 
     private final N node;
-    private final ScenarioSpec spec;
-    private final GroundTruth truth;
     private final Iterator<OwnedOutput> coins;
 
-    private WalletFixture(N node, ScenarioSpec spec, GroundTruth truth) {
+    private WalletFixture(N node, GroundTruth truth) {
         this.node = node;
-        this.spec = spec;
-        this.truth = truth;
         this.coins = truth.outputs().stream()
                 .filter(o -> o.unspent()
                         && !o.coinbase()
@@ -83,7 +75,7 @@ public final class WalletFixture<N extends RegtestNode> implements AutoCloseable
 
     private static <N extends RegtestNode> WalletFixture<N> run(N node, ScenarioSpec spec, Consumer<String> progress) {
         try {
-            return new WalletFixture<>(node, spec, ScenarioRunner.run(node, spec, progress));
+            return new WalletFixture<>(node, ScenarioRunner.run(node, spec, progress));
         } catch (RuntimeException | Error e) {
             node.close();
             throw e;
@@ -92,14 +84,6 @@ public final class WalletFixture<N extends RegtestNode> implements AutoCloseable
 
     public N node() {
         return node;
-    }
-
-    public ScenarioSpec spec() {
-        return spec;
-    }
-
-    public GroundTruth truth() {
-        return truth;
     }
 
     /** One payment submitted to the node: its transaction (the payment is output 0) and value. */
@@ -161,19 +145,5 @@ public final class WalletFixture<N extends RegtestNode> implements AutoCloseable
     /** {@code w}'s receive address {@code index} of account {@code kind}. */
     public static Address receiving(LightWallet w, AddressKind kind, int index) {
         return w.keys().account(kind).orElseThrow().derive(false, index).address();
-    }
-
-    /** What one in-process run of the wallet CLI returned and printed. */
-    public record CliRun(int code, String out, String err) {}
-
-    /** Runs the wallet CLI in this process with {@code args}. */
-    public static CliRun cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = WalletCli.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }

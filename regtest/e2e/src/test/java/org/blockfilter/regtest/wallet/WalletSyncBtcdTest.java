@@ -20,8 +20,8 @@ import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
-import org.blockfilter.regtest.wallet.WalletFixture.CliRun;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.cli.InProcessCli;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.p2p.P2pSource;
@@ -160,8 +160,8 @@ class WalletSyncBtcdTest {
         return all;
     }
 
-    private static CliRun run(String... args) {
-        return WalletFixture.cli(args);
+    private static InProcessCli.Run run(String... args) {
+        return InProcessCli.run(args);
     }
 
     @Test
@@ -170,7 +170,7 @@ class WalletSyncBtcdTest {
         start(spec);
         Files.writeString(dir.resolve("pw"), "cli pass\n");
         Files.writeString(dir.resolve("m"), String.join(" ", WalletFixture.MNEMONIC) + "\n");
-        CliRun restored =
+        InProcessCli.Run restored =
                 run(cli(dir, "restore", "--mnemonic-file", dir.resolve("m").toString(), "--kinds", "p2wpkh"));
         assertEquals(0, restored.code(), restored.err());
         ObjectMapper json = new ObjectMapper();
@@ -180,7 +180,7 @@ class WalletSyncBtcdTest {
                 .value();
         node.mine(1);
         String peer = "127.0.0.1:" + node.p2pAddress().orElseThrow().getPort();
-        CliRun synced = run(cli(dir, "sync", "--peer", peer));
+        InProcessCli.Run synced = run(cli(dir, "sync", "--peer", peer));
         assertEquals(0, synced.code(), synced.err());
         assertTrue(synced.err().contains("matched 1"), "progress bar on stderr: " + synced.err());
         assertEquals(node.tipHeight(), json.readTree(synced.out()).get("height").asInt());
@@ -188,7 +188,7 @@ class WalletSyncBtcdTest {
                 paid.toPlainString(),
                 json.readTree(run(cli(dir, "balance")).out()).get("confirmed").asText());
 
-        CliRun sent = run(cli(
+        InProcessCli.Run sent = run(cli(
                 dir,
                 "send",
                 "--to",
