@@ -5,6 +5,8 @@
 #      privacy-lab/run.sh all --out privacy-lab/results     (full mode; regenerates the committed results)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./mvnw -B -q -pl privacy-lab -am package -DskipTests dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile=target/classpath.txt >&2
+# The goal's parameter is read from -DincludeScope (-Dmdep.includeScope is ignored and gave every
+# scope, test jars included). runtime = compile + runtime scopes.
+./mvnw -B -q -pl privacy-lab -am package -DskipTests dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/classpath.txt >&2
 exec java -Djava.awt.headless=true -cp "privacy-lab/target/classes:$(cat privacy-lab/target/classpath.txt)" \
   org.blockfilter.privacylab.PrivacyLab "$@"

@@ -15,7 +15,7 @@ WORK="$(mktemp -d)"
 trap 'exec 3>&- 2>/dev/null || true; [ -n "${PID:-}" ] && kill "$PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 # One reactor run, so the filters module resolves to its target/classes (we never mvn install).
-./mvnw -B -q -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test
+./mvnw -B -q -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -DincludeScope=test
 CP="server/target/test-classes:server/target/classes:$(cat "$WORK/cp.txt")"
 
 mkfifo "$WORK/in"

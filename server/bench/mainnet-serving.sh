@@ -59,7 +59,7 @@ echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 10485
 echo "uptime before: $(uptime)"
 
 # One reactor run, so the filters module resolves to its target/classes (we never mvn install).
-./mvnw -B -q -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test
+./mvnw -B -q -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -DincludeScope=test
 CP="server/target/test-classes:server/target/classes:$(cat "$WORK/cp.txt")"
 JAVA=(java "$HEAP" -cp "$CP")
 

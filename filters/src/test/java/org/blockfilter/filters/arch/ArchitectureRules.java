@@ -136,8 +136,9 @@ public final class ArchitectureRules {
     }
 
     /**
-     * The privacy lab builds on filters and (experiment 8 runs the real sync engine) the wallet, never on the server
-     * or the harnesses; the wallet's and server's rules keep anything from depending on the lab.
+     * The privacy lab builds on filters, (experiment 8 runs the real sync engine) the wallet and (experiment 5's chain
+     * shares its distributions) the mainnet-profile generator's public API, never on the server or the other regtest
+     * modules; the wallet's, server's and profile's rules keep anything from depending on the lab.
      */
     public static ArchRule privacyLabDependsOnlyOnFiltersAndTheWallet() {
         return noClasses()
@@ -145,10 +146,17 @@ public final class ArchitectureRules {
                 .resideInAPackage("org.blockfilter.privacylab..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAnyPackage("org.blockfilter.server..", "org.blockfilter.regtest..")
-                .because("dependencies point one way: filters <- wallet <- privacy-lab")
+                .resideInAPackage("org.blockfilter.server..")
+                .orShould()
+                .dependOnClassesThat(DescribedPredicate.and(
+                        JavaClass.Predicates.resideInAPackage("org.blockfilter.regtest.."),
+                        DescribedPredicate.not(JavaClass.Predicates.resideInAPackage(MAINNET_PROFILE_API))))
+                .because("dependencies point one way: filters <- wallet <- privacy-lab; mainnet-profile <- privacy-lab")
                 .allowEmptyShould(true);
     }
+
+    /** The mainnet-profile generator's API package (its {@code internal} package is not API). */
+    static final String MAINNET_PROFILE_API = "org.blockfilter.regtest.mainnet";
 
     /** The embedded regtest node stands alone so the server's demo can use it: it never uses the server. */
     public static ArchRule embeddedNodeDoesNotDependOnTheServer() {

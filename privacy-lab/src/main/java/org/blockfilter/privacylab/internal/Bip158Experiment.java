@@ -65,9 +65,11 @@ public final class Bip158Experiment {
             "uniform",
             "co-occurrence",
             "co-occurrence + timing",
-            "co-occurrence + 2 re-syncs",
+            "co-occurrence + 2 re-syncs (intersection)",
+            "co-occurrence + 2 re-syncs (union)",
             "tx graph",
-            "tx graph + timing + 2 re-syncs");
+            "tx graph + timing + 2 re-syncs (intersection)",
+            "tx graph + timing + 2 re-syncs (union)");
 
     private Bip158Experiment() {}
 
@@ -79,20 +81,16 @@ public final class Bip158Experiment {
         return peers == 1 ? SETTINGS : List.of(SETTINGS.get(0), SETTINGS.get(2), SETTINGS.get(4));
     }
 
-    static MainnetLikeChain.Params params(boolean quick) {
+    /**
+     * The chain: the mainnet profile's statistics ({@link ProfileShapedChain.Shape#mainnet}); quick mode has fewer,
+     * smaller blocks (300 transactions, a 1,000,000-output history) and fewer wallets.
+     */
+    static ProfileShapedChain.Shape shape(boolean quick) {
         return quick
-                ? new MainnetLikeChain.Params(
-                        200, 300, 80, 20_000, 1.0, 100_000, new int[] {1, 10}, new int[] {30, 20}, 250)
-                : new MainnetLikeChain.Params(
-                        2000,
-                        3300,
-                        900,
-                        1_000_000,
-                        1.0,
-                        100_000,
-                        new int[] {1, 10, 100},
-                        new int[] {300, 100, 20},
-                        250);
+                ? ProfileShapedChain.Shape.mainnet(200, new int[] {1, 10}, new int[] {30, 20}, 250)
+                        .withTxPerBlock(300)
+                        .withPriorOutputs(1_000_000)
+                : ProfileShapedChain.Shape.mainnet(2000, new int[] {1, 10, 100}, new int[] {300, 100, 20}, 250);
     }
 
     /** One sync's downloads: sorted blocks and whether each was requested as the filter scan passed it. */
@@ -152,7 +150,27 @@ public final class Bip158Experiment {
         return Arrays.stream(a).filter(x -> Arrays.binarySearch(b, x) >= 0).toArray();
     }
 
-    /** The six adversaries' rankings for one wallet, observer and setting; index as {@link #ADVERSARIES}. */
+    /** The sorted distinct blocks of either sorted set. */
+    static int[] union(int[] a, int[] b) {
+        return IntStream.concat(Arrays.stream(a), Arrays.stream(b))
+                .sorted()
+                .distinct()
+                .toArray();
+    }
+
+    /**
+     * The probability that an observer serving one of {@code peers} saw a given wallet block in at least one of
+     * {@code syncs} syncs, each assigning its downloads to peers afresh: 1 - (1 - 1/peers)^syncs.
+     */
+    static double seenInAny(int peers, int syncs) {
+        return 1 - Math.pow(1 - 1.0 / peers, syncs);
+    }
+
+    /**
+     * The adversaries' rankings for one wallet, observer and setting; index as {@link #ADVERSARIES}. Two syncs of the
+     * same range: the intersection of what the observer saw keeps a wallet block with probability 1/peers^2, the
+     * union with {@link #seenInAny seenInAny(peers, 2)}.
+     */
     static DownloadAdversary.Ranking[] attack(
             DownloadAdversary adv,
             MainnetLikeChain chain,
@@ -187,19 +205,35 @@ public final class Bip158Experiment {
         int[] i12t = intersect(o1t, o2t);
         DownloadAdversary.Result all =
                 Arrays.equals(i12t, o1) && pw2 == pw1 ? one : adv.rank(i12t, w.birth(), lo, hi, pw2, true);
+        double pwU = seenInAny(peers, 2);
+        int[] u12 = union(o1, o2);
+        DownloadAdversary.Result either =
+                Arrays.equals(u12, o1) && pwU == pw1 ? one : adv.rank(u12, w.birth(), lo, hi, pwU, false);
+        int[] u12t = union(o1t, o2t);
+        DownloadAdversary.Result anyT =
+                Arrays.equals(u12t, o1) && pwU == pw1 ? one : adv.rank(u12t, w.birth(), lo, hi, pwU, true);
         return new DownloadAdversary.Ranking[] {
-            one.uniform(), one.cooccurrence(), timing.cooccurrence(), both.cooccurrence(), one.graph(), all.graph()
+            one.uniform(),
+            one.cooccurrence(),
+            timing.cooccurrence(),
+            both.cooccurrence(),
+            either.cooccurrence(),
+            one.graph(),
+            all.graph(),
+            anyT.graph()
         };
     }
 
     public static void run(Lab lab) {
         Path dir = lab.dir("exp5-bip158");
-        MainnetLikeChain.Params p = params(lab.quick());
+        ProfileShapedChain.Shape shape = shape(lab.quick());
+        MainnetLikeChain.Params p = shape.params();
         long t0 = System.nanoTime();
-        MainnetLikeChain chain = MainnetLikeChain.build(
-                p,
+        ProfileShapedChain.Built built = ProfileShapedChain.build(
+                shape,
                 lab.seed("exp5/chain"),
                 new Progress(lab.log(), "exp5: build chain + real filters,", 2L * p.blocks()));
+        MainnetLikeChain chain = built.chain();
         double buildSeconds = (System.nanoTime() - t0) / 1e9;
         lab.log().printf("exp5: chain of %d blocks built in %.1f s%n", p.blocks(), buildSeconds);
 
@@ -227,7 +261,7 @@ public final class Bip158Experiment {
                 fpBlocks == 0 ? Double.NaN : (double) trials / fpBlocks);
         fpRate.write(dir.resolve("exp5_fp_rate.csv"));
 
-        // Every (wallet, observer, setting): six adversaries.
+        // Every (wallet, observer, setting): every adversary.
         List<String> header = new ArrayList<>(List.of(
                 "wallet",
                 "N",
@@ -335,7 +369,7 @@ public final class Bip158Experiment {
         Csv bip37 = bip37(chain, own, p);
         bip37.write(dir.resolve("exp5_bip37.csv"));
         List<String> plots = plots(dir, p, summary, bip37);
-        Bip158Report.write(lab, dir, chain, buildSeconds, fpRate, summary, bip37, plots);
+        Bip158Report.write(lab, dir, chain, shape, built.stats(), buildSeconds, fpRate, summary, bip37, plots);
     }
 
     /** Probes random scripts that are in no block against every filter, through the filter's own values and hash. */
@@ -561,7 +595,7 @@ public final class Bip158Experiment {
                     if (!y.isEmpty() && y.stream().allMatch(v -> v < 0.01)) {
                         name += " (every value below 0.01: on the axis, see the table)";
                     }
-                    plot.measuredWithCi(name, x, y, lo, hi, a, (a - 2.5) * 0.06, false);
+                    plot.measuredWithCi(name, x, y, lo, hi, a, (a - (ADVERSARIES.size() - 1) / 2.0) * 0.05, false);
                 }
                 String f = "exp5_ph1_n" + n + "_peers" + k + ".png";
                 plot.writePng(dir.resolve(f));

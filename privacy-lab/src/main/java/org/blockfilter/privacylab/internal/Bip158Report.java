@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.blockfilter.filters.Bip158;
+import org.blockfilter.regtest.mainnet.MainnetStatistics;
 
 /** The report of experiment 5 (Markdown + HTML), written from its tables. Stateless. */
 final class Bip158Report {
@@ -15,6 +16,8 @@ final class Bip158Report {
             Lab lab,
             Path dir,
             MainnetLikeChain chain,
+            ProfileShapedChain.Shape shape,
+            ProfileShapedChain.Stats stats,
             double buildSeconds,
             Csv fpRate,
             Csv summary,
@@ -42,36 +45,55 @@ final class Bip158Report {
         for (int i = 0; i < p.walletSizes().length; i++) {
             wallets.add(p.walletsPerSize()[i] + " wallets of N = " + p.walletSizes()[i]);
         }
+        double perBlockTx = (double) stats.txs() / o.blocks;
+        double nonCoinbase = stats.txs() - o.blocks;
         rep.bullets(
                 List.of(
                         "Chain: " + p.blocks() + " synthetic blocks (seed " + lab.seed()
                                 + (lab.quick() ? ", QUICK mode: small" : "")
                                 + "), built in " + String.format(Locale.ROOT, "%.0f", buildSeconds)
-                                + " s. Target: recent mainnet blocks, about 3,000 transactions and about 7,400 distinct basic-filter elements per block (the figures this lab uses in experiment 6 and issue 13; the repository holds no mainnet data, so they are not re-measured here). Here: mean "
-                                + elements / o.blocks + " elements per block (median " + perBlock[o.blocks / 2]
-                                + ", 5th-95th percentile "
-                                + perBlock[o.blocks / 20] + "-" + perBlock[o.blocks - 1 - o.blocks / 20] + ").",
-                        "Outputs: X_b single-use P2WPKH-shaped scripts per block, X_b uniform in ["
-                                + p.outputsPerBlock() / 2 + ", "
-                                + 3 * p.outputsPerBlock() / 2
-                                + "]. Spends: every output is spent after a delay log-uniform in [1, "
-                                + Lab.count(p.maxSpendDelay())
-                                + "] blocks (median " + Math.round(Math.sqrt(p.maxSpendDelay()))
-                                + "); the spent output's script appears again, as a prevout, in the spending block's filter (BIP 158 puts prevout scripts in). Outputs created before block 0 are spent in the chain at the rate the same delay law gives. Assumption, not fitted to mainnet: real coin ages are heavy-tailed in a similar way but not log-uniform.",
-                        "Transactions: the inputs of a block are grouped into transactions of 1 input (60%) or 2 + Geometric(1/2) inputs (40%); the inputs of one transaction form a common-input cluster (the transaction-graph heuristic's unit). "
+                                + " s, by `ProfileShapedChain`, which draws every block transaction by transaction from the SAME samplers as the server's mainnet-profile workload (`org.blockfilter.regtest.mainnet.MainnetStatistics`, module `regtest/mainnet-profile`). The distributions, their figures and their sources or 'estimate' labels are in [docs/mainnet-profile.md](../../../docs/mainnet-profile.md) ('Statistics, sources and estimates'); they are not repeated here. Only scripts are modelled (which script is in which block, which inputs are spent together), not serialized transactions.",
+                        "Shared with the mainnet profile (docs/mainnet-profile.md): transactions per block (normal, mean "
+                                + Lab.count(shape.txPerBlock())
+                                + ", sd 12%); inputs per transaction (1: 70%, 2: 15%, 3: 5%, 4-9: 8%, 10-30: 2%; estimate); outputs per transaction (1: 20%, 2: 66%, 3: 7%, 4-10: 5%, 11-50: 2%; estimate); address reuse (a transaction with 2+ outputs sends its change back to its first input's script with probability "
+                                + shape.changeToSelfShare() + ", another output pays one of "
+                                + Lab.count(MainnetStatistics.REUSERS)
+                                + " reusers drawn log-uniformly by rank with probability " + shape.reuseShare()
+                                + ", else a fresh script; BitMEX Research's ~50% reuse, sized in the profile to mainnet's filter element count); spend age ("
+                                + Math.round(100 * MainnetStatistics.YOUNG_SHARE)
+                                + "% of spends from the outputs of the last "
+                                + MainnetStatistics.YOUNG_BLOCKS
+                                + " blocks, the rest log-uniform in age counted in outputs over every output ever created, the next unspent one taken; estimate). The script mix and OP_RETURN outputs do not enter this model: BIP 158 hashes every script to the same kind of element and leaves OP_RETURN out.",
+                        "Generated here: " + String.format(Locale.ROOT, "%.0f", perBlockTx)
+                                + " transactions per block (coinbase included), "
+                                + String.format(Locale.ROOT, "%.2f", stats.inputs() / nonCoinbase)
+                                + " inputs and "
+                                + String.format(Locale.ROOT, "%.2f", (stats.outputs() - o.blocks) / nonCoinbase)
+                                + " outputs per transaction; mean " + elements / o.blocks
+                                + " distinct basic-filter elements per block (median " + perBlock[o.blocks / 2]
+                                + ", 5th-95th percentile " + perBlock[o.blocks / 20] + "-"
+                                + perBlock[o.blocks - 1 - o.blocks / 20]
+                                + "); the mainnet profile's steady blocks have ~7,540 (docs/mainnet-profile.md) and issue 12 quotes ~7,400 for mainnet. The repository holds no mainnet data, so neither is re-measured against the real chain here.",
+                        "Assumption (this model, not the profile): the chain continues a history of "
+                                + Lab.count(shape.priorOutputs())
+                                + " unspent outputs (the profile's `utxoTarget`, the UTXO set its ramp builds). A spend that reaches before block 0 spends one of them; its script is a reuser's with the reuse share, else a script seen nowhere else in the chain. "
+                                + Lab.count(stats.priorSpends()) + " of " + Lab.count(stats.inputs())
+                                + " inputs spend such outputs.",
+                        "Assumption (transaction graph): the inputs of one transaction form a common-input cluster. The profile draws a background transaction's inputs at random, without owners, and closing that relation transitively would chain most scripts into one cluster through reused scripts (an artifact, not mainnet), so a background transaction clusters only the inputs whose script it spends for the first time; a wallet's transaction clusters all its inputs (one owner). "
                                 + Lab.count(clustered) + " of " + Lab.count(o.scripts)
-                                + " scripts are in multi-script clusters. Assumption: no change detection, no clustering across transactions beyond shared inputs.",
-                        "Address reuse: " + p.poolDraws() + " draws per block from a pool of " + Lab.count(p.poolSize())
-                                + " reused addresses with Zipf(" + p.zipfExponent()
-                                + ") popularity (a few hot addresses in nearly every block, a long tail seen rarely). Assumption: the exponent is not fitted to mainnet.",
-                        "Wallets: " + String.join(", ", wallets)
-                                + "; born at a height uniform in the first half of the chain; each address paid 1 + Geometric(1/2) times (mean 2) in blocks uniform over [birth, tip); each payment spent after the same delay law, and with probability 1/2 (repeated, up to 3 inputs) together with another of the wallet's unspent outputs. "
-                                + chain.walletMultiInputSpends
-                                + " multi-input wallet spends in all. A wallet syncs [birth, tip): every filter, and every block whose filter matches one of its N scripts (wallets match with the filters' own hash and values; a test checks this equals `matchAny`).",
+                                + " scripts are in multi-script clusters. No change detection, no clustering beyond shared inputs.",
+                        "Wallets (assumption): " + String.join(", ", wallets)
+                                + "; born at a height uniform in the first half of the chain; each address paid 1 + Geometric(1/2) times (mean 2) in blocks uniform over [birth, tip). A wallet's outputs are spent by the shared spend-age law like every output: when the spend process picks one, the wallet spends it in a transaction of its own, whose input count is drawn from the shared law and filled with the wallet's other unspent outputs (oldest first, as many as it has), and whose outputs follow the shared law, change sent back to the first input's script with the shared probability (a new wallet output, spent later by the same law). "
+                                + Lab.count(stats.walletTxs()) + " wallet transactions, "
+                                + chain.walletMultiInputSpends + " with several inputs, "
+                                + Lab.count(stats.walletChangeToSelf())
+                                + " with change sent back. A wallet syncs [birth, tip): every filter, and every block whose filter matches one of its N scripts (wallets match with the filters' own hash and values; a test checks this equals `matchAny`).",
                         "Filters: each block's REAL basic filter, `GolombCodedSet.build(P=19, M=784931, key, elements)` with a per-block 16-byte key. Total filter bytes "
                                 + Lab.count(filterBytes) + " ("
                                 + String.format(Locale.ROOT, "%.2f", 8.0 * filterBytes / elements)
-                                + " bits per element). Block bytes: " + p.bytesPerElement() + " per element.",
+                                + " bits per element). Block bytes (bandwidth columns; assumption): "
+                                + p.bytesPerElement()
+                                + " per filter element (the mainnet profile's steady blocks are ~1.24 MB for ~7,540 elements, ~165 bytes per element, without any signature data beyond the templates'; 250 is kept from the earlier version of this experiment so that the MB columns stay comparable).",
                         "Observers: peers = 1, one peer serves every filter and block; peers = 4, each block download goes to one of 4 peers at random and the observer is one of them. The observer knows the whole chain and the synced range (the first filter asked for).",
                         "Decoy settings: no decoys; `random d/match`: d extra blocks per matched block, uniform over the range, drawn afresh every sync and requested together with the matched block; `seeded d/match`: each block of the range is a decoy when a hash of (wallet seed, height) is below a rate giving d per matched block on average, the same in every sync and requested when the filter scan passes it."));
 
@@ -81,8 +103,8 @@ final class Bip158Report {
                         "**uniform**: picks uniformly among the candidates, scripts with a block in O; a full observer keeps only consistent ones (every block in range observed). The lab's earlier adversary, kept for comparison.",
                         "**co-occurrence**: ranks candidates by the log-likelihood ratio of their pattern, o of their t in-range blocks observed, between 'the wallet's' (each block observed with probability 1/peers) and 'another' (|O| / range): o ln(pW/pO) + (t - o) ln((1 - pW)/(1 - pO)). For a full observer an unobserved block rules a script out and the rest rank by the number of downloaded blocks containing them.",
                         "**+ timing**: the observer also serves the filters and sees how far the scan has gone when a block is requested; a block requested out of scan order (a random decoy requested with its matched block) is dropped before ranking.",
-                        "**+ 2 re-syncs**: the wallet syncs the same range twice (a restart or rescan); the observer intersects what it saw in both and ranks with pW = 1/peers^2. Matched blocks repeat (the filters are fixed); random decoys and the peer assignment are redrawn. This helps only an observer that serves every download (peers = 1), where it removes random decoys. An observer that serves 1 of 4 peers saw each wallet block with probability 1/4 in each sync, so the intersection keeps about 1/16 of them and this adversary is WEAKER than one sync alone (see the reading below); such an observer would do better with the union of the two syncs, which is not measured here, so the peers = 4 re-sync columns are not what two syncs leak to it.",
-                        "**tx graph**: the co-occurrence score computed for common-input clusters (union of the members' blocks); every member takes its cluster's rank.",
+                        "**+ 2 re-syncs**: the wallet syncs the same range twice (a restart or rescan). Matched blocks repeat (the filters are fixed); random decoys and the peer assignment are redrawn. **(intersection)** keeps the blocks the observer saw in both syncs and ranks with pW = 1/peers^2: it removes random decoys, which helps an observer that serves every download (peers = 1), but an observer that serves 1 of 4 peers keeps only about 1/16 of the wallet's blocks and is WEAKER than with one sync. **(union)** ranks the blocks it saw in either sync with pW = 1 - (1 - 1/peers)^2 (7/16 at 4 peers, 1 at 1): the 1-of-4 observer sees more of the wallet's blocks; at peers = 1 the union only adds the second sync's random decoys.",
+                        "**tx graph**: the co-occurrence score computed for common-input clusters (union of the members' blocks); every member takes its cluster's rank. With + timing + 2 re-syncs it works on the timing-filtered views of both syncs, intersected or united as above.",
                         "P_h(j): the probability that the adversary's top j are all the wallet's scripts, ties broken uniformly at random (exact, not sampled); reported P_h(1) and P_h(N), mean over wallets with a 95% percentile bootstrap interval (2,000 resamples). A test runs every adversary on a five-block chain where each answer is worked out by hand."));
 
         rep.heading("False-positive rate of the real filters");
@@ -126,8 +148,8 @@ final class Bip158Report {
         rep.heading("Defects of the previous version, fixed");
         rep.bullets(
                 List.of(
-                        "Issue 13 defect 1 (adversary too weak): co-occurrence, timing, re-sync intersection and transaction-graph adversaries added, each with P_h(1) and P_h(N) and 95% intervals; see the table and the plots above.",
-                        "Defect 2 (unrealistic chain): spends, mainnet-like element counts and Zipf reuse, every assumption listed above. The former '480/480 identical re-syncs' line is gone: with fixed filters the matched set is the same by construction (BIP 158 filters are a function of the block), which is a property and not a measurement; what re-syncs leak is now measured by the intersection adversary.",
+                        "Issue 13 defect 1 (adversary too weak): co-occurrence, timing, re-sync intersection and union, and transaction-graph adversaries added, each with P_h(1) and P_h(N) and 95% intervals; see the table and the plots above.",
+                        "Defect 2 (unrealistic chain): spends, a skewed reuse distribution and mainnet-like element counts, now drawn from the server's mainnet-profile samplers (one definition of each distribution for both), every assumption listed above. The former '480/480 identical re-syncs' line is gone: with fixed filters the matched set is the same by construction (BIP 158 filters are a function of the block), which is a property and not a measurement; what re-syncs leak is measured by the intersection and union adversaries.",
                         "Defect 4 (BIP 37 rows): sized by bitcoinj's constructor under the bitcoinj label (k = 16 at 1e-5, as in experiment 1).",
                         "Defect 6 (statistics, plots): " + (lab.quick() ? "QUICK mode has few wallets; " : "")
                                 + "100 or more wallets per cell for N = 1 and 10, fewer for N = 100 where each costs most (see `wallets`), 95% bootstrap intervals, three significant digits, a linear P_h axis (zeros are zeros), the legend below the plot, decoy levels named on the axis with their bandwidth."));
@@ -137,10 +159,11 @@ final class Bip158Report {
                 List.of(
                         "The chain is synthetic and short (" + p.blocks()
                                 + " blocks, about two weeks): longer ranges add candidates that appear in no downloaded block but do not change the ranking of scripts that co-occur in several downloaded blocks, which is what gives wallets away.",
-                        "Wallet behaviour is modelled (payments, spends, common inputs); wallets that never reuse addresses and never spend two coins together give the co-occurrence adversary a script seen in only its receive and spend blocks, which is still more than a one-off script in a decoy block.",
+                        "The chain's statistics are the mainnet profile's, most of them estimates (docs/mainnet-profile.md): the lab's figures inherit their uncertainty. Wallet behaviour is modelled (payments, spends, common inputs, change back); wallets that never reuse addresses and never spend two coins together give the co-occurrence adversary a script seen in only its receive and spend blocks, which is still more than a one-off script in a decoy block.",
                         "Decoys here are random blocks; decoys chosen to defeat co-occurrence (blocks that contain the same candidates) are not measured. IP linking and broadcast timing are not modelled."));
         rep.paragraph(
-                "Raw per-wallet numbers: `exp5_raw.csv` (columns a0..a5 are the adversaries in the order above); tables: `exp5_summary.csv`, `exp5_fp_rate.csv`, `exp5_bip37.csv`.");
+                "Raw per-wallet numbers: `exp5_raw.csv` (columns a0..a" + (Bip158Experiment.ADVERSARIES.size() - 1)
+                        + " are the adversaries in the order above); tables: `exp5_summary.csv`, `exp5_fp_rate.csv`, `exp5_bip37.csv`.");
         rep.write();
     }
 
@@ -202,31 +225,32 @@ final class Bip158Report {
         return sb.toString();
     }
 
-    /** The sentence that says what intersecting two syncs does to a 1-of-4 observer, with this run's numbers. */
+    /** The sentence that says what two syncs give a 1-of-4 observer (intersection vs union), with this run's numbers. */
     static String resyncAtFourPeers(Csv summary) {
         StringBuilder sb = new StringBuilder(
-                " Intersecting two re-syncs is measured for every observer, but for one that serves 1 of 4 peers it is a weaker adversary, not a stronger one: it keeps only the blocks it served in both syncs. No decoys, co-occurrence alone vs + 2 re-syncs: ");
-        String single = null;
+                " Two syncs of the same range, observer that serves 1 of 4 peers, no decoys: intersecting them keeps only the blocks it served in both (a weaker adversary), the union keeps those it served in either (a stronger one). Co-occurrence after one sync, after two (intersection), after two (union): ");
+        java.util.Map<String, String[]> byN = new java.util.LinkedHashMap<>();
         for (List<String> r : summary.rows()) {
             if (!r.get(1).equals("4") || !r.get(2).equals("NONE")) {
                 continue;
             }
-            if (r.get(4).equals("co-occurrence")) {
-                single = r.get(11) + " [" + r.get(12) + ", " + r.get(13) + "]";
-            } else if (r.get(4).equals("co-occurrence + 2 re-syncs") && single != null) {
-                sb.append(String.format(
-                        Locale.ROOT,
-                        "N = %s: P_h(1) %s vs %s [%s, %s]. ",
-                        r.get(0),
-                        single,
-                        r.get(11),
-                        r.get(12),
-                        r.get(13)));
-                single = null;
+            int i = switch (r.get(4)) {
+                case "co-occurrence" -> 0;
+                case "co-occurrence + 2 re-syncs (intersection)" -> 1;
+                case "co-occurrence + 2 re-syncs (union)" -> 2;
+                default -> -1;
+            };
+            if (i >= 0) {
+                byN.computeIfAbsent(r.get(0), k -> new String[3])[i] =
+                        r.get(11) + " [" + r.get(12) + ", " + r.get(13) + "]";
             }
         }
+        for (java.util.Map.Entry<String, String[]> e : byN.entrySet()) {
+            String[] v = e.getValue();
+            sb.append(String.format(Locale.ROOT, "N = %s: P_h(1) %s, %s, %s. ", e.getKey(), v[0], v[1], v[2]));
+        }
         sb.append(
-                "Such an observer gains from a second sync by taking the union of what it saw (more of the wallet's blocks), which this lab does not measure; the peers = 4 re-sync columns are therefore not an upper bound on what re-syncs leak.");
+                "The union is what two syncs leak to such an observer; the intersection columns are kept because they are what helps an observer that serves every download (it removes random decoys).");
         return sb.toString();
     }
 }

@@ -27,8 +27,9 @@ import org.fastfilter.xorplus.XorPlus8;
 /**
  * Experiment 7: the approximate-membership filter family measured side by side. Space (allocated bits of the real
  * structure) and false-positive rate (counted over random non-member queries, Wilson 95% interval) of Bloom, blocked
- * Bloom, counting Bloom, cuckoo and xor filters from the FastFilter library (io.github.fastfilter:fastfilter), and of
- * the {@code filters} module's Golomb-coded set, at BIP 158's rate 1/M and at 1e-2 .. 1e-6, beside the
+ * Bloom, counting Bloom, cuckoo and xor filters from the FastFilter library (io.github.fastfilter:fastfilter), of the
+ * quotient and ribbon filters written here ({@link QuotientFilter}, {@link RibbonFilter}: no kept Java library has
+ * them), and of the {@code filters} module's Golomb-coded set, at BIP 158's rate 1/M and at 1e-2 .. 1e-6, beside the
  * information-theoretic bound log2(1/eps) bits per element; the Bloom rules of thumb 0.6185^(m/n) and ~4.8 bits per
  * decade checked on the measured Bloom rows.
  */
@@ -43,6 +44,12 @@ public final class FilterFamilyExperiment {
     private static final double GCS_M_OVER_2P = (double) Bip158.BASIC_M / (1L << Bip158.BASIC_P);
 
     private static final double LN2 = Math.log(2);
+    /** Quotient filters: the table is the smallest power of two whose load n/2^q stays at or below this. */
+    static final double QUOTIENT_MAX_LOAD = 0.95;
+    /** Ribbon filters: m = (1 + this) n slots, rounded up to 64 (w = 64 needs about this much at n = 10^6). */
+    static final double RIBBON_OVERHEAD = 0.10;
+    /** Ribbon filters: seeds tried before construction gives up. */
+    static final int RIBBON_MAX_ATTEMPTS = 50;
     /** From this n on, queries are capped at 10M instead of 100M (lookups miss the cache; the rates do not depend on n). */
     private static final int LARGE_N_FROM = 100_000;
 
@@ -227,7 +234,30 @@ public final class FilterFamilyExperiment {
                         "Bloom and counting Bloom are sized at m/n = -ln(eps)/(ln 2)^2 bits (counters) per element with k = round((m/n) ln 2); "
                                 + "blocked Bloom at ceil of that (its constructor takes whole bits). Cuckoo and xor filters in FastFilter 1.0.2 "
                                 + "have fixed 8- or 16-bit fingerprints, so they give one point each at their own rate, not one per target; "
-                                + "their bound column is log2(1/formula rate), or log2(1/measured rate) for the cuckoo+ rows, which have no formula here."));
+                                + "their bound column is log2(1/formula rate), or log2(1/measured rate) for the cuckoo+ rows, which have no formula here.",
+                        "Quotient filter: written here (`QuotientFilter`; FastFilter 1.0.2 has none and no served Maven artifact offers a "
+                                + "kept Java one), as in Bender et al. 2012: 2^q slots of an r-bit remainder and three metadata bits "
+                                + "(is_occupied, is_continuation, is_shifted), sorted runs, linear probing with wrap-around, so 2^q (r + 3) bits. "
+                                + "q is the smallest with load n/2^q <= " + QUOTIENT_MAX_LOAD
+                                + " (the paper's table is a power of two), "
+                                + "so the load is "
+                                + String.join(
+                                        " and ",
+                                        Arrays.stream(sizes)
+                                                .mapToObj(n -> String.format(
+                                                        Locale.ROOT, "%.3f at n = %s", quotientLoad(n), Lab.count(n)))
+                                                .toList())
+                                + "; r is the smallest with 1 - e^{-load/2^r} <= eps (the formula column).",
+                        "Ribbon filter: written here (`RibbonFilter`; no kept Java implementation found either), the standard "
+                                + "(non-homogeneous) ribbon of Dillinger and Walzer 2021 with band width w = 64: r = ceil(log2(1/eps)) result bits, "
+                                + "m = (1 + " + RIBBON_OVERHEAD
+                                + ") n slots rounded up to 64, on-the-fly banded Gaussian elimination and "
+                                + "back-substitution, m r bits (the seed and sizes, a few words, are not counted). Its rate is exactly 2^-r. "
+                                + "A system that does not solve is rebuilt with the next seed (at most "
+                                + RIBBON_MAX_ATTEMPTS
+                                + "); the parameters column says how many seeds each filter took. The overhead 0.10 was chosen from a "
+                                + "probe: at n = 1,000,000, 0.08 failed 4 seeds of 4 and 0.10 one of 4; at n = 7,400, 0.08 failed none of 40 "
+                                + "and 0.02 failed 27 of 40 (RibbonFilterTest checks that such failures are retried and counted)."));
         rep.heading("Bits per element against false-positive rate");
         rep.image("exp7_space_vs_rate.png", "bits per element vs false-positive rate per filter family");
         rep.paragraph(
@@ -258,16 +288,34 @@ public final class FilterFamilyExperiment {
                 BLOOM_BITS_PER_DECADE,
                 String.join(" and ", slopes)));
         rep.table(rules);
+        List<String> otherSlopes = new ArrayList<>();
+        for (String fam : List.of("GCS", "quotient", "ribbon")) {
+            for (int n : sizes) {
+                otherSlopes.add(String.format(
+                        Locale.ROOT,
+                        "%s %.2f at n = %s",
+                        fam,
+                        bitsPerDecade(rows.stream()
+                                .filter(r -> r.family().equals(fam) && r.n() == n)
+                                .toList()),
+                        Lab.count(n)));
+            }
+        }
+        rep.paragraph(String.format(
+                Locale.ROOT,
+                "The 4.8 bits per decade is a Bloom rule: a filter that stores a fingerprint per element pays log2(10) = %.2f bits "
+                        + "per decade, as the bound does, times its slots per element. The same fit over the other families that are "
+                        + "sized per target gives %s.",
+                log2(10),
+                String.join(", ", otherSlopes)));
         rep.heading("Reading");
         rep.bullets(readings(rows, plotN));
         rep.heading("Left out");
         rep.bullets(
                 List.of(
-                        "Quotient filters and ribbon filters: FastFilter 1.0.2 has neither, no served Maven artifact offers a kept Java "
-                                + "implementation, and writing and validating one was out of this experiment's scope. Their papers' space "
-                                + "figures are quoted, not measured: a quotient filter needs r + 3 bits per slot for rate about 2^-r at "
-                                + "load below 1 (Bender et al. 2012); a standard ribbon filter is within a few percent of log2(1/eps) "
-                                + "(Dillinger and Walzer 2021).",
+                        "The quotient filter's deletion, merging and resizing, and the counting quotient filter's rank-and-select "
+                                + "metadata (Pandey et al. 2017, about 2.125 bits per slot instead of 3); homogeneous, bumped and w = 128 "
+                                + "ribbon filters, which need less overhead than the standard w = 64 ribbon measured here.",
                         "Cuckoo, xor, xor+ and fuse filters at rates other than their fingerprint's (they need a fingerprint width the "
                                 + "library does not offer) and FastFilter's succinct counting Bloom variants.",
                         "Lookup speed: not measured (the machine was shared with other builds; docs/benchmarks.md records this run's cost)."));
@@ -282,7 +330,7 @@ public final class FilterFamilyExperiment {
             keys[i] = keyRnd.nextLong();
         }
         List<Row> rows = new ArrayList<>();
-        Progress progress = new Progress(lab.log(), "exp7 n=" + n, 3L * TARGETS.length + TARGETS.length + 8);
+        Progress progress = new Progress(lab.log(), "exp7 n=" + n, 6L * TARGETS.length + 8);
         for (double eps : TARGETS) {
             double bpk = -Math.log(eps) / (LN2 * LN2);
             int k = bloomK(bpk);
@@ -418,6 +466,14 @@ public final class FilterFamilyExperiment {
                 keys));
         progress.add(8);
         for (double eps : TARGETS) {
+            rows.add(quotient(lab, n, eps, keys));
+            progress.add(1);
+        }
+        for (double eps : TARGETS) {
+            rows.add(ribbon(lab, n, eps, keys));
+            progress.add(1);
+        }
+        for (double eps : TARGETS) {
             rows.add(new Row(
                     "bound",
                     "information-theoretic bound",
@@ -478,6 +534,90 @@ public final class FilterFamilyExperiment {
                 rate,
                 formulaName,
                 (System.nanoTime() - t0) / 1e9);
+    }
+
+    /**
+     * The hand-written {@link QuotientFilter} sized for {@code eps}: q from {@link #QUOTIENT_MAX_LOAD}, r the smallest
+     * with 1 - e^(-alpha/2^r) <= eps. Its own seeded streams, so the other rows do not move.
+     */
+    static Row quotient(Lab lab, int n, double eps, long[] keys) {
+        long t0 = System.nanoTime();
+        long tag = Double.doubleToLongBits(eps);
+        QuotientFilter f = QuotientFilter.forRate(n, eps, QUOTIENT_MAX_LOAD, lab.seed("exp7/quotient", n, tag));
+        for (long key : keys) {
+            f.add(key);
+        }
+        for (long key : keys) {
+            if (!f.mayContain(key)) {
+                throw new IllegalStateException("quotient filter lost an inserted key");
+            }
+        }
+        double alpha = (double) n / (1L << f.quotientBits());
+        long q = queries(lab, eps, n);
+        long fp = count(q, new SplittableRandom(lab.seed("exp7/queries/quotient", n, tag)), f::mayContain);
+        return new Row(
+                "quotient",
+                "QuotientFilter, written here",
+                String.format(Locale.ROOT, "q=%d r=%d load=%.3f", f.quotientBits(), f.remainderBits(), alpha),
+                eps,
+                n,
+                f.bitCount(),
+                q,
+                fp,
+                QuotientFilter.expectedRate(alpha, f.remainderBits()),
+                "1-e^{-alpha/2^r} (Bender et al. 2012)",
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    /**
+     * The hand-written standard {@link RibbonFilter} (w = 64) for {@code eps}: r = ceil(log2(1/eps)) result bits, m =
+     * (1 + {@link #RIBBON_OVERHEAD}) n slots; the seeds it took are in the parameters column.
+     */
+    static Row ribbon(Lab lab, int n, double eps, long[] keys) {
+        long t0 = System.nanoTime();
+        long tag = Double.doubleToLongBits(eps);
+        int r = ribbonBits(eps);
+        RibbonFilter f =
+                RibbonFilter.build(keys, r, RIBBON_OVERHEAD, lab.seed("exp7/ribbon", n, tag), RIBBON_MAX_ATTEMPTS);
+        for (long key : keys) {
+            if (!f.mayContain(key)) {
+                throw new IllegalStateException("ribbon filter lost an inserted key");
+            }
+        }
+        long q = queries(lab, eps, n);
+        long fp = count(q, new SplittableRandom(lab.seed("exp7/queries/ribbon", n, tag)), f::mayContain);
+        return new Row(
+                "ribbon",
+                "RibbonFilter, written here (standard, w=64)",
+                String.format(
+                        Locale.ROOT,
+                        "r=%d m=%d (1+%.3f)n seeds tried=%d",
+                        r,
+                        f.slots(),
+                        (double) f.slots() / n - 1,
+                        f.attempts()),
+                eps,
+                n,
+                f.bitCount(),
+                q,
+                fp,
+                Math.pow(2, -r),
+                "2^-r (Dillinger and Walzer 2021)",
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** The quotient filter's load n/2^q for {@code n} keys under {@link #QUOTIENT_MAX_LOAD}. */
+    static double quotientLoad(int n) {
+        long slots = 2;
+        while ((double) n / slots > QUOTIENT_MAX_LOAD) {
+            slots <<= 1;
+        }
+        return (double) n / slots;
+    }
+
+    /** Result bits for a ribbon filter at rate at most {@code eps}: ceil(log2(1/eps)). */
+    static int ribbonBits(double eps) {
+        return (int) Math.ceil(log2(1 / eps) - 1e-9);
     }
 
     private static long count(long queries, SplittableRandom rnd, LongPredicate matches) {
@@ -627,10 +767,90 @@ public final class FilterFamilyExperiment {
                         + "structure, not a space one.");
         out.add(
                 "Counting Bloom filters pay 4 bits per counter for deletions: four times a Bloom filter at the same rate.");
+        out.addAll(quotientAndRibbonReadings(rows));
         out.add(
                 "Cuckoo and xor filters come in FastFilter 1.0.2 with 8- or 16-bit fingerprints only; their points sit at "
                         + "those fingerprints' rates, with the overhead factor (bits / bound) in the table.");
         return out;
+    }
+
+    /** What the quotient and ribbon rows show, computed from the rows at each n. */
+    static List<String> quotientAndRibbonReadings(List<Row> rows) {
+        List<String> out = new ArrayList<>();
+        List<Integer> sizes = rows.stream().map(Row::n).distinct().toList();
+        List<String> quotient = new ArrayList<>();
+        List<String> ribbon = new ArrayList<>();
+        for (int n : sizes) {
+            List<Row> q = rows.stream()
+                    .filter(r -> r.n() == n && r.family().equals("quotient"))
+                    .toList();
+            List<Row> rb = rows.stream()
+                    .filter(r -> r.n() == n && r.family().equals("ribbon"))
+                    .toList();
+            if (q.isEmpty() || rb.isEmpty()) {
+                continue;
+            }
+            double load = quotientLoad(n);
+            quotient.add(String.format(
+                    Locale.ROOT,
+                    "at n = %s (load %.3f, %.2f bits per element for each remainder bit) %s the bound, fewer bits than "
+                            + "Bloom at %s",
+                    Lab.count(n),
+                    load,
+                    1 / load,
+                    overheadRange(q),
+                    targetsWhere(rows, q, "Bloom")));
+            ribbon.add(String.format(
+                    Locale.ROOT,
+                    "at n = %s %s the bound (seeds tried: %s), fewer bits than GCS at %s",
+                    Lab.count(n),
+                    overheadRange(rb),
+                    String.join(
+                            ", ",
+                            rb.stream()
+                                    .map(r -> r.parameters().replaceAll(".*seeds tried=", ""))
+                                    .toList()),
+                    targetsWhere(rows, rb, "GCS")));
+        }
+        if (!quotient.isEmpty()) {
+            out.add(
+                    "Quotient filters pay r + 3 bits per slot and their table is a power of two, so the load, and with it "
+                            + "the cost of each remainder bit, depends on where n falls: " + String.join("; ", quotient)
+                            + ". The fit above gives a quotient filter (1/load) log2(10) bits per decade.");
+            out.add(
+                    "The standard ribbon filter is the one structure here with a free choice of rate at a constant factor "
+                            + "over the bound: " + String.join("; ", ribbon)
+                            + ". The factor is the slot overhead m/n times "
+                            + "ceil(log2(1/eps))/log2(1/eps): rounding r up to whole bits costs most at 1e-2 (r = 7 gives "
+                            + "2^-7 = 0.0078, not 0.01).");
+        }
+        return out;
+    }
+
+    private static String overheadRange(List<Row> rs) {
+        double lo = rs.stream()
+                .mapToDouble(r -> r.bitsPerElement() / r.boundBitsPerElement())
+                .min()
+                .orElse(Double.NaN);
+        double hi = rs.stream()
+                .mapToDouble(r -> r.bitsPerElement() / r.boundBitsPerElement())
+                .max()
+                .orElse(Double.NaN);
+        return String.format(Locale.ROOT, "%.2f-%.2fx", lo, hi);
+    }
+
+    /** The targets at which each of {@code rs} takes fewer bits than {@code family}'s row at the same n and target. */
+    private static String targetsWhere(List<Row> rows, List<Row> rs, String family) {
+        List<String> out = new ArrayList<>();
+        for (Row r : rs) {
+            rows.stream()
+                    .filter(o -> o.n() == r.n() && o.family().equals(family) && o.target() == r.target())
+                    .findFirst()
+                    .filter(o -> r.bits() < o.bits())
+                    .ifPresent(o ->
+                            out.add(r.target() == 1.0 / Bip158.BASIC_M ? "1/M" : Csv.format(Stats.sig(r.target(), 3))));
+        }
+        return out.isEmpty() ? "no target" : String.join(", ", out);
     }
 
     private static void writePlot(Path file, List<Row> rows, int n) {
@@ -641,7 +861,8 @@ public final class FilterFamilyExperiment {
                         760)
                 .logX()
                 .logY()
-                .legendBelow();
+                .legendBelow()
+                .widePalette();
         List<String> families = new ArrayList<>();
         for (Row r : rows) {
             if (!r.family().equals("bound") && !families.contains(r.family())) {

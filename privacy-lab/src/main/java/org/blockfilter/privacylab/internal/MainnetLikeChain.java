@@ -29,8 +29,12 @@ import org.blockfilter.filters.gcs.SipHash;
  *   unspent outputs (common inputs). Change outputs are not modelled separately.</li>
  * </ul>
  *
- * Script ids: pool {@code [0, P)}, then the wallets' addresses in wallet order, then single-use scripts. Immutable
- * after construction; package use only.
+ * Script ids: pool {@code [0, P)}, then the wallets' addresses in wallet order, then single-use scripts.
+ *
+ * <p>{@link #build} is this single-use-output model (experiment 8's chain). Experiment 5's chain is
+ * {@link ProfileShapedChain}: the same script-level representation, its blocks drawn from the mainnet-profile
+ * workload's distributions ({@code org.blockfilter.regtest.mainnet.MainnetStatistics}). Immutable after
+ * construction; package use only.
  */
 public final class MainnetLikeChain {
     /**
@@ -68,7 +72,7 @@ public final class MainnetLikeChain {
     /** Transactions' input groups of wallets (size > 1), for the report. */
     final int walletMultiInputSpends;
 
-    private MainnetLikeChain(
+    MainnetLikeChain(
             Params params,
             long seed,
             Occurrences occ,
@@ -384,6 +388,12 @@ public final class MainnetLikeChain {
             perBlock[b] = null;
         }
         Occurrences occ = Occurrences.of(scripts, start, blockScripts, parent);
+        return new MainnetLikeChain(p, seed, occ, filters(occ, seed, progress), List.copyOf(wallets), multi);
+    }
+
+    /** The real basic filter of every block of {@code occ}, keyed per block from {@code seed}; counts blocks. */
+    static GolombCodedSet[] filters(Occurrences occ, long seed, Progress progress) {
+        int blocks = occ.blocks;
         GolombCodedSet[] filters = new GolombCodedSet[blocks];
         IntStream.range(0, blocks).parallel().forEach(b -> {
             List<byte[]> items = new ArrayList<>(occ.elements(b));
@@ -397,6 +407,6 @@ public final class MainnetLikeChain {
                 progress.add(1);
             }
         });
-        return new MainnetLikeChain(p, seed, occ, filters, List.copyOf(wallets), multi);
+        return filters;
     }
 }

@@ -61,6 +61,16 @@ public final class Plot {
         new java.awt.Color(227, 119, 194), new java.awt.Color(127, 127, 127)
     };
 
+    private java.awt.Color[] palette = PALETTE;
+
+    /** Ten colours instead of eight, for plots with more than eight groups (the first eight are unchanged). */
+    public Plot widePalette() {
+        palette = java.util.Arrays.copyOf(PALETTE, PALETTE.length + 2);
+        palette[PALETTE.length] = new java.awt.Color(188, 189, 34);
+        palette[PALETTE.length + 1] = new java.awt.Color(23, 190, 207);
+        return this;
+    }
+
     /** A measured series: markers with a solid line, in the colour of {@code group}. */
     public Plot measured(String name, List<? extends Number> x, List<? extends Number> y, int group) {
         if (x.isEmpty()) {
@@ -68,8 +78,8 @@ public final class Plot {
         }
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.CIRCLE);
-        s.setMarkerColor(PALETTE[group % PALETTE.length]);
-        s.setLineColor(PALETTE[group % PALETTE.length]);
+        s.setMarkerColor(palette[group % palette.length]);
+        s.setLineColor(palette[group % palette.length]);
         return this;
     }
 
@@ -80,7 +90,7 @@ public final class Plot {
         }
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.NONE);
-        s.setLineColor(PALETTE[group % PALETTE.length]);
+        s.setLineColor(palette[group % palette.length]);
         s.setLineStyle(
                 new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
         return this;
@@ -133,7 +143,7 @@ public final class Plot {
             XYSeries bar = chart.addSeries(
                     unique(name + " ci" + i), List.of(xs.get(i), xs.get(i)), List.of(lo.get(i), hi.get(i)));
             bar.setMarker(SeriesMarkers.NONE);
-            bar.setLineColor(PALETTE[group % PALETTE.length]);
+            bar.setLineColor(palette[group % palette.length]);
             bar.setLineStyle(new BasicStroke(1.5f));
             bar.setShowInLegend(false);
         }
@@ -146,7 +156,7 @@ public final class Plot {
             XYSeries bar =
                     chart.addSeries(unique("xci" + i), List.of(lo.get(i), hi.get(i)), List.of(y.get(i), y.get(i)));
             bar.setMarker(SeriesMarkers.NONE);
-            bar.setLineColor(PALETTE[group % PALETTE.length]);
+            bar.setLineColor(palette[group % palette.length]);
             bar.setLineStyle(new BasicStroke(1.5f));
             bar.setShowInLegend(false);
         }
@@ -160,7 +170,7 @@ public final class Plot {
         }
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.DIAMOND);
-        s.setMarkerColor(PALETTE[group % PALETTE.length]);
+        s.setMarkerColor(palette[group % palette.length]);
         s.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
         return this;
     }
@@ -174,7 +184,7 @@ public final class Plot {
         x.forEach(v -> y.add(floor));
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.TRIANGLE_DOWN);
-        s.setMarkerColor(PALETTE[group % PALETTE.length]);
+        s.setMarkerColor(palette[group % palette.length]);
         s.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
         return this;
     }
@@ -186,7 +196,7 @@ public final class Plot {
         }
         XYSeries s = chart.addSeries(unique(name), x, y);
         s.setMarker(SeriesMarkers.TRIANGLE_DOWN);
-        s.setMarkerColor(PALETTE[group % PALETTE.length]);
+        s.setMarkerColor(palette[group % palette.length]);
         s.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
         return this;
     }

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** The exp5 report says what intersecting two re-syncs does to an observer of 1 of 4 peers. */
+/** The exp5 report says what intersecting and uniting two re-syncs do for an observer of 1 of 4 peers. */
 class Bip158ReportTest {
     @Test
-    void resyncSentenceSaysTheOneOfFourObserverIsWeakenedAndQuotesTheRun() {
+    void resyncSentenceQuotesOneSyncIntersectionAndUnionForTheOneOfFourObserver() {
         Csv summary = new Csv(
                 "N",
                 "peers",
@@ -33,7 +33,7 @@ class Bip158ReportTest {
                 "4",
                 "NONE",
                 "0",
-                "co-occurrence + 2 re-syncs",
+                "co-occurrence + 2 re-syncs (intersection)",
                 3,
                 1,
                 0,
@@ -46,9 +46,26 @@ class Bip158ReportTest {
                 0,
                 0,
                 0);
+        summary.row(
+                "1",
+                "4",
+                "NONE",
+                "0",
+                "co-occurrence + 2 re-syncs (union)",
+                3,
+                1,
+                0,
+                1,
+                1,
+                1,
+                "0.2",
+                "0.1",
+                "0.3",
+                0,
+                0,
+                0);
         String s = Bip158Report.resyncAtFourPeers(summary);
         assertTrue(s.contains("weaker adversary"), s);
-        assertTrue(s.contains("N = 1: P_h(1) 0.0796 [0.05, 0.11] vs 0.00836 [0.0, 0.02]"), s);
-        assertTrue(s.contains("union"), s);
+        assertTrue(s.contains("N = 1: P_h(1) 0.0796 [0.05, 0.11], 0.00836 [0.0, 0.02], 0.2 [0.1, 0.3]"), s);
     }
 }

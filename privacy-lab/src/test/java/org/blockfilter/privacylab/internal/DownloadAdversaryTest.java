@@ -71,6 +71,38 @@ class DownloadAdversaryTest {
     }
 
     @Test
+    void unionOfTwoSyncsSeesMoreWalletBlocksThanEitherSyncOrTheirIntersection() {
+        // One of two peers; sync 1 it served blocks 0 and 2, sync 2 blocks 2 and 3 (the peer assignment is redrawn).
+        int[] sync1 = {0, 2};
+        int[] sync2 = {2, 3};
+        int[] union = Bip158Experiment.union(sync1, sync2);
+        assertArrayEquals(new int[] {0, 2, 3}, union);
+        // A wallet block is seen in at least one sync with probability 1 - (1 - 1/2)^2 = 3/4 (7/16 at 4 peers).
+        double pw = Bip158Experiment.seenInAny(2, 2);
+        assertEquals(0.75, pw, EPS);
+        assertEquals(7.0 / 16, Bip158Experiment.seenInAny(4, 2), EPS);
+        assertEquals(1.0, Bip158Experiment.seenInAny(1, 2), EPS);
+        DownloadAdversary.Result r = new DownloadAdversary(CHAIN).rank(union, 0, 0, 2, pw);
+        // pO = 3/5. Patterns (o of t): 0, 1, 2: 2 of 2, score 2 ln(1.25); 6, 7, 8: 1 of 1, ln(1.25);
+        // 3: 1 of 2, ln(1.25) + ln(0.25 / 0.4) < 0. Top group {0, 1, 2}: two of three are the wallet's.
+        assertArrayEquals(new long[] {2, 0, 0}, r.cooccurrence().real());
+        assertArrayEquals(new long[] {1, 3, 1}, r.cooccurrence().fake());
+        assertEquals(2.0 / 3, r.cooccurrence().ph(1), EPS);
+        assertEquals(2.0 / 3 * 1.0 / 2, r.cooccurrence().ph(2), EPS);
+        // The wallet's cluster {0, 1} has all three of its blocks in the union: ranked alone at the top.
+        assertEquals(1.0, r.graph().ph(1), EPS);
+        assertEquals(1.0, r.graph().ph(2), EPS);
+        assertEquals(0.0, r.graph().ph(3), EPS);
+        // One sync alone (blocks 0, 2 at pW = 1/2): 1/2, as above. The intersection (block 2, pW = 1/4, pO = 1/5):
+        // script 6 (1 of 1) outranks the wallet's (1 of 2 each), so P_h(1) = 0.
+        DownloadAdversary.Result one = new DownloadAdversary(CHAIN).rank(sync1, 0, 0, 2, 0.5);
+        assertEquals(0.5, one.cooccurrence().ph(1), EPS);
+        int[] both = Bip158Experiment.intersect(sync1, sync2);
+        DownloadAdversary.Result inter = new DownloadAdversary(CHAIN).rank(both, 0, 0, 2, 0.25);
+        assertEquals(0.0, inter.cooccurrence().ph(1), EPS);
+    }
+
+    @Test
     void blocksBeforeTheSyncedRangeDoNotCountAgainstAScript() {
         // Synced from block 2: script 0's block 0 is out of range, so 0 is consistent with one block (2).
         DownloadAdversary.Result r = new DownloadAdversary(CHAIN).rank(new int[] {2, 3}, 2, 0, 2, 1.0);

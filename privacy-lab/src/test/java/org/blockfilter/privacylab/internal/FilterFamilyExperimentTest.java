@@ -8,6 +8,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.blockfilter.filters.Bip158;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,7 +43,7 @@ class FilterFamilyExperimentTest {
 
     @Test
     void everyFamilyIsMeasuredAtEveryTargetOrAtItsFixedRate() {
-        for (String fam : List.of("Bloom", "counting Bloom", "blocked Bloom", "GCS", "bound")) {
+        for (String fam : List.of("Bloom", "counting Bloom", "blocked Bloom", "GCS", "quotient", "ribbon", "bound")) {
             assertEquals(FilterFamilyExperiment.TARGETS.length, family(fam).size(), fam);
         }
         assertEquals(2, family("cuckoo").size());
@@ -112,6 +114,43 @@ class FilterFamilyExperimentTest {
         assertTrue(perDecade > 4.0 && perDecade < 6.0, "bits per decade " + perDecade);
         assertEquals(4.7925, FilterFamilyExperiment.BLOOM_BITS_PER_DECADE, 0.0001);
         assertEquals(0.6185, FilterFamilyExperiment.BLOOM_BASE, 0.0001);
+    }
+
+    @Test
+    void quotientFiltersMatchBenderFormulaAndTakeTwoToTheQTimesRPlusThreeBits() {
+        for (FilterFamilyExperiment.Row r : family("quotient")) {
+            assertFormulaInsideInterval(r);
+            assertTrue(r.formulaRate() <= r.target(), r.parameters());
+            Matcher m = Pattern.compile("q=(\\d+) r=(\\d+) load=([0-9.]+)").matcher(r.parameters());
+            assertTrue(m.matches(), r.parameters());
+            int q = Integer.parseInt(m.group(1));
+            int rem = Integer.parseInt(m.group(2));
+            assertEquals((1L << q) * (rem + 3), r.bits(), 0.0, r.parameters());
+            assertEquals(FilterFamilyExperiment.quotientLoad(r.n()), (double) r.n() / (1L << q), 1e-12);
+            assertTrue(QuotientFilter.expectedRate((double) r.n() / (1L << q), rem - 1) > r.target(), "r not minimal");
+        }
+    }
+
+    @Test
+    void ribbonFiltersMatchTwoToTheMinusRAndTakeSlotsTimesRBits() {
+        for (FilterFamilyExperiment.Row r : family("ribbon")) {
+            assertFormulaInsideInterval(r);
+            Matcher m = Pattern.compile("r=(\\d+) m=(\\d+) \\(1\\+[0-9.]+\\)n seeds tried=(\\d+)")
+                    .matcher(r.parameters());
+            assertTrue(m.matches(), r.parameters());
+            int bits = Integer.parseInt(m.group(1));
+            int slots = Integer.parseInt(m.group(2));
+            assertEquals(FilterFamilyExperiment.ribbonBits(r.target()), bits);
+            assertEquals(Math.pow(2, -bits), r.formulaRate(), 0.0);
+            assertEquals((double) slots * bits, r.bits(), 0.0);
+            assertEquals(RibbonFilter.slots(r.n(), FilterFamilyExperiment.RIBBON_OVERHEAD), slots);
+            assertTrue(Integer.parseInt(m.group(3)) >= 1);
+        }
+        assertEquals(7, FilterFamilyExperiment.ribbonBits(1e-2));
+        assertEquals(10, FilterFamilyExperiment.ribbonBits(1e-3));
+        assertEquals(20, FilterFamilyExperiment.ribbonBits(1e-6));
+        assertEquals(20, FilterFamilyExperiment.ribbonBits(1.0 / Bip158.BASIC_M));
+        assertEquals(3, FilterFamilyExperiment.ribbonBits(0.125));
     }
 
     @Test

@@ -68,6 +68,8 @@ public final class StaticExport {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HexFormat HEX = HexFormat.of();
 
+    private static final List<String> KINDS = List.of(RangeFile.HEADERS, RangeFile.FILTER_HEADERS, RangeFile.FILTERS);
+
     private StaticExport() {}
 
     /** What an export run did. */
@@ -111,27 +113,25 @@ public final class StaticExport {
             for (int start = 0; start <= exportTip; start += RANGE) {
                 int stop = Math.min(start + RANGE - 1, exportTip);
                 Sha256Hash stopHash = store.hashAt(stop).orElseThrow();
-                List<StoredBlock> blocks = null;
-                for (String kind : List.of("headers", "filter-headers", "filters")) {
+                Map<String, JsonNode> entries = new HashMap<>();
+                List<String> stale = new ArrayList<>();
+                for (String kind : KINDS) {
                     JsonNode old = previous.get(kind + "/" + start);
                     if (old != null
                             && old.path("stop").asInt(-1) == stop
                             && stopHash.toString().equals(old.path("stopHash").asText())
                             && Files.isRegularFile(out.resolve(old.path("path").asText()))) {
-                        files.add(old);
+                        entries.put(kind, old);
                         kept++;
-                        continue;
+                    } else {
+                        stale.add(kind);
                     }
-                    if (blocks == null) {
-                        blocks = store.activeRange(start, stopHash)
-                                .orElseThrow(() -> new IllegalStateException("the index changed during the export"));
-                    }
-                    byte[] content = encode(kind, blocks);
-                    String path = kind + "/" + start + "-" + stop + "." + sha256(content) + ".bin";
-                    writeIfAbsent(out.resolve(path), content);
-                    written++;
-                    files.add(entry(kind, start, stop, stopHash, path, content));
                 }
+                if (!stale.isEmpty()) {
+                    entries.putAll(writeRange(store, out, stale, start, stop, stopHash));
+                    written += stale.size();
+                }
+                KINDS.forEach(kind -> files.add(entries.get(kind)));
             }
             ObjectNode checkpoints = writeCheckpoints(store, out, exportTip, exportTipHash);
             int blocksWritten = 0;
@@ -193,30 +193,44 @@ public final class StaticExport {
         return byRange;
     }
 
-    private static ObjectNode entry(String kind, int start, int stop, Sha256Hash stopHash, String path, byte[] c) {
-        ObjectNode e = JSON.createObjectNode();
-        e.put("kind", kind);
-        e.put("start", start);
-        e.put("stop", stop);
-        e.put("stopHash", stopHash.toString());
-        e.put("path", path);
-        e.put("sha256", sha256(c));
-        e.put("bytes", c.length);
-        return e;
-    }
-
-    static byte[] encode(String kind, List<StoredBlock> blocks) {
-        WireWriter w = new WireWriter();
-        switch (kind) {
-            case "headers" -> blocks.forEach(b -> w.bytes(b.header()));
-            case "filter-headers" -> {
-                w.hash(blocks.get(0).prevFilterHeader()).compactSize(blocks.size());
-                blocks.forEach(b -> w.hash(b.filterHash()));
+    /**
+     * Writes the files of {@code kinds} for one range in one pass over the range's cursor (one
+     * snapshot), a block at a time, and returns their index.json entries by kind.
+     */
+    private static Map<String, JsonNode> writeRange(
+            IndexStore store, Path out, List<String> kinds, int start, int stop, Sha256Hash stopHash)
+            throws IOException {
+        List<RangeFile> rangeFiles = new ArrayList<>();
+        try (IndexStore.ActiveRangeCursor blocks = store.openActiveRange(start, stopHash)
+                .orElseThrow(() -> new IllegalStateException("the index changed during the export"))) {
+            for (String kind : kinds) {
+                rangeFiles.add(new RangeFile(out, kind, start, stop));
             }
-            case "filters" -> blocks.forEach(b -> w.hash(b.blockHash()).varBytes(b.filter()));
-            default -> throw new IllegalArgumentException("unknown kind " + kind);
+            while (blocks.hasNext()) {
+                StoredBlock b = blocks.next();
+                for (RangeFile f : rangeFiles) {
+                    f.append(b);
+                }
+            }
+            Map<String, JsonNode> entries = new HashMap<>();
+            for (RangeFile f : rangeFiles) {
+                RangeFile.Written w = f.finish(out, start, stop);
+                ObjectNode e = JSON.createObjectNode();
+                e.put("kind", f.kind());
+                e.put("start", start);
+                e.put("stop", stop);
+                e.put("stopHash", stopHash.toString());
+                e.put("path", w.path());
+                e.put("sha256", w.sha256());
+                e.put("bytes", w.bytes());
+                entries.put(f.kind(), e);
+            }
+            return entries;
+        } finally {
+            for (RangeFile f : rangeFiles) {
+                f.close();
+            }
         }
-        return w.toByteArray();
     }
 
     private static ObjectNode writeCheckpoints(IndexStore store, Path out, int exportTip, Sha256Hash exportTipHash)
@@ -252,7 +266,7 @@ public final class StaticExport {
         move(tmp, file);
     }
 
-    private static void move(Path from, Path to) throws IOException {
+    static void move(Path from, Path to) throws IOException {
         try {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {

@@ -1,9 +1,11 @@
 package org.blockfilter.server.http;
 
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
- * Settings of the REST server. Immutable; use {@link #defaults()} and the {@code withX} copies.
+ * Settings of the REST server. Immutable and thread-safe; no component is null. Use {@link #defaults()}
+ * and the {@code withX} copies (there is one for each setting a caller changes; add one when a caller needs it).
  *
  * @param host              address to bind; 127.0.0.1 unless the operator exposes it on purpose
  * @param port              TCP port, 0 for a free one
@@ -101,194 +103,87 @@ public record RestConfig(
     }
 
     public RestConfig withHost(String v) {
-        return new RestConfig(
-                v,
-                port,
-                network,
-                buriedDepth,
-                tipMaxAgeSeconds,
-                retryAfterSeconds,
-                bip37MaxBlocks,
-                bip37WorkBudget,
-                bip37CpuBudgetNanos,
-                blockCacheBytes,
-                gzipMinBytes,
-                compression);
+        return edit(f -> f.host = v);
     }
 
     public RestConfig withPort(int v) {
-        return new RestConfig(
-                host,
-                v,
-                network,
-                buriedDepth,
-                tipMaxAgeSeconds,
-                retryAfterSeconds,
-                bip37MaxBlocks,
-                bip37WorkBudget,
-                bip37CpuBudgetNanos,
-                blockCacheBytes,
-                gzipMinBytes,
-                compression);
+        return edit(f -> f.port = v);
     }
 
     public RestConfig withNetwork(String v) {
-        return new RestConfig(
-                host,
-                port,
-                v,
-                buriedDepth,
-                tipMaxAgeSeconds,
-                retryAfterSeconds,
-                bip37MaxBlocks,
-                bip37WorkBudget,
-                bip37CpuBudgetNanos,
-                blockCacheBytes,
-                gzipMinBytes,
-                compression);
+        return edit(f -> f.network = v);
     }
 
     public RestConfig withBuriedDepth(int v) {
-        return new RestConfig(
-                host,
-                port,
-                network,
-                v,
-                tipMaxAgeSeconds,
-                retryAfterSeconds,
-                bip37MaxBlocks,
-                bip37WorkBudget,
-                bip37CpuBudgetNanos,
-                blockCacheBytes,
-                gzipMinBytes,
-                compression);
-    }
-
-    public RestConfig withTipMaxAgeSeconds(int v) {
-        return new RestConfig(
-                host,
-                port,
-                network,
-                buriedDepth,
-                v,
-                retryAfterSeconds,
-                bip37MaxBlocks,
-                bip37WorkBudget,
-                bip37CpuBudgetNanos,
-                blockCacheBytes,
-                gzipMinBytes,
-                compression);
-    }
-
-    public RestConfig withRetryAfterSeconds(int v) {
-        return new RestConfig(
-                host,
-                port,
-                network,
-                buriedDepth,
-                tipMaxAgeSeconds,
-                v,
-                bip37MaxBlocks,
-                bip37WorkBudget,
-                bip37CpuBudgetNanos,
-                blockCacheBytes,
-                gzipMinBytes,
-                compression);
-    }
-
-    public RestConfig withBip37MaxBlocks(int v) {
-        return new RestConfig(
-                host,
-                port,
-                network,
-                buriedDepth,
-                tipMaxAgeSeconds,
-                retryAfterSeconds,
-                v,
-                bip37WorkBudget,
-                bip37CpuBudgetNanos,
-                blockCacheBytes,
-                gzipMinBytes,
-                compression);
+        return edit(f -> f.buriedDepth = v);
     }
 
     public RestConfig withBip37WorkBudget(long v) {
-        return new RestConfig(
-                host,
-                port,
-                network,
-                buriedDepth,
-                tipMaxAgeSeconds,
-                retryAfterSeconds,
-                bip37MaxBlocks,
-                v,
-                bip37CpuBudgetNanos,
-                blockCacheBytes,
-                gzipMinBytes,
-                compression);
+        return edit(f -> f.bip37WorkBudget = v);
     }
 
     public RestConfig withBip37CpuBudgetNanos(long v) {
-        return new RestConfig(
-                host,
-                port,
-                network,
-                buriedDepth,
-                tipMaxAgeSeconds,
-                retryAfterSeconds,
-                bip37MaxBlocks,
-                bip37WorkBudget,
-                v,
-                blockCacheBytes,
-                gzipMinBytes,
-                compression);
-    }
-
-    public RestConfig withBlockCacheBytes(long v) {
-        return new RestConfig(
-                host,
-                port,
-                network,
-                buriedDepth,
-                tipMaxAgeSeconds,
-                retryAfterSeconds,
-                bip37MaxBlocks,
-                bip37WorkBudget,
-                bip37CpuBudgetNanos,
-                v,
-                gzipMinBytes,
-                compression);
-    }
-
-    public RestConfig withGzipMinBytes(int v) {
-        return new RestConfig(
-                host,
-                port,
-                network,
-                buriedDepth,
-                tipMaxAgeSeconds,
-                retryAfterSeconds,
-                bip37MaxBlocks,
-                bip37WorkBudget,
-                bip37CpuBudgetNanos,
-                blockCacheBytes,
-                v,
-                compression);
+        return edit(f -> f.bip37CpuBudgetNanos = v);
     }
 
     public RestConfig withCompression(Compression v) {
-        return new RestConfig(
-                host,
-                port,
-                network,
-                buriedDepth,
-                tipMaxAgeSeconds,
-                retryAfterSeconds,
-                bip37MaxBlocks,
-                bip37WorkBudget,
-                bip37CpuBudgetNanos,
-                blockCacheBytes,
-                gzipMinBytes,
-                v);
+        return edit(f -> f.compression = v);
+    }
+
+    /** This configuration with {@code change} applied to a copy of its components, validated again. */
+    private RestConfig edit(Consumer<Fields> change) {
+        Fields f = new Fields(this);
+        change.accept(f);
+        return f.toConfig();
+    }
+
+    /**
+     * The components as mutable fields, for the {@code withX} copies: with the record header, the
+     * one place that lists them all, so a new component is added here and in the header only.
+     */
+    private static final class Fields {
+        String host;
+        int port;
+        String network;
+        int buriedDepth;
+        int tipMaxAgeSeconds;
+        int retryAfterSeconds;
+        int bip37MaxBlocks;
+        long bip37WorkBudget;
+        long bip37CpuBudgetNanos;
+        long blockCacheBytes;
+        int gzipMinBytes;
+        Compression compression;
+
+        Fields(RestConfig c) {
+            host = c.host;
+            port = c.port;
+            network = c.network;
+            buriedDepth = c.buriedDepth;
+            tipMaxAgeSeconds = c.tipMaxAgeSeconds;
+            retryAfterSeconds = c.retryAfterSeconds;
+            bip37MaxBlocks = c.bip37MaxBlocks;
+            bip37WorkBudget = c.bip37WorkBudget;
+            bip37CpuBudgetNanos = c.bip37CpuBudgetNanos;
+            blockCacheBytes = c.blockCacheBytes;
+            gzipMinBytes = c.gzipMinBytes;
+            compression = c.compression;
+        }
+
+        RestConfig toConfig() {
+            return new RestConfig(
+                    host,
+                    port,
+                    network,
+                    buriedDepth,
+                    tipMaxAgeSeconds,
+                    retryAfterSeconds,
+                    bip37MaxBlocks,
+                    bip37WorkBudget,
+                    bip37CpuBudgetNanos,
+                    blockCacheBytes,
+                    gzipMinBytes,
+                    compression);
+        }
     }
 }

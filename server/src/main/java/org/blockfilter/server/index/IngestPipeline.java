@@ -10,10 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -142,9 +143,16 @@ final class IngestPipeline implements AutoCloseable {
     private boolean closed;
 
     // Outputs of prepared, uncommitted blocks: created and not yet spent (overlay), and store
-    // outputs already spent by them. Written by the prepare thread, cleaned by the writer.
-    private final Map<OutKey, byte[]> overlay = new ConcurrentHashMap<>();
-    private final Set<OutKey> spentAhead = ConcurrentHashMap.newKeySet();
+    // outputs already spent by them. Confined to the prepare thread, which also cleans out the
+    // entries of the blocks the writer reports committed (through the queue, so the writer
+    // thread only hands them over). An entry of a committed block that is still there says the
+    // same as the store (its script; spent), so cleaning late changes no answer.
+    private final Map<OutKey, byte[]> overlay = new HashMap<>();
+    private final Set<OutKey> spentAhead = new HashSet<>();
+    private final Queue<Committed> committedBlocks = new ConcurrentLinkedQueue<>();
+
+    /** What the prepare thread forgets of a committed block (not its record or batch). */
+    private record Committed(Map<OutKey, byte[]> createdScripts, List<OutKey> spentFromStore) {}
 
     /**
      * Starts the stages at {@code startHeight}, on top of {@code tipHash} (null for an empty
@@ -189,10 +197,22 @@ final class IngestPipeline implements AutoCloseable {
         return prepared.take();
     }
 
-    /** The caller has committed {@code block}: its outputs are in the store now. */
+    /**
+     * The caller has committed {@code block}: its outputs are in the store now. Its overlay
+     * entries are removed by the prepare thread before it prepares its next block.
+     */
     void committed(PreparedBlock block) {
-        block.createdScripts().forEach(overlay::remove);
-        block.spentFromStore().forEach(spentAhead::remove);
+        committedBlocks.add(new Committed(block.createdScripts(), block.spentFromStore()));
+    }
+
+    /** On the prepare thread: forgets the overlay entries of the blocks committed since the last call. */
+    private void forgetCommitted() {
+        for (Committed b; (b = committedBlocks.poll()) != null; ) {
+            // remove(key, script): a later block that created the same outpoint again (a
+            // duplicate transaction, BIP 30) keeps its own entry.
+            b.createdScripts().forEach(overlay::remove);
+            b.spentFromStore().forEach(spentAhead::remove);
+        }
     }
 
     // ---- fetch stage
@@ -347,6 +367,7 @@ final class IngestPipeline implements AutoCloseable {
     private PreparedBlock prepare(
             Block block, byte[] raw, List<byte[]> nodePrevouts, int height, Sha256Hash prevHeader) {
         long t0 = System.nanoTime();
+        forgetCommitted();
         Map<OutKey, byte[]> created = new LinkedHashMap<>();
         Set<OutKey> spentKeys = new HashSet<>();
         // Per non-coinbase input, in input order: its outpoint and the script it spends (null

@@ -3,10 +3,11 @@ package org.blockfilter.server.p2p;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
- * Settings of the BIP 157 P2P listener. Immutable; start from {@link #forNetwork} and use the
- * {@code withX} copies. Defaults follow Bitcoin Core where Core has a number (ping every 2 min,
+ * Settings of the BIP 157 P2P listener. Immutable and thread-safe; no component is null. Start from
+ * {@link #forNetwork} and use the {@code withX} copies (one for each setting a caller changes). Defaults follow Bitcoin Core where Core has a number (ping every 2 min,
  * 20 min inactivity, 60 s to finish the handshake, 24 h ban).
  *
  * @param host              address to bind
@@ -126,202 +127,115 @@ public record P2pConfig(
     }
 
     public P2pConfig withHost(String v) {
-        return new P2pConfig(
-                v,
-                port,
-                network,
-                magic,
-                services,
-                maxPeers,
-                handshakeTimeout,
-                idleTimeout,
-                pingInterval,
-                writeTimeout,
-                banDuration,
-                floodRate,
-                floodBurst,
-                sendQueueBytes,
-                blockCacheBytes,
-                tipPollInterval);
+        return edit(f -> f.host = v);
     }
 
     public P2pConfig withPort(int v) {
-        return new P2pConfig(
-                host,
-                v,
-                network,
-                magic,
-                services,
-                maxPeers,
-                handshakeTimeout,
-                idleTimeout,
-                pingInterval,
-                writeTimeout,
-                banDuration,
-                floodRate,
-                floodBurst,
-                sendQueueBytes,
-                blockCacheBytes,
-                tipPollInterval);
+        return edit(f -> f.port = v);
     }
 
     public P2pConfig withServices(long v) {
-        return new P2pConfig(
-                host,
-                port,
-                network,
-                magic,
-                v,
-                maxPeers,
-                handshakeTimeout,
-                idleTimeout,
-                pingInterval,
-                writeTimeout,
-                banDuration,
-                floodRate,
-                floodBurst,
-                sendQueueBytes,
-                blockCacheBytes,
-                tipPollInterval);
+        return edit(f -> f.services = v);
     }
 
     public P2pConfig withMaxPeers(int v) {
-        return new P2pConfig(
-                host,
-                port,
-                network,
-                magic,
-                services,
-                v,
-                handshakeTimeout,
-                idleTimeout,
-                pingInterval,
-                writeTimeout,
-                banDuration,
-                floodRate,
-                floodBurst,
-                sendQueueBytes,
-                blockCacheBytes,
-                tipPollInterval);
+        return edit(f -> f.maxPeers = v);
     }
 
     public P2pConfig withTimeouts(Duration handshake, Duration idle, Duration ping, Duration write) {
-        return new P2pConfig(
-                host,
-                port,
-                network,
-                magic,
-                services,
-                maxPeers,
-                handshake,
-                idle,
-                ping,
-                write,
-                banDuration,
-                floodRate,
-                floodBurst,
-                sendQueueBytes,
-                blockCacheBytes,
-                tipPollInterval);
+        return edit(f -> {
+            f.handshakeTimeout = handshake;
+            f.idleTimeout = idle;
+            f.pingInterval = ping;
+            f.writeTimeout = write;
+        });
     }
 
     public P2pConfig withBanDuration(Duration v) {
-        return new P2pConfig(
-                host,
-                port,
-                network,
-                magic,
-                services,
-                maxPeers,
-                handshakeTimeout,
-                idleTimeout,
-                pingInterval,
-                writeTimeout,
-                v,
-                floodRate,
-                floodBurst,
-                sendQueueBytes,
-                blockCacheBytes,
-                tipPollInterval);
+        return edit(f -> f.banDuration = v);
     }
 
     public P2pConfig withFloodLimit(int rate, int burst) {
-        return new P2pConfig(
-                host,
-                port,
-                network,
-                magic,
-                services,
-                maxPeers,
-                handshakeTimeout,
-                idleTimeout,
-                pingInterval,
-                writeTimeout,
-                banDuration,
-                rate,
-                burst,
-                sendQueueBytes,
-                blockCacheBytes,
-                tipPollInterval);
+        return edit(f -> {
+            f.floodRate = rate;
+            f.floodBurst = burst;
+        });
     }
 
     public P2pConfig withSendQueueBytes(long v) {
-        return new P2pConfig(
-                host,
-                port,
-                network,
-                magic,
-                services,
-                maxPeers,
-                handshakeTimeout,
-                idleTimeout,
-                pingInterval,
-                writeTimeout,
-                banDuration,
-                floodRate,
-                floodBurst,
-                v,
-                blockCacheBytes,
-                tipPollInterval);
-    }
-
-    public P2pConfig withBlockCacheBytes(long v) {
-        return new P2pConfig(
-                host,
-                port,
-                network,
-                magic,
-                services,
-                maxPeers,
-                handshakeTimeout,
-                idleTimeout,
-                pingInterval,
-                writeTimeout,
-                banDuration,
-                floodRate,
-                floodBurst,
-                sendQueueBytes,
-                v,
-                tipPollInterval);
+        return edit(f -> f.sendQueueBytes = v);
     }
 
     public P2pConfig withTipPollInterval(Duration v) {
-        return new P2pConfig(
-                host,
-                port,
-                network,
-                magic,
-                services,
-                maxPeers,
-                handshakeTimeout,
-                idleTimeout,
-                pingInterval,
-                writeTimeout,
-                banDuration,
-                floodRate,
-                floodBurst,
-                sendQueueBytes,
-                blockCacheBytes,
-                v);
+        return edit(f -> f.tipPollInterval = v);
+    }
+
+    /** This configuration with {@code change} applied to a copy of its components, validated again. */
+    private P2pConfig edit(Consumer<Fields> change) {
+        Fields f = new Fields(this);
+        change.accept(f);
+        return f.toConfig();
+    }
+
+    /**
+     * The components as mutable fields, for the {@code withX} copies: with the record header, the
+     * one place that lists them all, so a new component is added here and in the header only.
+     */
+    private static final class Fields {
+        String host;
+        int port;
+        String network;
+        long magic;
+        long services;
+        int maxPeers;
+        Duration handshakeTimeout;
+        Duration idleTimeout;
+        Duration pingInterval;
+        Duration writeTimeout;
+        Duration banDuration;
+        int floodRate;
+        int floodBurst;
+        long sendQueueBytes;
+        long blockCacheBytes;
+        Duration tipPollInterval;
+
+        Fields(P2pConfig c) {
+            host = c.host;
+            port = c.port;
+            network = c.network;
+            magic = c.magic;
+            services = c.services;
+            maxPeers = c.maxPeers;
+            handshakeTimeout = c.handshakeTimeout;
+            idleTimeout = c.idleTimeout;
+            pingInterval = c.pingInterval;
+            writeTimeout = c.writeTimeout;
+            banDuration = c.banDuration;
+            floodRate = c.floodRate;
+            floodBurst = c.floodBurst;
+            sendQueueBytes = c.sendQueueBytes;
+            blockCacheBytes = c.blockCacheBytes;
+            tipPollInterval = c.tipPollInterval;
+        }
+
+        P2pConfig toConfig() {
+            return new P2pConfig(
+                    host,
+                    port,
+                    network,
+                    magic,
+                    services,
+                    maxPeers,
+                    handshakeTimeout,
+                    idleTimeout,
+                    pingInterval,
+                    writeTimeout,
+                    banDuration,
+                    floodRate,
+                    floodBurst,
+                    sendQueueBytes,
+                    blockCacheBytes,
+                    tipPollInterval);
+        }
     }
 }

@@ -1,5 +1,12 @@
 package org.blockfilter.server.store;
 
+import static org.blockfilter.server.store.RecordCodec.decodeBlock;
+import static org.blockfilter.server.store.RecordCodec.encodeBlock;
+import static org.blockfilter.server.store.RecordCodec.encodeUndo;
+import static org.blockfilter.server.store.RecordCodec.heightKey;
+import static org.blockfilter.server.store.RecordCodec.outpointKey;
+import static org.blockfilter.server.store.RecordCodec.tipValue;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -14,14 +21,11 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.stream.Stream;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.TransactionOutPoint;
-import org.blockfilter.filters.wire.WireFormatException;
-import org.blockfilter.filters.wire.WireReader;
-import org.blockfilter.filters.wire.WireWriter;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -29,7 +33,6 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
-import org.rocksdb.FlushOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -38,8 +41,6 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The filter index on disk: one RocksDB database in the data directory.
@@ -83,13 +84,11 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: one writer (the indexer) and any number of readers. Reads never return null.
  */
 public final class IndexStore implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(IndexStore.class);
     private static final int LAYOUT_VERSION = 1;
     private static final byte[] KEY_VERSION = "version".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEY_GENESIS = "genesis".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEY_TIP = "tip".getBytes(StandardCharsets.US_ASCII);
     private static final List<String> FAMILIES = List.of("default", "block", "height", "utxo", "undo");
-    private static final int RECORD_FIXED = 4 + StoredBlock.HEADER_SIZE + 3 * 32;
     /** Undo data kept by default: deeper reorgs than this cannot be followed (Core keeps 288 in pruned mode). */
     public static final int DEFAULT_UNDO_DEPTH = 2016;
 
@@ -136,7 +135,7 @@ public final class IndexStore implements AutoCloseable {
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION));
         // Filters are already entropy-coded: no compression. Blob files stay off: secondaries
-        // cannot read them (see migrateBlobFiles for indexes that have them).
+        // cannot read them (see BlobFileMigration for indexes that have them).
         ColumnFamilyOptions filters = track(new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.NO_COMPRESSION)
@@ -159,57 +158,8 @@ public final class IndexStore implements AutoCloseable {
         this.syncWrite = track(new WriteOptions().setSync(true));
         this.asyncWrite = track(new WriteOptions().setSync(false));
         checkVersion();
-        this.migratedBlobFiles = !secondary && migrateBlobFiles(dir);
+        this.migratedBlobFiles = !secondary && BlobFileMigration.migrate(dir, db, blocks, asyncWrite, syncWrite);
         this.tip = readTip();
-    }
-
-    /**
-     * Moves filters that an earlier version stored in blob files back into the block column
-     * family (one full compaction of it), so that secondary instances can read the index.
-     */
-    private boolean migrateBlobFiles(Path dir) throws RocksDBException {
-        if (blobFiles(dir).isEmpty()) {
-            return false;
-        }
-        LOG.info("event=store_migration dir={} reason=\"filters in blob files, which secondaries cannot read\"", dir);
-        long bytes = 0;
-        WriteBatch batch = new WriteBatch();
-        try (RocksIterator it = db.newIterator(blocks)) {
-            for (it.seekToFirst(); it.isValid(); it.next()) {
-                byte[] value = it.value();
-                batch.put(blocks, it.key(), value);
-                bytes += value.length;
-                if (bytes >= 64L << 20) {
-                    db.write(asyncWrite, batch);
-                    batch.close();
-                    batch = new WriteBatch();
-                    bytes = 0;
-                }
-            }
-            it.status();
-            db.write(syncWrite, batch);
-        } finally {
-            batch.close();
-        }
-        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
-            db.flush(flush, blocks);
-        }
-        db.compactRange(blocks);
-        List<Path> left = blobFiles(dir);
-        if (!left.isEmpty()) {
-            throw new StoreException("index in " + dir + " still has " + left.size()
-                    + " blob files after moving its filters inline: " + left.get(0));
-        }
-        return true;
-    }
-
-    private static List<Path> blobFiles(Path dir) {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".blob"))
-                    .toList();
-        } catch (IOException e) {
-            throw new StoreException("cannot list " + dir + ": " + e, e);
-        }
     }
 
     /**
@@ -256,7 +206,7 @@ public final class IndexStore implements AutoCloseable {
         if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
             throw new StoreException("no index in " + dir + " (start the indexing server on it first)");
         }
-        List<Path> blobs = blobFiles(dir);
+        List<Path> blobs = BlobFileMigration.blobFiles(dir);
         if (!blobs.isEmpty()) {
             // RocksDB secondaries cannot read blob files: reading one crashes the process.
             throw new StoreException("the index in " + dir + " was written by an earlier version that keeps filters in "
@@ -364,33 +314,13 @@ public final class IndexStore implements AutoCloseable {
      * one snapshot; empty if stopHash is not on the best chain or is below startHeight.
      */
     public Optional<List<StoredBlock>> activeRange(int startHeight, Sha256Hash stopHash) {
-        if (startHeight < 0) {
-            return Optional.empty();
-        }
-        return read(() -> {
-            Snapshot snapshot = snapshot();
-            try (ReadOptions options = readOptions(snapshot)) {
-                byte[] stopValue = db.get(blocks, options, stopHash.serialize());
-                if (stopValue == null) {
-                    return Optional.empty();
+        return openActiveRange(startHeight, stopHash).map(cursor -> {
+            try (cursor) {
+                List<StoredBlock> result = new ArrayList<>(cursor.stopHeight() - startHeight + 1);
+                while (cursor.hasNext()) {
+                    result.add(cursor.next());
                 }
-                int stopHeight = ByteBuffer.wrap(stopValue).getInt();
-                byte[] atStop = db.get(heights, options, heightKey(stopHeight));
-                if (stopHeight < startHeight || atStop == null || !Arrays.equals(atStop, stopHash.serialize())) {
-                    return Optional.empty();
-                }
-                List<StoredBlock> result = new ArrayList<>(stopHeight - startHeight + 1);
-                for (int h = startHeight; h <= stopHeight; h++) {
-                    byte[] hash = db.get(heights, options, heightKey(h));
-                    byte[] value = hash == null ? null : db.get(blocks, options, hash);
-                    if (value == null) {
-                        throw new StoreException("store corrupt: best chain has no block record at height " + h);
-                    }
-                    result.add(decodeBlock(Sha256Hash.wrapReversed(hash), value));
-                }
-                return Optional.of(result);
-            } finally {
-                release(snapshot);
+                return result;
             }
         });
     }
@@ -415,17 +345,20 @@ public final class IndexStore implements AutoCloseable {
             ensureOpen();
             snapshot = snapshot();
             options = readOptions(snapshot);
-            byte[] stopValue = db.get(blocks, options, stopHash.serialize());
-            if (stopValue == null) {
+            OptionalInt stop = BestChainRange.stopHeight(db, blocks, heights, options, startHeight, stopHash);
+            if (stop.isEmpty()) {
                 return Optional.empty();
             }
-            int stopHeight = ByteBuffer.wrap(stopValue).getInt();
-            byte[] atStop = db.get(heights, options, heightKey(stopHeight));
-            if (stopHeight < startHeight || atStop == null || !Arrays.equals(atStop, stopHash.serialize())) {
-                return Optional.empty();
-            }
+            Snapshot heldSnapshot = snapshot;
+            ReadOptions heldOptions = options;
+            ActiveRangeCursor cursor =
+                    new BestChainRange(db, blocks, heights, options, startHeight, stop.getAsInt(), () -> {
+                        heldOptions.close();
+                        release(heldSnapshot);
+                        lock.readLock().unlock();
+                    });
             handedOut = true;
-            return Optional.of(new ActiveRangeCursor(startHeight, stopHeight, snapshot, options));
+            return Optional.of(cursor);
         } catch (RocksDBException e) {
             throw new StoreException("index store read failed: " + e.getMessage(), e);
         } finally {
@@ -443,57 +376,22 @@ public final class IndexStore implements AutoCloseable {
      * Best-chain blocks of one range, read from one snapshot as they are asked for (see
      * {@link #openActiveRange}). Not thread-safe: one owner, the thread that opened it.
      */
-    public final class ActiveRangeCursor implements AutoCloseable {
-        private final int stopHeight;
-        private final Snapshot snapshot;
-        private final ReadOptions options;
-        private int next;
-        private boolean open = true;
+    public interface ActiveRangeCursor extends AutoCloseable {
+        /** Height of the range's last block. */
+        int stopHeight();
 
-        private ActiveRangeCursor(int startHeight, int stopHeight, Snapshot snapshot, ReadOptions options) {
-            this.next = startHeight;
-            this.stopHeight = stopHeight;
-            this.snapshot = snapshot;
-            this.options = options;
-        }
+        boolean hasNext();
 
-        public int stopHeight() {
-            return stopHeight;
-        }
-
-        public boolean hasNext() {
-            return open && next <= stopHeight;
-        }
-
-        /** The next block of the range. */
-        public StoredBlock next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException("range ends at height " + stopHeight);
-            }
-            int h = next++;
-            try {
-                byte[] hash = db.get(heights, options, heightKey(h));
-                byte[] value = hash == null ? null : db.get(blocks, options, hash);
-                if (value == null) {
-                    throw new StoreException("store corrupt: best chain has no block record at height " + h);
-                }
-                return decodeBlock(Sha256Hash.wrapReversed(hash), value);
-            } catch (RocksDBException e) {
-                throw new StoreException("index store read failed: " + e.getMessage(), e);
-            }
-        }
+        /**
+         * The next block of the range.
+         *
+         * @throws NoSuchElementException after the last one or once closed
+         */
+        StoredBlock next();
 
         /** Releases the snapshot and the read lock; idempotent. */
         @Override
-        public void close() {
-            if (!open) {
-                return;
-            }
-            open = false;
-            options.close();
-            release(snapshot);
-            lock.readLock().unlock();
-        }
+        void close();
     }
 
     /**
@@ -627,22 +525,16 @@ public final class IndexStore implements AutoCloseable {
                 throw new StoreException("store corrupt: no record for tip " + current.hash());
             }
             StoredBlock block = decodeBlock(current.hash(), recordValue);
-            WireReader in = new WireReader(undoValue);
+            RecordCodec.Undo undoRecord = RecordCodec.decodeUndo(current.hash(), undoValue);
             try (WriteBatch batch = new WriteBatch()) {
-                try {
-                    int spentCount = in.count("undo spent count", Integer.MAX_VALUE, 36 + 1);
-                    for (int i = 0; i < spentCount; i++) {
-                        byte[] key = in.bytes("undo spent outpoint", 36);
-                        batch.put(utxo, key, in.varBytes("undo spent script", in.remaining()));
-                    }
-                    int createdCount = in.count("undo created count", Integer.MAX_VALUE, 36);
-                    for (int i = 0; i < createdCount; i++) {
-                        batch.delete(utxo, in.bytes("undo created outpoint", 36));
-                    }
-                    in.end("undo record");
-                } catch (WireFormatException e) {
-                    throw new StoreException(
-                            "store corrupt: undo data of " + current.hash() + ": " + e.getMessage(), e);
+                for (int i = 0; i < undoRecord.spentKeys().size(); i++) {
+                    batch.put(
+                            utxo,
+                            undoRecord.spentKeys().get(i),
+                            undoRecord.spentScripts().get(i));
+                }
+                for (byte[] key : undoRecord.createdKeys()) {
+                    batch.delete(utxo, key);
                 }
                 batch.delete(undo, hashKey);
                 batch.delete(heights, heightKey(current.height()));
@@ -655,8 +547,6 @@ public final class IndexStore implements AutoCloseable {
                             tipValue(current.height() - 1, block.prevBlockHash().serialize()));
                 }
                 db.write(sync ? syncWrite : asyncWrite, batch);
-            } catch (java.nio.BufferUnderflowException e) {
-                throw new StoreException("store corrupt: truncated undo data for " + current.hash(), e);
             }
             tip = current.height() == 0
                     ? Optional.empty()
@@ -750,82 +640,6 @@ public final class IndexStore implements AutoCloseable {
         }
     }
 
-    // ---- encoding
-
-    static byte[] heightKey(int height) {
-        return ByteBuffer.allocate(4).putInt(height).array();
-    }
-
-    // Hot (two per input and one per output, in the prepare stage): no ByteBuffer, no copy of
-    // the hash before reversing it (Sha256Hash.serialize() copies, then reverses).
-    static byte[] outpointKey(Sha256Hash txId, long index) {
-        byte[] hash = txId.getBytes();
-        byte[] key = new byte[36];
-        for (int i = 0; i < 32; i++) {
-            key[i] = hash[31 - i];
-        }
-        key[32] = (byte) (index >>> 24);
-        key[33] = (byte) (index >>> 16);
-        key[34] = (byte) (index >>> 8);
-        key[35] = (byte) index;
-        return key;
-    }
-
-    private static byte[] tipValue(int height, byte[] hashKey) {
-        return ByteBuffer.allocate(36).putInt(height).put(hashKey).array();
-    }
-
-    private static byte[] encodeBlock(StoredBlock b) {
-        byte[] filter = b.filterUnsafe();
-        return ByteBuffer.allocate(RECORD_FIXED + filter.length)
-                .putInt(b.height())
-                .put(b.headerUnsafe())
-                .put(b.filterHash().serialize())
-                .put(b.filterHeader().serialize())
-                .put(b.prevFilterHeader().serialize())
-                .put(filter)
-                .array();
-    }
-
-    private static StoredBlock decodeBlock(Sha256Hash hash, byte[] value) {
-        if (value.length < RECORD_FIXED) {
-            throw new StoreException("store corrupt: block record of " + hash + " has " + value.length + " bytes");
-        }
-        ByteBuffer in = ByteBuffer.wrap(value);
-        int height = in.getInt();
-        byte[] header = new byte[StoredBlock.HEADER_SIZE];
-        in.get(header);
-        Sha256Hash filterHash = readHash(in);
-        Sha256Hash filterHeader = readHash(in);
-        Sha256Hash prev = readHash(in);
-        byte[] filter = new byte[in.remaining()];
-        in.get(filter);
-        return new StoredBlock(hash, height, header, filterHash, filterHeader, prev, filter);
-    }
-
-    private static Sha256Hash readHash(ByteBuffer in) {
-        byte[] b = new byte[32];
-        in.get(b);
-        return Sha256Hash.wrapReversed(b);
-    }
-
-    private static byte[] encodeUndo(List<UnspentOutput> spent, List<UnspentOutput> created) {
-        int size = 18 + created.size() * 36;
-        for (UnspentOutput out : spent) {
-            size += 36 + 9 + out.scriptUnsafe().length;
-        }
-        WireWriter buf = new WireWriter(size);
-        buf.compactSize(spent.size());
-        for (UnspentOutput out : spent) {
-            buf.bytes(outpointKey(out.txId(), out.index())).varBytes(out.scriptUnsafe());
-        }
-        buf.compactSize(created.size());
-        for (UnspentOutput out : created) {
-            buf.bytes(outpointKey(out.txId(), out.index()));
-        }
-        return buf.toByteArray();
-    }
-
     // ---- plumbing
 
     private void checkVersion() throws RocksDBException {
@@ -848,11 +662,7 @@ public final class IndexStore implements AutoCloseable {
         if (value == null) {
             return Optional.empty();
         }
-        if (value.length != 36) {
-            throw new StoreException("store corrupt: tip record has " + value.length + " bytes");
-        }
-        ByteBuffer in = ByteBuffer.wrap(value);
-        return Optional.of(new ChainTip(in.getInt(), readHash(in)));
+        return Optional.of(RecordCodec.decodeTip(value));
     }
 
     private <T extends AutoCloseable> T track(T resource) {

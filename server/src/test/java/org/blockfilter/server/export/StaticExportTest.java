@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.server.store.IndexStore;
-import org.blockfilter.server.store.StoredBlock;
+import org.blockfilter.server.store.TestBlocks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,30 +20,7 @@ class StaticExportTest {
     Path dir;
 
     private static void extend(IndexStore store, int count, int nonce) {
-        for (int i = 0; i < count; i++) {
-            int height = store.tip().map(t -> t.height() + 1).orElse(0);
-            Sha256Hash prev = store.tip().map(IndexStore.ChainTip::hash).orElse(Sha256Hash.ZERO_HASH);
-            byte[] header = ByteBuffer.allocate(StoredBlock.HEADER_SIZE)
-                    .putInt(1)
-                    .put(prev.serialize())
-                    .putInt(76, nonce)
-                    .array();
-            Sha256Hash hash = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header));
-            byte[] filter = {1, (byte) height, (byte) nonce};
-            Sha256Hash filterHash = Sha256Hash.twiceOf(filter);
-            store.connect(
-                    new StoredBlock(
-                            hash,
-                            height,
-                            header,
-                            filterHash,
-                            Sha256Hash.of(filterHash.getBytes()),
-                            Sha256Hash.ZERO_HASH,
-                            filter),
-                    List.of(),
-                    List.of(),
-                    false);
-        }
+        TestBlocks.extend(store, count, nonce, 3);
     }
 
     private JsonNode index(Path out) throws Exception {

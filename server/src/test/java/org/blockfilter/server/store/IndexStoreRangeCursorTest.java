@@ -1,11 +1,12 @@
 package org.blockfilter.server.store;
 
+import static org.blockfilter.server.store.TestBlocks.block;
+import static org.blockfilter.server.store.TestBlocks.chain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,36 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 class IndexStoreRangeCursorTest {
     @TempDir
     Path dir;
-
-    private static StoredBlock block(int height, Sha256Hash prev, int nonce) {
-        byte[] header = ByteBuffer.allocate(StoredBlock.HEADER_SIZE)
-                .putInt(1)
-                .put(prev.serialize())
-                .putInt(76, nonce)
-                .array();
-        Sha256Hash hash = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header));
-        Sha256Hash filterHash = Sha256Hash.of(("filter" + height + "/" + nonce).getBytes());
-        return new StoredBlock(
-                hash,
-                height,
-                header,
-                filterHash,
-                Sha256Hash.of(filterHash.getBytes()),
-                Sha256Hash.ZERO_HASH,
-                new byte[] {1, (byte) height, (byte) nonce});
-    }
-
-    private static List<StoredBlock> chain(IndexStore store, int length, int nonce) {
-        List<StoredBlock> blocks = new ArrayList<>();
-        Sha256Hash prev = Sha256Hash.ZERO_HASH;
-        for (int h = 0; h < length; h++) {
-            StoredBlock b = block(h, prev, h == 0 ? 0 : nonce);
-            store.connect(b, List.of(), List.of(), false);
-            blocks.add(b);
-            prev = b.blockHash();
-        }
-        return blocks;
-    }
 
     private static List<StoredBlock> drain(IndexStore.ActiveRangeCursor cursor) {
         List<StoredBlock> out = new ArrayList<>();

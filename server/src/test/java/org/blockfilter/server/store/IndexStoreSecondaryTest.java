@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.bitcoinj.base.Sha256Hash;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,29 +15,9 @@ class IndexStoreSecondaryTest {
     @TempDir
     Path dir;
 
-    /** A block whose 700-byte filter goes to a blob file, as real filters do. */
-    private static StoredBlock block(int height, Sha256Hash prev, int nonce) {
-        byte[] header = ByteBuffer.allocate(StoredBlock.HEADER_SIZE)
-                .putInt(1)
-                .put(prev.serialize())
-                .putInt(76, nonce)
-                .array();
-        Sha256Hash hash = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header));
-        byte[] filter = new byte[700];
-        Arrays.fill(filter, (byte) height);
-        Sha256Hash filterHash = Sha256Hash.twiceOf(filter);
-        return new StoredBlock(
-                hash, height, header, filterHash, Sha256Hash.of(filterHash.getBytes()), Sha256Hash.ZERO_HASH, filter);
-    }
-
+    /** A block with a 700-byte filter, nearer real filter sizes than the 3-byte default. */
     private static StoredBlock extend(IndexStore store, int nonce) {
-        Optional<IndexStore.ChainTip> tip = store.tip();
-        StoredBlock b = block(
-                tip.map(t -> t.height() + 1).orElse(0),
-                tip.map(IndexStore.ChainTip::hash).orElse(Sha256Hash.ZERO_HASH),
-                nonce);
-        store.connect(b, List.of(), List.of(), false);
-        return b;
+        return TestBlocks.extend(store, nonce, 700);
     }
 
     @Test

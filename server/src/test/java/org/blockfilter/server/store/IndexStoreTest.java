@@ -1,5 +1,6 @@
 package org.blockfilter.server.store;
 
+import static org.blockfilter.server.store.TestBlocks.block;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,25 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 class IndexStoreTest {
     @TempDir
     Path dir;
-
-    /** A block record on top of {@code prev} whose hash really is the double-SHA256 of its header. */
-    private static StoredBlock block(int height, Sha256Hash prev, int nonce) {
-        byte[] header = ByteBuffer.allocate(StoredBlock.HEADER_SIZE)
-                .putInt(1)
-                .put(prev.serialize())
-                .putInt(76, nonce)
-                .array();
-        Sha256Hash hash = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(header));
-        Sha256Hash filterHash = Sha256Hash.of(("filter" + height + "/" + nonce).getBytes());
-        return new StoredBlock(
-                hash,
-                height,
-                header,
-                filterHash,
-                Sha256Hash.of(filterHash.getBytes()),
-                Sha256Hash.ZERO_HASH,
-                new byte[] {1, (byte) height, (byte) nonce});
-    }
 
     private static UnspentOutput out(String tx, int index, int scriptByte) {
         return new UnspentOutput(Sha256Hash.of(tx.getBytes()), index, new byte[] {0x51, (byte) scriptByte});
@@ -62,14 +44,6 @@ class IndexStoreTest {
             assertArrayEquals(coin.script(), script(store, coin).orElseThrow());
             assertTrue(store.isActive(genesis));
         }
-    }
-
-    @Test
-    void outpointKeyIsTheTxidInWireOrderThenTheBigEndianIndex() {
-        Sha256Hash txId = Sha256Hash.of("k".getBytes());
-        byte[] expected =
-                ByteBuffer.allocate(36).put(txId.serialize()).putInt(0x01020384).array();
-        assertArrayEquals(expected, IndexStore.outpointKey(txId, 0x01020384L));
     }
 
     @Test

@@ -23,6 +23,7 @@ import org.bitcoinj.core.BloomFilter;
 import org.bitcoinj.core.FilteredBlock;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.wallet.internal.LimitedBodySubscriber;
+import org.blockfilter.wallet.internal.WalletHttp;
 import org.blockfilter.wallet.source.SourceException;
 
 /**
@@ -73,10 +74,7 @@ public final class ServerBip37Scan {
         this.name = "rest-bip37:" + b;
         this.timeout = timeout;
         this.maxResponseBytes = maxResponseBytes;
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        this.http = WalletHttp.newClient(timeout, null);
     }
 
     public static ServerBip37Scan create(URI baseUri, Duration timeout, long maxResponseBytes) {
@@ -99,8 +97,7 @@ public final class ServerBip37Scan {
                 .put("filter", HEX.formatHex(filter.serialize()))
                 .put("startHeight", startHeight)
                 .put("stopHeight", stopHeight);
-        HttpRequest req = HttpRequest.newBuilder(endpoint)
-                .timeout(timeout)
+        HttpRequest req = WalletHttp.request(endpoint, timeout)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString()))

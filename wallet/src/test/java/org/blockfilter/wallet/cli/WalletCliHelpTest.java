@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -39,15 +36,10 @@ class WalletCliHelpTest {
     void helpPrintsUsageAndExitsZero(List<String> path) {
         List<String> args = new ArrayList<>(path);
         args.add("--help");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = WalletCli.run(
-                args.toArray(String[]::new),
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        String usage = out.toString(StandardCharsets.UTF_8);
-        String errors = err.toString(StandardCharsets.UTF_8);
-        assertEquals(0, code, errors);
+        InProcessCli.Run run = InProcessCli.run(args.toArray(String[]::new));
+        String usage = run.out();
+        String errors = run.err();
+        assertEquals(0, run.code(), errors);
         String name = String.join(
                 " ",
                 Stream.concat(Stream.of("blockfilter-wallet"), path.stream()).toList());

@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,16 +16,8 @@ class WalletCliTest {
     @TempDir
     Path dir;
 
-    private record Result(int code, String out, String err) {}
-
-    private Result run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = WalletCli.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static InProcessCli.Run run(String... args) {
+        return InProcessCli.run(args);
     }
 
     private String[] base(String... rest) throws Exception {
@@ -45,7 +34,7 @@ class WalletCliTest {
 
     @Test
     void createThenReceiveGivesFreshRegtestAddresses() throws Exception {
-        Result created = run(base("create", "--birthday-height", "0"));
+        InProcessCli.Run created = run(base("create", "--birthday-height", "0"));
         assertEquals(0, created.code(), created.err());
         JsonNode c = new ObjectMapper().readTree(created.out());
         assertEquals(12, c.get("mnemonic").asText().split(" ").length);
@@ -68,7 +57,7 @@ class WalletCliTest {
     void aFailedSaveNamesTheWalletFileNotOnlyItsTemporaryFile() throws Exception {
         assertEquals(0, run(base("create")).code());
         Files.createDirectory(dir.resolve("w.json.tmp")); // the save's temporary file cannot be written
-        Result r = run(base("receive"));
+        InProcessCli.Run r = run(base("receive"));
         assertEquals(1, r.code());
         assertTrue(
                 r.err()
@@ -82,7 +71,7 @@ class WalletCliTest {
         Path m = dir.resolve("m.txt");
         Files.writeString(
                 m, "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about\n");
-        Result r = run(base("restore", "--mnemonic-file", m.toString()));
+        InProcessCli.Run r = run(base("restore", "--mnemonic-file", m.toString()));
         assertEquals(0, r.code(), r.err());
         // BIP 84's testnet vector m/84'/1'/0'/0/0 is tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl: same program, regtest
         // prefix.
@@ -102,18 +91,18 @@ class WalletCliTest {
 
     @Test
     void badInputGivesExitCodeOneAndAClearMessage() throws Exception {
-        Result missing = run(base("balance"));
+        InProcessCli.Run missing = run(base("balance"));
         assertEquals(1, missing.code());
         assertTrue(missing.err().contains("no wallet file"), missing.err());
 
         Path m = dir.resolve("bad.txt");
         Files.writeString(m, "abandon abandon abandon\n");
-        Result bad = run(base("restore", "--mnemonic-file", m.toString()));
+        InProcessCli.Run bad = run(base("restore", "--mnemonic-file", m.toString()));
         assertEquals(1, bad.code());
         assertTrue(bad.err().contains("mnemonic"), bad.err());
 
         run(base("create"));
-        Result noSource = run(base("sync"));
+        InProcessCli.Run noSource = run(base("sync"));
         assertEquals(1, noSource.code());
         assertTrue(noSource.err().contains("--server"), noSource.err());
     }
@@ -121,9 +110,9 @@ class WalletCliTest {
     @Test
     void aBadFetchPolicyIsAUsageErrorLikeAnyBadOptionValue() throws Exception {
         run(base("create"));
-        Result badTimeout = run(base("sync", "--timeout", "soon", "--server", "http://127.0.0.1:1"));
+        InProcessCli.Run badTimeout = run(base("sync", "--timeout", "soon", "--server", "http://127.0.0.1:1"));
         for (String spec : List.of("decoys=99", "fast", "spread=1", "", "clusters=9", "clusters=two")) {
-            Result r = run(base("sync", "--fetch-policy", spec, "--server", "http://127.0.0.1:1"));
+            InProcessCli.Run r = run(base("sync", "--fetch-policy", spec, "--server", "http://127.0.0.1:1"));
             assertEquals(badTimeout.code(), r.code(), spec + ": " + r.err());
             assertTrue(r.code() != 0, r.err());
             assertTrue(r.err().contains("--fetch-policy"), r.err());
@@ -133,7 +122,7 @@ class WalletCliTest {
 
     @Test
     void syncHelpDocumentsTheFetchPolicyAndItsDefault() {
-        Result r = run("sync", "--help");
+        InProcessCli.Run r = run("sync", "--help");
         assertEquals(0, r.code(), r.err());
         String usage = r.out().replaceAll("\\s+", " ");
         assertTrue(usage.contains("--fetch-policy=SPEC"), usage);
@@ -146,7 +135,7 @@ class WalletCliTest {
     void sendWithWrongPassphraseIsRefused() throws Exception {
         run(base("create"));
         Files.writeString(dir.resolve("pw.txt"), "wrong\n");
-        Result r = run(base(
+        InProcessCli.Run r = run(base(
                 "send",
                 "--to",
                 "bcrt1q6rz28mcfaxtmd6v789l9rrlrusdprr9pz3cppk",
@@ -169,13 +158,13 @@ class WalletCliTest {
                 .asText();
         for (String to :
                 new String[] {"mxiMrfji71Pn5piJqtGWy9tfkQnKs8wYWe", "2N3vVYSK5XRgVSGWy21PnsRmBUywSQNdCsf", ownP2pkh}) {
-            Result r = run(base("send", "--to", to, "--amount", "0.01", "--fee-rate", "1", "--yes"));
+            InProcessCli.Run r = run(base("send", "--to", to, "--amount", "0.01", "--fee-rate", "1", "--yes"));
             // The empty wallet cannot pay, but the address was taken.
             assertEquals(1, r.code(), r.err());
             assertTrue(r.err().contains("insufficient") || r.err().contains("Insufficient"), to + ": " + r.err());
         }
 
-        Result testnet = run(base(
+        InProcessCli.Run testnet = run(base(
                 "send",
                 "--to",
                 "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx",
@@ -199,7 +188,7 @@ class WalletCliTest {
 
     @Test
     void createSealsTheWholeFileByDefaultSoEveryCommandNeedsThePassphrase() throws Exception {
-        Result created = run(base("create"));
+        InProcessCli.Run created = run(base("create"));
         assertEquals(0, created.code(), created.err());
         assertEquals(
                 "all", new ObjectMapper().readTree(created.out()).get("seal").asText());
@@ -209,7 +198,7 @@ class WalletCliTest {
 
         for (String[] cmd :
                 new String[][] {{"balance"}, {"history"}, {"receive"}, {"sync", "--server", "http://127.0.0.1:1"}}) {
-            Result r = run(noPassphrase(cmd));
+            InProcessCli.Run r = run(noPassphrase(cmd));
             assertEquals(1, r.code(), cmd[0] + ": " + r.err());
             assertTrue(r.err().contains("sealed whole"), cmd[0] + ": " + r.err());
             assertTrue(r.err().contains("BLOCKFILTER_PASSPHRASE"), cmd[0] + ": " + r.err());
@@ -217,7 +206,7 @@ class WalletCliTest {
         assertEquals(0, run(base("balance")).code());
 
         Files.writeString(dir.resolve("pw.txt"), "wrong\n");
-        Result wrong = run(base("balance"));
+        InProcessCli.Run wrong = run(base("balance"));
         assertEquals(1, wrong.code());
         assertTrue(wrong.err().contains("wrong passphrase"), wrong.err());
     }
@@ -227,20 +216,20 @@ class WalletCliTest {
         assertEquals(0, run(base("create", "--seal", "secret-only")).code());
         assertEquals(0, run(noPassphrase("balance")).code());
 
-        Result sealed = run(base("reseal", "--seal", "all"));
+        InProcessCli.Run sealed = run(base("reseal", "--seal", "all"));
         assertEquals(0, sealed.code(), sealed.err());
         assertEquals(1, run(noPassphrase("balance")).code());
         assertEquals(0, run(base("balance")).code());
 
-        Result plain = run(base("reseal", "--seal", "secret-only"));
+        InProcessCli.Run plain = run(base("reseal", "--seal", "secret-only"));
         assertEquals(0, plain.code(), plain.err());
         assertEquals(0, run(noPassphrase("balance")).code());
 
-        Result none = run(base("reseal", "--seal", "none"));
+        InProcessCli.Run none = run(base("reseal", "--seal", "none"));
         assertEquals(1, none.code());
         assertTrue(none.err().contains("always seals its mnemonic"), none.err());
         Files.delete(dir.resolve("w.json"));
-        Result bad = run(base("create", "--seal", "some"));
+        InProcessCli.Run bad = run(base("create", "--seal", "some"));
         assertEquals(1, bad.code());
         assertTrue(bad.err().contains("use all, secret-only or none"), bad.err());
     }
@@ -250,10 +239,10 @@ class WalletCliTest {
         // The P2WPKH account of the "abandon ... about" mnemonic on regtest.
         String xpub =
                 "tpubD6VNHtiSJLPpZfyJpFb2hSBfiUEjNmTZVDQb5rWm1LQBTiwTQFwTzprktVa7N9iCHDQkgRzfMTt3czZK9TrjmwBv4HNMjLUunKN7LmzHPYM";
-        Result secretOnly = run(base("watch", "--xpub", xpub, "--seal", "secret-only"));
+        InProcessCli.Run secretOnly = run(base("watch", "--xpub", xpub, "--seal", "secret-only"));
         assertEquals(1, secretOnly.code());
         assertTrue(secretOnly.err().contains("no secret"), secretOnly.err());
-        Result none = run(base("watch", "--xpub", xpub, "--seal", "none"));
+        InProcessCli.Run none = run(base("watch", "--xpub", xpub, "--seal", "none"));
         assertEquals(0, none.code(), none.err());
         assertEquals(0, run(noPassphrase("balance")).code());
         assertTrue(Files.readString(dir.resolve("w.json")).contains(xpub));

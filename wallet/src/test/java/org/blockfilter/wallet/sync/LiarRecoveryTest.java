@@ -6,25 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Block;
-import org.bitcoinj.core.Transaction;
-import org.bitcoinj.core.TransactionOutput;
-import org.bitcoinj.script.ScriptBuilder;
-import org.blockfilter.filters.BasicFilter;
-import org.blockfilter.filters.Bip158;
-import org.blockfilter.filters.FilterHeaders;
-import org.blockfilter.filters.gcs.GolombCodedSet;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.testchain.LyingSource;
 import org.blockfilter.wallet.testchain.MemorySource;
+import org.blockfilter.wallet.testchain.OmittingSource;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,66 +116,9 @@ class LiarRecoveryTest {
         assertHonestSyncRecovers(w);
     }
 
-    /** The block's real filter minus the wallet's script, under the real block's key. */
-    private BasicFilter filterWithout(int height, byte[] script) {
-        Block b = chain.block(height);
-        List<byte[]> items = new ArrayList<>();
-        for (Transaction tx : b.getTransactions()) {
-            for (TransactionOutput o : tx.getOutputs()) {
-                byte[] s = o.getScriptBytes();
-                if (s.length > 0 && (s[0] & 0xff) != 0x6a && !Arrays.equals(s, script)) {
-                    items.add(s);
-                }
-            }
-        }
-        GolombCodedSet set = GolombCodedSet.build(Bip158.BASIC_P, Bip158.BASIC_M, BasicFilter.key(b.getHash()), items);
-        return BasicFilter.fromBytes(b.getHash(), set.encoded());
-    }
-
     /** A false filter at the payment's height with filter headers and checkpoints all consistent with it. */
     private LyingSource selfConsistentLiar(ChainSource honest) {
-        BasicFilter fake =
-                filterWithout(payHeight, ScriptBuilder.createOutputScript(paid).program());
-        List<Sha256Hash> fakeHeaders = new ArrayList<>();
-        Sha256Hash prev = FilterHeaders.GENESIS_PREV;
-        for (int h = 0; h <= chain.tipHeight(); h++) {
-            prev = FilterHeaders.next(
-                    h == payHeight ? fake.filterHash() : chain.filter(h).filterHash(), prev);
-            fakeHeaders.add(prev);
-        }
-        return new LyingSource("liar", honest) {
-            @Override
-            public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
-                FilterHashBatch real = honest.filterHeaders(startHeight, stopHash);
-                List<Sha256Hash> hashes = new ArrayList<>(real.filterHashes());
-                if (payHeight >= startHeight && payHeight < startHeight + hashes.size()) {
-                    hashes.set(payHeight - startHeight, fake.filterHash());
-                }
-                return new FilterHashBatch(
-                        startHeight == 0
-                                ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV
-                                : fakeHeaders.get(startHeight - 1),
-                        hashes);
-            }
-
-            @Override
-            public List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash) {
-                List<Sha256Hash> out = new ArrayList<>();
-                for (Sha256Hash ignored : honest.filterCheckpoints(stopHash)) {
-                    out.add(fakeHeaders.get((out.size() + 1) * org.blockfilter.filters.Bip157.CHECKPOINT_INTERVAL));
-                }
-                return out;
-            }
-
-            @Override
-            public List<BlockFilterBytes> filters(int startHeight, Sha256Hash stopHash) {
-                List<BlockFilterBytes> out = new ArrayList<>(honest.filters(startHeight, stopHash));
-                if (payHeight >= startHeight && payHeight < startHeight + out.size()) {
-                    out.set(payHeight - startHeight, new BlockFilterBytes(fake.blockHash(), fake.bytes()));
-                }
-                return out;
-            }
-        };
+        return new OmittingSource("liar", honest, chain, payHeight, paid);
     }
 
     @Test

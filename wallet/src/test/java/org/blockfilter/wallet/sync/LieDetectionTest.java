@@ -7,23 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
-import org.bitcoinj.core.TransactionOutput;
-import org.blockfilter.filters.BasicFilter;
-import org.blockfilter.filters.Bip158;
-import org.blockfilter.filters.gcs.GolombCodedSet;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.testchain.LyingSource;
 import org.blockfilter.wallet.testchain.MemorySource;
+import org.blockfilter.wallet.testchain.OmittingSource;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,81 +64,14 @@ class LieDetectionTest {
                 .orElseThrow(() -> new AssertionError(name + " not dropped: " + r.dropped()));
     }
 
-    /** The block's real filter minus the wallet's script, under the real block's key. */
-    private BasicFilter filterWithout(int height, byte[] script) {
-        Block b = chain.block(height);
-        List<byte[]> items = new ArrayList<>();
-        for (Transaction tx : b.getTransactions()) {
-            for (TransactionOutput o : tx.getOutputs()) {
-                byte[] s = o.getScriptBytes();
-                if (s.length > 0 && (s[0] & 0xff) != 0x6a && !Arrays.equals(s, script)) {
-                    items.add(s);
-                }
-            }
-        }
-        // Prevout of the payment: a miner coinbase output (the miner's script, already an output here).
-        GolombCodedSet set = GolombCodedSet.build(Bip158.BASIC_P, Bip158.BASIC_M, BasicFilter.key(b.getHash()), items);
-        return BasicFilter.fromBytes(b.getHash(), set.encoded());
-    }
-
-    /** Serves a filter that omits the wallet's script, with filter headers and checkpoints consistent with the lie. */
-    private class OmittingSource extends LyingSource {
-        private final BasicFilter fake;
-        private final List<Sha256Hash> fakeHeaders = new ArrayList<>();
-
-        OmittingSource(String name, MemorySource honest) {
-            super(name, honest);
-            fake = filterWithout(
-                    payHeight,
-                    org.bitcoinj.script.ScriptBuilder.createOutputScript(paid).program());
-            Sha256Hash prev = org.blockfilter.filters.FilterHeaders.GENESIS_PREV;
-            for (int h = 0; h <= chain.tipHeight(); h++) {
-                prev = org.blockfilter.filters.FilterHeaders.next(hashAt(h), prev);
-                fakeHeaders.add(prev);
-            }
-        }
-
-        private Sha256Hash hashAt(int h) {
-            return h == payHeight ? fake.filterHash() : chain.filter(h).filterHash();
-        }
-
-        @Override
-        public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
-            FilterHashBatch real = honest.filterHeaders(startHeight, stopHash);
-            List<Sha256Hash> hashes = new ArrayList<>();
-            for (int i = 0; i < real.filterHashes().size(); i++) {
-                hashes.add(hashAt(startHeight + i));
-            }
-            return new FilterHashBatch(
-                    startHeight == 0
-                            ? org.blockfilter.filters.FilterHeaders.GENESIS_PREV
-                            : fakeHeaders.get(startHeight - 1),
-                    hashes);
-        }
-
-        @Override
-        public List<Sha256Hash> filterCheckpoints(Sha256Hash stopHash) {
-            List<Sha256Hash> out = new ArrayList<>();
-            for (Sha256Hash ignored : honest.filterCheckpoints(stopHash)) {
-                out.add(fakeHeaders.get((out.size() + 1) * org.blockfilter.filters.Bip157.CHECKPOINT_INTERVAL));
-            }
-            return out;
-        }
-
-        @Override
-        public List<BlockFilterBytes> filters(int startHeight, Sha256Hash stopHash) {
-            List<BlockFilterBytes> out = new ArrayList<>(honest.filters(startHeight, stopHash));
-            if (payHeight >= startHeight && payHeight < startHeight + out.size()) {
-                out.set(payHeight - startHeight, new BlockFilterBytes(fake.blockHash(), fake.bytes()));
-            }
-            return out;
-        }
+    /** Serves a filter at the payment that omits the wallet's script, with filter headers and checkpoints consistent with the lie. */
+    private OmittingSource omitting(String name, ChainSource honest) {
+        return new OmittingSource(name, honest, chain, payHeight, paid);
     }
 
     @Test
     void filterOmittingTheWalletsScriptIsRefutedByTheBlock() {
-        SyncReport r =
-                sync(new OmittingSource("liar", new MemorySource("h1", chain)), new MemorySource("honest", chain));
+        SyncReport r = sync(omitting("liar", new MemorySource("h1", chain)), new MemorySource("honest", chain));
 
         SourceFault f = fault(r, "liar");
         assertEquals(SourceFault.Kind.LIED, f.kind());
@@ -156,7 +85,7 @@ class LieDetectionTest {
     void checkpointDisagreementIsSettledByTheBlock() {
         chain.mine(1_000); // past the first checkpoint (height 1000), which the lie changes
         MemorySource honestBehind = new MemorySource("h1", chain);
-        SyncReport r = sync(new OmittingSource("liar", honestBehind), new MemorySource("honest", chain));
+        SyncReport r = sync(omitting("liar", honestBehind), new MemorySource("honest", chain));
 
         SourceFault f = fault(r, "liar");
         assertEquals(SourceFault.Kind.LIED, f.kind());
@@ -168,7 +97,7 @@ class LieDetectionTest {
     @Test
     void filterThatDoesNotHashToItsHeaderIsCaught() {
         MemorySource honestBehind = new MemorySource("h1", chain);
-        LyingSource liar = new OmittingSource("liar", honestBehind) {
+        LyingSource liar = new OmittingSource("liar", honestBehind, chain, payHeight, paid) {
             @Override
             public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
                 return honest.filterHeaders(startHeight, stopHash); // honest headers, lying filter
@@ -185,7 +114,7 @@ class LieDetectionTest {
     @Test
     void lyingFilterWithNoHonestSourceStopsSyncInsteadOfAWrongBalance() {
         MemorySource honestBehind = new MemorySource("h1", chain);
-        LyingSource liar = new OmittingSource("liar", honestBehind) {
+        LyingSource liar = new OmittingSource("liar", honestBehind, chain, payHeight, paid) {
             @Override
             public FilterHashBatch filterHeaders(int startHeight, Sha256Hash stopHash) {
                 return honest.filterHeaders(startHeight, stopHash);

@@ -8,26 +8,17 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
-import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Transaction;
 import org.bitcoinj.script.Script;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.bdk.BdkPython;
 import org.blockfilter.regtest.bdk.BdkTestSupport;
-import org.blockfilter.regtest.btcd.BtcdNode;
-import org.blockfilter.regtest.btcd.BtcdOptions;
 import org.blockfilter.regtest.btcd.BtcdTestSupport;
-import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
-import org.blockfilter.regtest.scenario.GroundTruth;
-import org.blockfilter.regtest.scenario.OutputKind;
-import org.blockfilter.regtest.scenario.OwnedOutput;
-import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.regtest.wallet.WalletFixture;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,6 +38,7 @@ class BdkKyotoFromOurServerTest {
     @TempDir
     Path dir;
 
+    private WalletFixture<?> chain;
     private RegtestNode node;
     private FollowingServer server;
     private BdkCbfWallet bdk;
@@ -59,8 +51,8 @@ class BdkKyotoFromOurServerTest {
         if (server != null) {
             server.close();
         }
-        if (node != null) {
-            node.close();
+        if (chain != null) {
+            chain.close();
         }
     }
 
@@ -68,7 +60,7 @@ class BdkKyotoFromOurServerTest {
     void bdkSyncsFromOurServerOnTheEmbeddedNodeBroadcastsThroughItAndFollowsAReorg() throws IOException {
         BdkPython python = BdkTestSupport.pythonOrSkip();
         ScenarioSpec spec = ScenarioSpec.small(20_261_202L, 20);
-        node = EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()));
+        chain = WalletFixture.onEmbedded(spec);
         runScenarioSyncBroadcastAndReorg(python, spec);
     }
 
@@ -77,36 +69,22 @@ class BdkKyotoFromOurServerTest {
         Path btcd = BtcdTestSupport.binaryOrSkip();
         BdkPython python = BdkTestSupport.pythonOrSkip();
         ScenarioSpec spec = ScenarioSpec.small(20_261_203L, 20);
-        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(btcd));
+        chain = WalletFixture.onBtcd(spec, btcd);
         runScenarioSyncBroadcastAndReorg(python, spec);
     }
 
     private void runScenarioSyncBroadcastAndReorg(BdkPython python, ScenarioSpec spec) throws IOException {
-        GroundTruth truth = ScenarioRunner.run(node, spec, line -> {});
+        node = chain.node();
         server = new FollowingServer(node);
         bdk = new BdkCbfWallet(python, server.p2pAddress().getPort(), dir);
         List<String> addresses = bdk.addresses(3);
 
         // The ground truth: the scenario pays BDK's first three addresses amounts we know.
-        Iterator<OwnedOutput> coins = truth.outputs().stream()
-                .filter(o -> o.unspent()
-                        && !o.coinbase()
-                        && o.script().kind() == OutputKind.P2WPKH
-                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
-                .iterator();
         long paid = 0;
         for (String a : addresses) {
-            OwnedOutput coin = coins.next();
-            Coin value = coin.value().subtract(Coin.valueOf(20_000));
-            Transaction tx = new Transaction();
-            tx.addOutput(value, Script.parse(HexFormat.of().parseHex(a.split(" ")[1])));
-            tx.addSignedInput(
-                    coin.outpoint(),
-                    coin.script().scriptPubKey(),
-                    coin.value(),
-                    coin.script().keys().get(0));
-            node.submitTransaction(tx.serialize());
-            paid += value.value;
+            paid += chain.pay(Script.parse(HexFormat.of().parseHex(a.split(" ")[1])))
+                    .value()
+                    .value;
         }
         node.mine(1);
         server.awaitNodeTip();

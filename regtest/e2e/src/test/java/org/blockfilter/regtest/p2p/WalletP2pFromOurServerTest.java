@@ -7,22 +7,15 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.List;
-import org.bitcoinj.base.Address;
-import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Transaction;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
-import org.blockfilter.regtest.scenario.GroundTruth;
-import org.blockfilter.regtest.scenario.OutputKind;
-import org.blockfilter.regtest.scenario.OwnedOutput;
-import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.regtest.wallet.FullScan;
+import org.blockfilter.regtest.wallet.WalletFixture;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.p2p.P2pSource;
@@ -44,13 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(NodeLogOnFailure.class)
 class WalletP2pFromOurServerTest {
-    private static final List<String> MNEMONIC = List.of(
-            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
     private static final char[] PASSPHRASE = "p2p".toCharArray();
 
     @TempDir
     Path dir;
 
+    private WalletFixture<EmbeddedNode> chain;
     private EmbeddedNode node;
     private FollowingServer server;
 
@@ -59,60 +51,23 @@ class WalletP2pFromOurServerTest {
         if (server != null) {
             server.close();
         }
-        if (node != null) {
-            node.close();
+        if (chain != null) {
+            chain.close();
         }
     }
 
     @Test
     void walletSyncsOverP2pFromOurServerToTheGroundTruthThroughASpendAndAReorg() throws IOException {
         ScenarioSpec spec = ScenarioSpec.small(20_261_201L, 20);
-        node = EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()));
-        GroundTruth truth = ScenarioRunner.run(node, spec, line -> {});
-        LightWallet w = LightWallet.create(
-                dir.resolve("w.json"),
-                BitcoinNetwork.REGTEST,
-                MNEMONIC,
-                PASSPHRASE,
-                EnumSet.allOf(AddressKind.class),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10);
-        List<Address> targets = List.of(
-                w.keys()
-                        .account(AddressKind.P2WPKH)
-                        .orElseThrow()
-                        .derive(false, 0)
-                        .address(),
-                w.keys()
-                        .account(AddressKind.P2WPKH)
-                        .orElseThrow()
-                        .derive(false, 7)
-                        .address(),
-                w.keys()
-                        .account(AddressKind.P2TR)
-                        .orElseThrow()
-                        .derive(false, 1)
-                        .address());
-        Iterator<OwnedOutput> coins = truth.outputs().stream()
-                .filter(o -> o.unspent()
-                        && !o.coinbase()
-                        && o.script().kind() == OutputKind.P2WPKH
-                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
-                .iterator();
+        chain = WalletFixture.onEmbedded(spec);
+        node = chain.node();
+        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, EnumSet.allOf(AddressKind.class));
         Coin paid = Coin.ZERO;
-        for (Address to : targets) {
-            OwnedOutput coin = coins.next();
-            Coin value = coin.value().subtract(Coin.valueOf(20_000));
-            Transaction tx = new Transaction();
-            tx.addOutput(value, to);
-            tx.addSignedInput(
-                    coin.outpoint(),
-                    coin.script().scriptPubKey(),
-                    coin.value(),
-                    coin.script().keys().get(0));
-            node.submitTransaction(tx.serialize());
-            paid = paid.add(value);
+        for (WalletFixture.Payment payment : chain.pay(List.of(
+                WalletFixture.receiving(w, AddressKind.P2WPKH, 0),
+                WalletFixture.receiving(w, AddressKind.P2WPKH, 7),
+                WalletFixture.receiving(w, AddressKind.P2TR, 1)))) {
+            paid = paid.add(payment.value());
         }
         node.mine(1);
 

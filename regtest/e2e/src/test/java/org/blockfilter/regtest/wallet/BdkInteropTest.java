@@ -23,11 +23,7 @@ import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.bdk.BdkTestSupport;
 import org.blockfilter.regtest.btcd.BtcdNode;
-import org.blockfilter.regtest.btcd.BtcdOptions;
-import org.blockfilter.regtest.btcd.BtcdTestSupport;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
-import org.blockfilter.regtest.scenario.GroundTruth;
-import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressDecoder;
@@ -52,8 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(NodeLogOnFailure.class)
 class BdkInteropTest {
     /** Ours, and mirrored in BDK. */
-    private static final String MNEMONIC =
-            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+    private static final String MNEMONIC = String.join(" ", WalletFixture.MNEMONIC);
     /** BDK's own wallet, which pays us and which we pay. */
     private static final String BDK_MNEMONIC =
             "legal winner thank year wave sausage worth useful legal winner thank yellow";
@@ -65,29 +60,22 @@ class BdkInteropTest {
     @TempDir
     Path dir;
 
-    private BtcdNode node;
+    private WalletFixture<BtcdNode> chain;
+    private RegtestNode node;
 
     @AfterEach
     void stop() {
-        if (node != null) {
-            node.close();
+        if (chain != null) {
+            chain.close();
         }
     }
 
     private LightWallet ourWallet() {
-        return LightWallet.create(
-                dir.resolve("w.json"),
-                BitcoinNetwork.REGTEST,
-                List.of(MNEMONIC.split(" ")),
-                PASSPHRASE,
-                EnumSet.allOf(AddressKind.class),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10);
+        return WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, EnumSet.allOf(AddressKind.class));
     }
 
     private static Address address(LightWallet w, AddressKind kind, int index) {
-        return w.keys().account(kind).orElseThrow().derive(false, index).address();
+        return WalletFixture.receiving(w, kind, index);
     }
 
     @Test
@@ -117,23 +105,20 @@ class BdkInteropTest {
     void bdkAndOurWalletSyncTheSameBtcdChainAgreeAndPayEachOther() {
         BdkScript bdk = new BdkScript(BdkTestSupport.pythonOrSkip(), dir);
         ScenarioSpec spec = ScenarioSpec.small(20_261_202L, 5);
-        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
+        chain = WalletFixture.onBtcd(spec);
+        node = chain.node();
         InetSocketAddress p2p = node.p2pAddress().orElseThrow();
-        GroundTruth truth = ScenarioRunner.run(node, spec);
         LightWallet w = ourWallet();
         JsonNode bdkAddresses = bdk.addresses(BDK_MNEMONIC, 2).get("84").get("receive");
         Address bdkReceive0 = AddressDecoder.decode(bdkAddresses.get(0).asText(), BitcoinNetwork.REGTEST);
         Address bdkReceive1 = AddressDecoder.decode(bdkAddresses.get(1).asText(), BitcoinNetwork.REGTEST);
 
         // Coins for our wallet (every kind) and for BDK's.
-        WalletFunding.pay(
-                node,
-                truth,
-                List.of(
-                        address(w, AddressKind.P2WPKH, 0),
-                        address(w, AddressKind.P2TR, 0),
-                        address(w, AddressKind.P2PKH, 0),
-                        bdkReceive0));
+        chain.pay(List.of(
+                address(w, AddressKind.P2WPKH, 0),
+                address(w, AddressKind.P2TR, 0),
+                address(w, AddressKind.P2PKH, 0),
+                bdkReceive0));
         node.mine(1);
 
         // BDK pays our P2TR and P2WPKH addresses.

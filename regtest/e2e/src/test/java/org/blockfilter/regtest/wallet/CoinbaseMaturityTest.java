@@ -5,20 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.List;
 import org.bitcoinj.base.Address;
-import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.wallet.LightWallet;
-import org.blockfilter.wallet.cli.WalletCli;
+import org.blockfilter.wallet.cli.InProcessCli;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,52 +24,25 @@ import org.junit.jupiter.api.io.TempDir;
  * as confirmed and {@code send} could pick immature ones, which the node rejects.
  */
 class CoinbaseMaturityTest {
-    private static final List<String> MNEMONIC = List.of(
-            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
-
     @TempDir
     Path dir;
-
-    private record Result(int code, String out, String err) {}
-
-    private Result cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = WalletCli.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     @Test
     void immatureCoinbasesAreShownApartAndNeverSpent() throws Exception {
         Path file = dir.resolve("w.json");
         Path pw = dir.resolve("pw");
         Files.writeString(pw, "pw\n");
-        LightWallet w = LightWallet.create(
-                file,
-                BitcoinNetwork.REGTEST,
-                MNEMONIC,
-                "pw".toCharArray(),
-                EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10);
-        Address mine = w.keys()
-                .account(AddressKind.P2WPKH)
-                .orElseThrow()
-                .derive(false, 0)
-                .address();
+        LightWallet w = WalletFixture.newWallet(file, "pw".toCharArray(), EnumSet.of(AddressKind.P2WPKH));
+        Address mine = WalletFixture.receiving(w, AddressKind.P2WPKH, 0);
         try (EmbeddedNode node = EmbeddedNode.start()) {
             node.mineTo(120, mine); // heights 1..120: 1..21 have >= 100 confirmations at tip 120
             try (ServerOnNode server = new ServerOnNode(node)) {
                 String[] base = {"--wallet", file.toString(), "--passphrase-file", pw.toString(), "--json"};
-                Result synced = cli(concat(
+                InProcessCli.Run synced = InProcessCli.run(concat(
                         base, "sync", "--quiet", "--server", server.baseUri().toString()));
                 assertEquals(0, synced.code(), synced.err());
 
-                Result balance = cli(concat(base, "balance"));
+                InProcessCli.Run balance = InProcessCli.run(concat(base, "balance"));
                 assertEquals(0, balance.code(), balance.err());
                 JsonNode b = new ObjectMapper().readTree(balance.out());
                 assertEquals(
@@ -86,7 +54,7 @@ class CoinbaseMaturityTest {
                 assertEquals(
                         new BigDecimal("6000"), new BigDecimal(b.get("total").asText()), b.toString());
 
-                Result tooMuch = cli(concat(
+                InProcessCli.Run tooMuch = InProcessCli.run(concat(
                         base,
                         "send",
                         "--to",
@@ -105,7 +73,7 @@ class CoinbaseMaturityTest {
                                 || tooMuch.err().contains("missing"),
                         tooMuch.err());
 
-                Result sent = cli(concat(
+                InProcessCli.Run sent = InProcessCli.run(concat(
                         base,
                         "send",
                         "--to",

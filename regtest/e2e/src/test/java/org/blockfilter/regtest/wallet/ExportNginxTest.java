@@ -22,27 +22,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.bitcoinj.base.BitcoinNetwork;
-import org.bitcoinj.base.Coin;
-import org.bitcoinj.core.Transaction;
+import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.regtest.internal.TempDirs;
-import org.blockfilter.regtest.scenario.GroundTruth;
-import org.blockfilter.regtest.scenario.OutputKind;
-import org.blockfilter.regtest.scenario.OwnedOutput;
-import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.server.ServerMain;
-import org.blockfilter.server.index.FilterIndexer;
-import org.blockfilter.server.index.RpcBlockSource;
-import org.blockfilter.server.rpc.BitcoinRpc;
-import org.blockfilter.server.rpc.JsonRpcClient;
-import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.rest.ExportSource;
@@ -62,15 +50,13 @@ import org.junit.jupiter.api.io.TempDir;
  * the chain grew writes only the new files. A tampered export is caught by the wallet.
  */
 class ExportNginxTest {
-    private static final List<String> MNEMONIC = List.of(
-            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
     private static final char[] PASSPHRASE = "export".toCharArray();
     private static final int SAFETY_DEPTH = 6;
 
     private static Path work;
-    private static EmbeddedNode node;
-    private static IndexStore store;
-    private static FilterIndexer indexer;
+    private static WalletFixture<EmbeddedNode> chain;
+    private static RegtestNode node;
+    private static ServerOnNode server;
     /** The wallet's coins on chain: the ground truth its sync must reach. */
     private static Set<String> paid;
 
@@ -80,59 +66,29 @@ class ExportNginxTest {
     @BeforeAll
     static void buildIndexAndExport() throws IOException {
         work = Files.createTempDirectory("blockfilter-export-it-");
-        ScenarioSpec spec = ScenarioSpec.small(20_261_201L, 20);
-        node = EmbeddedNode.start(EmbeddedNode.Config.defaults().withMiningAddress(spec.miningAddress()));
-        GroundTruth truth = ScenarioRunner.run(node, spec, line -> {});
+        chain = WalletFixture.onEmbedded(ScenarioSpec.small(20_261_201L, 20));
+        node = chain.node();
         LightWallet w = wallet(work.resolve("template.json"));
-        Iterator<OwnedOutput> coins = truth.outputs().stream()
-                .filter(o -> o.unspent()
-                        && !o.coinbase()
-                        && o.script().kind() == OutputKind.P2WPKH
-                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
-                .iterator();
         List<String> outpoints = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            OwnedOutput coin = coins.next();
-            Transaction tx = new Transaction();
-            tx.addOutput(
-                    coin.value().subtract(Coin.valueOf(20_000)),
-                    w.keys()
-                            .account(AddressKind.P2WPKH)
-                            .orElseThrow()
-                            .derive(false, i)
-                            .address());
-            tx.addSignedInput(
-                    coin.outpoint(),
-                    coin.script().scriptPubKey(),
-                    coin.value(),
-                    coin.script().keys().get(0));
-            node.submitTransaction(tx.serialize());
-            outpoints.add(tx.getTxId() + ":0");
+            outpoints.add(
+                    chain.pay(WalletFixture.receiving(w, AddressKind.P2WPKH, i)).outpoint());
             node.mine(1);
         }
         paid = Set.copyOf(outpoints);
         node.mine(1_010 + SAFETY_DEPTH - node.tipHeight()); // a checkpoint at 1000 in the export
-        store = IndexStore.open(work.resolve("index"));
-        indexer = new FilterIndexer(
-                store,
-                new RpcBlockSource(new BitcoinRpc(JsonRpcClient.create(
-                        node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)))),
-                Duration.ofSeconds(1));
-        indexer.syncOnce();
+        server = new ServerOnNode(node);
         // The CLI, beside the open (primary) index: it reads it as a secondary instance.
         assertEquals(0, export(work.resolve("export")));
     }
 
     @AfterAll
-    static void stop() {
-        if (indexer != null) {
-            indexer.close();
+    static void stop() throws IOException {
+        if (server != null) {
+            server.close();
         }
-        if (store != null) {
-            store.close();
-        }
-        if (node != null) {
-            node.close();
+        if (chain != null) {
+            chain.close();
         }
         if (work != null) {
             TempDirs.deleteQuietly(work);
@@ -145,7 +101,7 @@ class ExportNginxTest {
         return ServerMain.run(
                 "export",
                 "--data-dir",
-                work.resolve("index").toString(),
+                server.indexDir().toString(),
                 "--out",
                 out.toString(),
                 "--node",
@@ -160,15 +116,7 @@ class ExportNginxTest {
     }
 
     private static LightWallet wallet(Path file) {
-        return LightWallet.create(
-                file,
-                BitcoinNetwork.REGTEST,
-                MNEMONIC,
-                PASSPHRASE,
-                EnumSet.allOf(AddressKind.class),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10);
+        return WalletFixture.newWallet(file, PASSPHRASE, EnumSet.allOf(AddressKind.class));
     }
 
     private SyncReport syncFrom(URI base, String walletName) {
@@ -218,7 +166,7 @@ class ExportNginxTest {
 
             Set<String> before = files(export);
             node.mine(30);
-            indexer.syncOnce();
+            server.reindex();
             assertEquals(0, export(export));
             Set<String> after = files(export);
             assertTrue(after.containsAll(before), "nothing written before is replaced or deleted");

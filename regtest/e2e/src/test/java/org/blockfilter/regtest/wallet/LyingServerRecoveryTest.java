@@ -5,18 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.List;
 import org.bitcoinj.base.Address;
-import org.bitcoinj.base.BitcoinNetwork;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.wallet.LightWallet;
-import org.blockfilter.wallet.cli.WalletCli;
+import org.blockfilter.wallet.cli.InProcessCli;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,47 +26,17 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code <honest> LIED at height 250: filter does not hash to its committed filter header}.
  */
 class LyingServerRecoveryTest {
-    private static final List<String> MNEMONIC = List.of(
-            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
     private static final int PAID_AT = 201;
 
     @TempDir
     Path dir;
 
-    private static LightWallet newWallet(Path file) {
-        return LightWallet.create(
-                file,
-                BitcoinNetwork.REGTEST,
-                MNEMONIC,
-                "pw".toCharArray(),
-                EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10);
-    }
-
-    private record Result(int code, String out, String err) {}
-
-    private Result cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = WalletCli.run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @ParameterizedTest(name = "lie at height {0}, tip {1}")
     @CsvSource({"250, 320", "1020, 1050"}) // the second past the checkpoint at 1000
     void honestServerRecoversTheWalletAfterALyingProxy(int lieHeight, int tip) throws IOException {
         Path file = dir.resolve("w.json");
-        LightWallet w = newWallet(file);
-        Address paid = w.keys()
-                .account(AddressKind.P2WPKH)
-                .orElseThrow()
-                .derive(false, 0)
-                .address();
+        LightWallet w = WalletFixture.newWallet(file, "pw".toCharArray(), EnumSet.of(AddressKind.P2WPKH));
+        Address paid = WalletFixture.receiving(w, AddressKind.P2WPKH, 0);
         try (EmbeddedNode node = EmbeddedNode.start()) {
             node.mine(PAID_AT - 1);
             node.mineTo(1, paid);
@@ -79,7 +44,7 @@ class LyingServerRecoveryTest {
             try (ServerOnNode server = new ServerOnNode(node);
                     LyingProxy proxy = new LyingProxy(server.baseUri(), lieHeight)) {
                 String wallet = file.toString();
-                Result lied = cli(
+                InProcessCli.Run lied = InProcessCli.run(
                         "--wallet",
                         wallet,
                         "sync",
@@ -90,7 +55,7 @@ class LyingServerRecoveryTest {
                 assertEquals(2, lied.code(), lied.out() + lied.err());
                 assertTrue(lied.err().contains("rest:" + proxy.uri() + " LIED at height " + lieHeight), lied.err());
 
-                Result honest = cli(
+                InProcessCli.Run honest = InProcessCli.run(
                         "--wallet",
                         wallet,
                         "--json",
@@ -105,7 +70,7 @@ class LyingServerRecoveryTest {
                 assertEquals(25, j.get("balance").asDouble(), j.toString()); // regtest halves every 150 blocks
 
                 // The next run from the file agrees too.
-                Result again = cli(
+                InProcessCli.Run again = InProcessCli.run(
                         "--wallet",
                         wallet,
                         "--json",

@@ -1,91 +1,52 @@
 package org.blockfilter.regtest.wallet;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.List;
-import java.util.stream.Stream;
-import org.bitcoinj.base.BitcoinNetwork;
-import org.bitcoinj.base.Coin;
-import org.bitcoinj.core.Transaction;
+import java.util.Map;
+import java.util.TreeMap;
+import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdBinary;
 import org.blockfilter.regtest.btcd.BtcdNode;
-import org.blockfilter.regtest.btcd.BtcdOptions;
-import org.blockfilter.regtest.scenario.GroundTruth;
-import org.blockfilter.regtest.scenario.OutputKind;
-import org.blockfilter.regtest.scenario.OwnedOutput;
-import org.blockfilter.regtest.scenario.ScenarioRunner;
+import org.blockfilter.regtest.internal.TempDirs;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
-import org.blockfilter.server.http.RestConfig;
-import org.blockfilter.server.http.RestServer;
-import org.blockfilter.server.index.FilterIndexer;
-import org.blockfilter.server.index.RpcBlockSource;
-import org.blockfilter.server.index.StoreFilterIndexReader;
-import org.blockfilter.server.node.RpcNodeGateway;
-import org.blockfilter.server.rpc.BitcoinRpc;
-import org.blockfilter.server.rpc.JsonRpcClient;
-import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.rest.RestSource;
+import org.blockfilter.wallet.sync.FetchPolicy;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.sync.SyncReport;
 
 /**
  * Measures (does not test) a fresh wallet's sync of a 10,000-block regtest chain from our REST
- * server on 127.0.0.1, indexed from btcd. Prints the numbers; run by hand (see docs/benchmarks.md).
- * Usage: {@code RestWalletSyncBenchmark [blocks]}.
+ * server on 127.0.0.1, indexed from btcd, under the block-fetch policies {@code none} and the
+ * default ({@link FetchPolicy#DEFAULT_SPEC}) in the same run: each round syncs one fresh wallet per
+ * policy from the same server, the order alternating between rounds so that neither always runs on
+ * the warmer caches, after one uncounted warm-up round. Prints every sync, the median per policy and their ratio; run by hand (see
+ * docs/benchmarks.md). Usage: {@code RestWalletSyncBenchmark [blocks [rounds]]} (10,000 and 3).
  */
 public final class RestWalletSyncBenchmark {
+    private static final Map<String, FetchPolicy> POLICIES =
+            Map.of("none", FetchPolicy.NONE, "default", FetchPolicy.DEFAULT);
+
     private RestWalletSyncBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         Path dir = Files.createTempDirectory("wallet-sync-timing");
-        ScenarioSpec spec = ScenarioSpec.small(99L, 20);
-        try (BtcdNode node = BtcdNode.start(
-                BtcdOptions.of(spec.miningAddress()).withBinary(BtcdBinary.locateOrInstall(System.getenv())))) {
-            GroundTruth truth = ScenarioRunner.run(node, spec);
-            LightWallet w = LightWallet.create(
-                    dir.resolve("w.json"),
-                    BitcoinNetwork.REGTEST,
-                    List.of(
-                            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
-                                    .split(" ")),
-                    "timing".toCharArray(),
-                    EnumSet.allOf(AddressKind.class),
-                    20,
-                    LightWallet.Birthday.ofHeight(0),
-                    1 << 10);
-            Iterator<OwnedOutput> coins = truth.outputs().stream()
-                    .filter(o -> o.unspent()
-                            && !o.coinbase()
-                            && o.script().kind() == OutputKind.P2WPKH
-                            && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
-                    .iterator();
+        try (WalletFixture<BtcdNode> chain =
+                WalletFixture.onBtcd(ScenarioSpec.small(99L, 20), BtcdBinary.locateOrInstall(System.getenv()))) {
+            RegtestNode node = chain.node();
+            LightWallet payee = newWallet(dir, "payee");
             int payments = 0;
             while (node.tipHeight() < blocks) {
-                if (payments < 5 && coins.hasNext() && node.tipHeight() % 1000 == 500) {
-                    OwnedOutput coin = coins.next();
-                    Transaction tx = new Transaction();
-                    tx.addOutput(
-                            coin.value().subtract(Coin.valueOf(20_000)),
-                            w.keys()
-                                    .account(AddressKind.P2WPKH)
-                                    .orElseThrow()
-                                    .derive(false, payments)
-                                    .address());
-                    tx.addSignedInput(
-                            coin.outpoint(),
-                            coin.script().scriptPubKey(),
-                            coin.value(),
-                            coin.script().keys().get(0));
-                    node.submitTransaction(tx.serialize());
+                if (payments < 5 && node.tipHeight() % 1000 == 500) {
+                    chain.pay(WalletFixture.receiving(payee, AddressKind.P2WPKH, payments));
                     payments++;
                     node.mine(1);
                 } else {
@@ -95,33 +56,60 @@ public final class RestWalletSyncBenchmark {
                 }
             }
             System.out.printf("chain: %d blocks, %d payments to the wallet%n", node.tipHeight(), payments);
-            BitcoinRpc rpc = new BitcoinRpc(
-                    JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
-            try (IndexStore store = IndexStore.open(dir.resolve("index"));
-                    FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofSeconds(1));
-                    RestServer server = RestServer.start(
-                            RestConfig.defaults(), new StoreFilterIndexReader(store), new RpcNodeGateway(rpc))) {
-                long t0 = System.nanoTime();
-                indexer.syncOnce();
+            long t0 = System.nanoTime();
+            try (ServerOnNode server = new ServerOnNode(node)) {
                 System.out.printf("server indexed in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
-                try (ChainSource rest =
-                        RestSource.create(URI.create("http://127.0.0.1:" + server.port()), Duration.ofSeconds(30))) {
-                    long t1 = System.nanoTime();
-                    SyncReport r = new SyncEngine(w, List.of(rest), null).sync();
-                    long ms = (System.nanoTime() - t1) / 1_000_000;
-                    System.out.printf(
-                            "wallet sync over REST: %d blocks, %d filters, %d matched blocks, %d ms, balance %s BTC%n",
-                            r.tipHeight() + 1,
-                            r.filtersScanned(),
-                            r.matchedBlocks(),
-                            ms,
-                            w.ledger().balance(true).toPlainString());
+                Map<String, List<Long>> times = new TreeMap<>();
+                for (int round = -1; round < rounds; round++) { // round -1 warms the JIT and the caches, not counted
+                    List<String> order = round % 2 == 0 ? List.of("none", "default") : List.of("default", "none");
+                    for (String policy : order) {
+                        long ms = syncOnce(server, newWallet(dir, policy + round), policy, round < 0);
+                        if (round >= 0) {
+                            times.computeIfAbsent(policy, k -> new ArrayList<>())
+                                    .add(ms);
+                        }
+                    }
                 }
+                long none = median(times.get("none"));
+                long dflt = median(times.get("default"));
+                System.out.printf(
+                        "median of %d: none %d ms, default (%s) %d ms, default/none %.2f%n",
+                        rounds, none, FetchPolicy.DEFAULT_SPEC, dflt, (double) dflt / none);
             }
         } finally {
-            try (Stream<Path> s = Files.walk(dir)) {
-                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            TempDirs.deleteQuietly(dir);
         }
+    }
+
+    private static LightWallet newWallet(Path dir, String name) {
+        return WalletFixture.newWallet(
+                dir.resolve(name + ".json"), "timing".toCharArray(), EnumSet.allOf(AddressKind.class));
+    }
+
+    /** One sync of a fresh wallet from genesis under {@code policy}; prints it and returns its milliseconds. */
+    private static long syncOnce(ServerOnNode server, LightWallet w, String policy, boolean warmUp) {
+        try (ChainSource rest = RestSource.create(server.baseUri(), Duration.ofSeconds(30))) {
+            long t1 = System.nanoTime();
+            SyncReport r = new SyncEngine(w, List.of(rest), null, POLICIES.get(policy)).sync();
+            long ms = (System.nanoTime() - t1) / 1_000_000;
+            System.out.printf(
+                    "%swallet sync over REST, fetch policy %s: %d blocks, %d filters, %d matched blocks,"
+                            + " %d decoy blocks, %d ms, balance %s BTC%n",
+                    warmUp ? "(warm-up, not counted) " : "",
+                    policy,
+                    r.tipHeight() + 1,
+                    r.filtersScanned(),
+                    r.matchedBlocks(),
+                    r.decoyBlocks(),
+                    ms,
+                    w.ledger().balance(true).toPlainString());
+            return ms;
+        }
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 }

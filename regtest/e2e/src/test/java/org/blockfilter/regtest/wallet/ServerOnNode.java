@@ -43,6 +43,11 @@ final class ServerOnNode implements AutoCloseable {
         return rest.baseUri();
     }
 
+    /** The RocksDB index directory (open here as the primary instance). */
+    Path indexDir() {
+        return dir.resolve("index");
+    }
+
     /** Indexes what the node mined since. */
     void reindex() {
         indexer.syncOnce();

@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
-import org.bitcoinj.base.Address;
-import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
@@ -16,11 +14,7 @@ import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
-import org.blockfilter.regtest.btcd.BtcdOptions;
-import org.blockfilter.regtest.btcd.BtcdTestSupport;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
-import org.blockfilter.regtest.scenario.GroundTruth;
-import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -40,48 +34,29 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(NodeLogOnFailure.class)
 class TaprootSpendBtcdTest {
-    private static final List<String> MNEMONIC = List.of(
-            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
     private static final char[] PASSPHRASE = "e2e".toCharArray();
 
     @TempDir
     Path dir;
 
-    private BtcdNode node;
+    private WalletFixture<BtcdNode> chain;
+    private RegtestNode node;
 
     @AfterEach
     void stop() {
-        if (node != null) {
-            node.close();
+        if (chain != null) {
+            chain.close();
         }
     }
 
     @Test
     void taprootCoinsAreSpentOnTheKeyPathAndBtcdMinesTheSpend() {
         ScenarioSpec spec = ScenarioSpec.small(20_261_201L, 5);
-        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
-        GroundTruth truth = ScenarioRunner.run(node, spec);
-        LightWallet w = LightWallet.create(
-                dir.resolve("w.json"),
-                BitcoinNetwork.REGTEST,
-                MNEMONIC,
-                PASSPHRASE,
-                EnumSet.allOf(AddressKind.class),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10);
-        List<Address> taproot = List.of(
-                w.keys()
-                        .account(AddressKind.P2TR)
-                        .orElseThrow()
-                        .derive(false, 0)
-                        .address(),
-                w.keys()
-                        .account(AddressKind.P2TR)
-                        .orElseThrow()
-                        .derive(false, 1)
-                        .address());
-        WalletFunding.pay(node, truth, taproot);
+        chain = WalletFixture.onBtcd(spec);
+        node = chain.node();
+        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, EnumSet.allOf(AddressKind.class));
+        chain.pay(List.of(
+                WalletFixture.receiving(w, AddressKind.P2TR, 0), WalletFixture.receiving(w, AddressKind.P2TR, 1)));
         node.mine(1);
 
         try (P2pSource source = P2pSource.connect(

@@ -3,38 +3,25 @@ package org.blockfilter.regtest.wallet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.List;
-import org.bitcoinj.base.Address;
+import org.bitcoinj.base.AddressParser;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Transaction;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
-import org.blockfilter.regtest.btcd.BtcdOptions;
-import org.blockfilter.regtest.btcd.BtcdTestSupport;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
-import org.blockfilter.regtest.scenario.GroundTruth;
-import org.blockfilter.regtest.scenario.OutputKind;
-import org.blockfilter.regtest.scenario.OwnedOutput;
-import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
-import org.blockfilter.server.http.RestConfig;
-import org.blockfilter.server.http.RestServer;
-import org.blockfilter.server.index.FilterIndexer;
-import org.blockfilter.server.index.RpcBlockSource;
-import org.blockfilter.server.index.StoreFilterIndexReader;
-import org.blockfilter.server.node.RpcNodeGateway;
-import org.blockfilter.server.rpc.BitcoinRpc;
-import org.blockfilter.server.rpc.JsonRpcClient;
-import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.cli.InProcessCli;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.p2p.P2pSource;
@@ -55,20 +42,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(NodeLogOnFailure.class)
 class WalletSyncBtcdTest {
-    private static final List<String> MNEMONIC = List.of(
-            "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
     private static final char[] PASSPHRASE = "e2e".toCharArray();
 
     @TempDir
     Path dir;
 
-    private BtcdNode node;
+    private WalletFixture<BtcdNode> chain;
+    private RegtestNode node;
 
     @AfterEach
     void stop() {
-        if (node != null) {
-            node.close();
+        if (chain != null) {
+            chain.close();
         }
+    }
+
+    private void start(ScenarioSpec spec) {
+        chain = WalletFixture.onBtcd(spec);
+        node = chain.node();
     }
 
     private P2pSource connect() {
@@ -85,61 +76,18 @@ class WalletSyncBtcdTest {
     @Test
     void walletEqualsAFullScanOfBtcdThroughP2pIncludingSpendAndReorg() {
         ScenarioSpec spec = ScenarioSpec.small(20_261_130L, 20);
-        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
-        GroundTruth truth = ScenarioRunner.run(node, spec);
-        LightWallet w = LightWallet.create(
-                dir.resolve("w.json"),
-                BitcoinNetwork.REGTEST,
-                MNEMONIC,
-                PASSPHRASE,
-                EnumSet.allOf(AddressKind.class),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10);
+        start(spec);
+        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, EnumSet.allOf(AddressKind.class));
 
         // Scenario coins pay the wallet: every kind, and index 25 which only the slid gap window reaches.
-        List<Address> targets = List.of(
-                w.keys()
-                        .account(AddressKind.P2WPKH)
-                        .orElseThrow()
-                        .derive(false, 0)
-                        .address(),
-                w.keys()
-                        .account(AddressKind.P2WPKH)
-                        .orElseThrow()
-                        .derive(false, 10)
-                        .address(),
-                w.keys()
-                        .account(AddressKind.P2WPKH)
-                        .orElseThrow()
-                        .derive(false, 25)
-                        .address(),
-                w.keys()
-                        .account(AddressKind.P2PKH)
-                        .orElseThrow()
-                        .derive(false, 0)
-                        .address(),
-                w.keys().account(AddressKind.P2TR).orElseThrow().derive(true, 2).address());
-        Iterator<OwnedOutput> coins = truth.outputs().stream()
-                .filter(o -> o.unspent()
-                        && !o.coinbase()
-                        && o.script().kind() == OutputKind.P2WPKH
-                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
-                .iterator();
-        for (Address to : targets) {
-            OwnedOutput coin = coins.next();
-            Transaction tx = new Transaction();
-            tx.addOutput(coin.value().subtract(Coin.valueOf(20_000)), to);
-            tx.addSignedInput(
-                    coin.outpoint(),
-                    coin.script().scriptPubKey(),
-                    coin.value(),
-                    coin.script().keys().get(0));
-            node.submitTransaction(tx.serialize());
-        }
+        chain.pay(List.of(
+                WalletFixture.receiving(w, AddressKind.P2WPKH, 0),
+                WalletFixture.receiving(w, AddressKind.P2WPKH, 10),
+                WalletFixture.receiving(w, AddressKind.P2WPKH, 25),
+                WalletFixture.receiving(w, AddressKind.P2PKH, 0),
+                w.keys().account(AddressKind.P2TR).orElseThrow().derive(true, 2).address()));
         node.mine(1);
         node.mine(1);
-
         try (P2pSource source = connect()) {
             SyncReport first = sync(w, source);
             assertEquals(node.tipHeight(), first.tipHeight());
@@ -171,68 +119,30 @@ class WalletSyncBtcdTest {
     }
 
     @Test
-    void walletEqualsAFullScanThroughOurServerAndBtcdTogetherIncludingAReorg() {
-        ScenarioSpec spec = ScenarioSpec.small(7L, 15);
-        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
-        GroundTruth truth = ScenarioRunner.run(node, spec);
-        LightWallet w = LightWallet.create(
-                dir.resolve("w.json"),
-                BitcoinNetwork.REGTEST,
-                MNEMONIC,
-                PASSPHRASE,
-                EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10);
-        Iterator<OwnedOutput> coins = truth.outputs().stream()
-                .filter(o -> o.unspent()
-                        && !o.coinbase()
-                        && o.script().kind() == OutputKind.P2WPKH
-                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
-                .iterator();
+    void walletEqualsAFullScanThroughOurServerAndBtcdTogetherIncludingAReorg() throws IOException {
+        start(ScenarioSpec.small(7L, 15));
+        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, EnumSet.of(AddressKind.P2WPKH));
         for (int i : new int[] {0, 3, 7}) {
-            OwnedOutput coin = coins.next();
-            Transaction tx = new Transaction();
-            tx.addOutput(
-                    coin.value().subtract(Coin.valueOf(20_000)),
-                    w.keys()
-                            .account(AddressKind.P2WPKH)
-                            .orElseThrow()
-                            .derive(false, i)
-                            .address());
-            tx.addSignedInput(
-                    coin.outpoint(),
-                    coin.script().scriptPubKey(),
-                    coin.value(),
-                    coin.script().keys().get(0));
-            node.submitTransaction(tx.serialize());
+            chain.pay(WalletFixture.receiving(w, AddressKind.P2WPKH, i));
             node.mine(1);
         }
 
-        BitcoinRpc rpc = new BitcoinRpc(
-                JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(30)));
-        try (IndexStore store = IndexStore.open(dir.resolve("index"));
-                FilterIndexer indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(200));
-                RestServer server = RestServer.start(
-                        RestConfig.defaults(), new StoreFilterIndexReader(store), new RpcNodeGateway(rpc))) {
-            indexer.syncOnce();
-            try (ChainSource rest =
-                            RestSource.create(URI.create("http://127.0.0.1:" + server.port()), Duration.ofSeconds(10));
-                    P2pSource p2p = connect()) {
-                SyncReport r = new SyncEngine(w, List.of(rest, p2p), null).sync();
-                assertTrue(r.dropped().isEmpty(), r.dropped().toString());
-                assertEquals(List.of(rest.name(), p2p.name()), r.sourcesUsed());
-                assertEquals(3, w.ledger().utxos(true).size());
-                FullScan.assertWalletMatches(node, w);
+        try (ServerOnNode server = new ServerOnNode(node);
+                ChainSource rest = RestSource.create(server.baseUri(), Duration.ofSeconds(10));
+                P2pSource p2p = connect()) {
+            SyncReport r = new SyncEngine(w, List.of(rest, p2p), null).sync();
+            assertTrue(r.dropped().isEmpty(), r.dropped().toString());
+            assertEquals(List.of(rest.name(), p2p.name()), r.sourcesUsed());
+            assertEquals(3, w.ledger().utxos(true).size());
+            FullScan.assertWalletMatches(node, w);
 
-                node.reorg(2, 3); // drops the blocks of the last two payments; btcd may mine them again later
-                indexer.syncOnce();
-                SyncReport after = new SyncEngine(w, List.of(rest, p2p), null).sync();
-                assertTrue(after.dropped().isEmpty(), after.dropped().toString());
-                assertTrue(after.reorgDepth() >= 2, "reorg depth " + after.reorgDepth());
-                assertEquals(node.tipHash(), w.headers().tipHash());
-                FullScan.assertWalletMatches(node, w);
-            }
+            node.reorg(2, 3); // drops the blocks of the last two payments; btcd may mine them again later
+            server.reindex();
+            SyncReport after = new SyncEngine(w, List.of(rest, p2p), null).sync();
+            assertTrue(after.dropped().isEmpty(), after.dropped().toString());
+            assertTrue(after.reorgDepth() >= 2, "reorg depth " + after.reorgDepth());
+            assertEquals(node.tipHash(), w.headers().tipHash());
+            FullScan.assertWalletMatches(node, w);
         }
     }
 
@@ -250,57 +160,27 @@ class WalletSyncBtcdTest {
         return all;
     }
 
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(String... args) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        int code = org.blockfilter.wallet.cli.WalletCli.run(
-                args,
-                new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
-                new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
-        return new Run(
-                code,
-                out.toString(java.nio.charset.StandardCharsets.UTF_8),
-                err.toString(java.nio.charset.StandardCharsets.UTF_8));
+    private static InProcessCli.Run run(String... args) {
+        return InProcessCli.run(args);
     }
 
     @Test
     void commandLineRestoresSyncsFromBtcdAndSends() throws Exception {
         ScenarioSpec spec = ScenarioSpec.small(11L, 5);
-        node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
-        GroundTruth truth = ScenarioRunner.run(node, spec);
-        java.nio.file.Files.writeString(dir.resolve("pw"), "cli pass\n");
-        java.nio.file.Files.writeString(dir.resolve("m"), String.join(" ", MNEMONIC) + "\n");
-        Run restored =
+        start(spec);
+        Files.writeString(dir.resolve("pw"), "cli pass\n");
+        Files.writeString(dir.resolve("m"), String.join(" ", WalletFixture.MNEMONIC) + "\n");
+        InProcessCli.Run restored =
                 run(cli(dir, "restore", "--mnemonic-file", dir.resolve("m").toString(), "--kinds", "p2wpkh"));
         assertEquals(0, restored.code(), restored.err());
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        ObjectMapper json = new ObjectMapper();
         String address = json.readTree(restored.out()).get("receiveAddress").asText();
 
-        OwnedOutput coin = truth.outputs().stream()
-                .filter(o -> o.unspent()
-                        && !o.coinbase()
-                        && o.script().kind() == OutputKind.P2WPKH
-                        && o.value().isGreaterThan(Coin.valueOf(1_000_000)))
-                .findFirst()
-                .orElseThrow();
-        Transaction tx = new Transaction();
-        Coin paid = coin.value().subtract(Coin.valueOf(20_000));
-        tx.addOutput(
-                paid,
-                org.bitcoinj.base.AddressParser.getDefault(BitcoinNetwork.REGTEST)
-                        .parseAddress(address));
-        tx.addSignedInput(
-                coin.outpoint(),
-                coin.script().scriptPubKey(),
-                coin.value(),
-                coin.script().keys().get(0));
-        node.submitTransaction(tx.serialize());
+        Coin paid = chain.pay(AddressParser.getDefault(BitcoinNetwork.REGTEST).parseAddress(address))
+                .value();
         node.mine(1);
-
         String peer = "127.0.0.1:" + node.p2pAddress().orElseThrow().getPort();
-        Run synced = run(cli(dir, "sync", "--peer", peer));
+        InProcessCli.Run synced = run(cli(dir, "sync", "--peer", peer));
         assertEquals(0, synced.code(), synced.err());
         assertTrue(synced.err().contains("matched 1"), "progress bar on stderr: " + synced.err());
         assertEquals(node.tipHeight(), json.readTree(synced.out()).get("height").asInt());
@@ -308,7 +188,7 @@ class WalletSyncBtcdTest {
                 paid.toPlainString(),
                 json.readTree(run(cli(dir, "balance")).out()).get("confirmed").asText());
 
-        Run sent = run(cli(
+        InProcessCli.Run sent = run(cli(
                 dir,
                 "send",
                 "--to",
@@ -321,7 +201,7 @@ class WalletSyncBtcdTest {
                 "--peer",
                 peer));
         assertEquals(0, sent.code(), sent.err());
-        com.fasterxml.jackson.databind.JsonNode s = json.readTree(sent.out());
+        JsonNode s = json.readTree(sent.out());
         node.mine(1);
         assertEquals(0, run(cli(dir, "sync", "--peer", peer, "--quiet")).code());
         Coin expected = paid.subtract(Coin.MILLICOIN)
@@ -329,8 +209,7 @@ class WalletSyncBtcdTest {
         assertEquals(
                 expected.toPlainString(),
                 json.readTree(run(cli(dir, "balance")).out()).get("confirmed").asText());
-        com.fasterxml.jackson.databind.JsonNode history =
-                json.readTree(run(cli(dir, "history")).out()).get("transactions");
+        JsonNode history = json.readTree(run(cli(dir, "history")).out()).get("transactions");
         assertEquals(2, history.size());
         assertEquals(s.get("txid").asText(), history.get(1).get("txid").asText());
         assertEquals(node.tipHeight(), history.get(1).get("height").asInt());

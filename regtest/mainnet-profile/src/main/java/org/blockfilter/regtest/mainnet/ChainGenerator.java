@@ -47,19 +47,14 @@ public final class ChainGenerator {
     private static final long GENESIS_TIME = 1_296_688_602L;
 
     private static final int BITS = 0x207fffff;
-    /** Reusers: a population of scripts paid again and again, drawn log-uniformly by rank. */
-    private static final int REUSERS = 3_000;
-    /** Share of spends drawn from the last {@link #YOUNG_BLOCKS} blocks' outputs. */
-    private static final double YOUNG_SHARE = 0.35;
-
-    private static final int YOUNG_BLOCKS = 6;
-    /** Share of transactions that carry an OP_RETURN output (runes, timestamps, ...). */
-    private static final double OP_RETURN_SHARE = 0.05;
-    /** Output type shares, in {@link Scripts} type order: P2WPKH, P2TR, P2PKH, P2SH, P2WSH. */
-    private static final double[] TYPE_SHARES = {0.54, 0.21, 0.08, 0.12, 0.05};
+    /** The spend-age law's young window ({@link MainnetStatistics#YOUNG_BLOCKS}). */
+    private static final int YOUNG_BLOCKS = MainnetStatistics.YOUNG_BLOCKS;
 
     private final MainnetProfile profile;
     private final Rng rng;
+    /** {@link #rng} for the shared samplers of {@link MainnetStatistics}. */
+    private final MainnetStatistics.Uniform uniform;
+
     private final UtxoPool pool = new UtxoPool();
     private final MessageDigest sha = ByteSink.sha256();
     private final ByteSink body = new ByteSink(4 << 20);
@@ -86,6 +81,17 @@ public final class ChainGenerator {
     private ChainGenerator(MainnetProfile profile) {
         this.profile = profile;
         this.rng = new Rng(profile.seed());
+        this.uniform = new MainnetStatistics.Uniform() {
+            @Override
+            public double nextDouble() {
+                return rng.nextDouble();
+            }
+
+            @Override
+            public int nextInt(int bound) {
+                return rng.nextInt(bound);
+            }
+        };
     }
 
     /** Per-phase totals, as written to the {@code .meta} file. */
@@ -258,10 +264,9 @@ public final class ChainGenerator {
                     txCount++;
                 }
             } else {
-                int target = (int) Math.round(rng.gaussian(profile.txPerBlock(), profile.txPerBlock() * 0.12));
-                target = Math.max(profile.txPerBlock() / 2, Math.min(target, profile.txPerBlock() * 3 / 2));
+                int target = MainnetStatistics.txPerBlock(uniform, profile.txPerBlock());
                 for (int i = 1; i < target && pool.unspent() > blockInputs + 100; i++) {
-                    writeTx(drawInputs(), drawOutputs(), youngFrom);
+                    writeTx(MainnetStatistics.inputsPerTx(uniform), MainnetStatistics.outputsPerTx(uniform), youngFrom);
                     txCount++;
                 }
             }
@@ -271,56 +276,14 @@ public final class ChainGenerator {
         blockTxs = txCount + 1;
     }
 
-    /** Inputs per steady transaction: 1 (70%), 2 (15%), 3 (5%), 4-9 (8%), 10-30 (2%); mean ~2.07. */
-    private int drawInputs() {
-        double u = rng.nextDouble();
-        if (u < 0.70) {
-            return 1;
-        } else if (u < 0.85) {
-            return 2;
-        } else if (u < 0.90) {
-            return 3;
-        } else if (u < 0.98) {
-            return rng.between(4, 9);
-        }
-        return rng.between(10, 30);
-    }
-
-    /** Outputs per steady transaction: 1 (20%), 2 (66%), 3 (7%), 4-10 (5%), 11-50 (2%); mean ~2.7. */
-    private int drawOutputs() {
-        double u = rng.nextDouble();
-        if (u < 0.20) {
-            return 1;
-        } else if (u < 0.86) {
-            return 2;
-        } else if (u < 0.93) {
-            return 3;
-        } else if (u < 0.98) {
-            return rng.between(4, 10);
-        }
-        return rng.between(11, 50);
-    }
-
-    private int drawType() {
-        double u = rng.nextDouble();
-        for (int t = 0; t < TYPE_SHARES.length; t++) {
-            u -= TYPE_SHARES[t];
-            if (u < 0) {
-                return t;
-            }
-        }
-        return Scripts.P2WPKH;
-    }
-
     /** An unspent output of an earlier block: 35% from the last 6 blocks, else log-uniform in age. */
     private int drawSpend(int youngFrom) {
         int limit = blockStart;
         int from;
-        if (rng.nextDouble() < YOUNG_SHARE && youngFrom < limit) {
+        if (MainnetStatistics.youngSpend(uniform) && youngFrom < limit) {
             from = youngFrom + rng.nextInt(limit - youngFrom);
         } else {
-            long age = (long) Math.exp(rng.nextDouble() * Math.log(limit));
-            from = (int) Math.max(0, limit - Math.max(1, age));
+            from = (int) Math.max(0, limit - MainnetStatistics.oldSpendAge(uniform, limit));
         }
         int s = pool.takeFrom(from, limit);
         if (s < 0) {
@@ -334,17 +297,19 @@ public final class ChainGenerator {
             return changeScript;
         }
         if (rng.nextDouble() < profile.reuseShare()) {
-            int rank = (int) (Math.exp(rng.nextDouble() * Math.log(REUSERS + 1.0)) - 1);
+            int rank = MainnetStatistics.reuserRank(uniform);
+            // A reuser's type is a function of its rank, with the same shares as fresh outputs.
             int type = (int) Long.remainderUnsigned(Rng.mix(profile.seed() * 977 + rank), 100);
             int t = 0;
-            double acc = TYPE_SHARES[0] * 100;
-            while (type >= acc && t < TYPE_SHARES.length - 1) {
+            double acc = MainnetStatistics.typeShare(ScriptType.P2WPKH) * 100;
+            while (type >= acc && t < ScriptType.P2WSH.ordinal()) {
                 t++;
-                acc += TYPE_SHARES[t] * 100;
+                acc += MainnetStatistics.typeShare(ScriptType.ofOrdinal(t)) * 100;
             }
             return Scripts.reuser(rank, t);
         }
-        return Scripts.fresh(freshScripts++, drawType());
+        return Scripts.fresh(
+                freshScripts++, MainnetStatistics.outputType(uniform).ordinal());
     }
 
     private long value(int serial) {
@@ -359,7 +324,7 @@ public final class ChainGenerator {
             spends[i] = drawSpend(youngFrom);
             segwit |= Scripts.spendHasWitness(Scripts.type(pool.scriptOf(spends[i])));
         }
-        boolean opReturn = nOut >= 1 && rng.nextDouble() < OP_RETURN_SHARE;
+        boolean opReturn = nOut >= 1 && rng.nextDouble() < MainnetStatistics.OP_RETURN_SHARE;
         boolean changeToSelf = nOut >= 2 && rng.nextDouble() < profile.changeToSelfShare();
         int start = body.size();
         body.u32(2);

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.function.Consumer;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.Bip158;
@@ -94,19 +93,40 @@ public final class Bip157Responder {
         return Optional.of(new Message.Headers(headers));
     }
 
-    public List<Message.CFilter> cfilters(Message.GetCFilters g) {
-        Optional<List<IndexedFilter>> range =
-                range("getcfilters", g.filterType(), g.startHeight(), g.stopHash(), Bip157.MAX_CFILTERS);
-        if (range.isEmpty()) {
-            return List.of();
+    /** Where answers go: the peer's outbox, waiting while it is full. */
+    @FunctionalInterface
+    public interface Sink {
+        void send(Message m) throws InterruptedException;
+    }
+
+    /**
+     * Sends one {@code cfilter} per block of the range (BIP 157), each as it is read from one
+     * snapshot of the index, so a request holds one filter and the peer's bounded outbox, not
+     * up to 1000 filters. The index cursor (and a store's read lock) is held until the last one
+     * is queued: for as long as the peer's outbox stays full, at most the write timeout.
+     */
+    public void cfilters(Message.GetCFilters g, Sink out) throws InterruptedException {
+        if (!checkRange("getcfilters", g.filterType(), g.startHeight(), g.stopHash(), Bip157.MAX_CFILTERS)) {
+            return;
         }
-        return range.get().stream()
-                .map(f -> new Message.CFilter(g.filterType(), f.blockHash(), f.filter()))
-                .toList();
+        Optional<FilterIndexReader.RangeCursor> range = index.openRange(g.startHeight(), g.stopHash());
+        if (range.isEmpty()) {
+            return;
+        }
+        try (FilterIndexReader.RangeCursor filters = range.get()) {
+            while (filters.hasNext()) {
+                IndexedFilter f = filters.next();
+                out.send(new Message.CFilter(g.filterType(), f.blockHash(), f.filter()));
+            }
+        }
     }
 
     public Optional<Message.CFHeaders> cfheaders(Message.GetCFHeaders g) {
-        return range("getcfheaders", g.filterType(), g.startHeight(), g.stopHash(), Bip157.MAX_CFHEADERS)
+        if (!checkRange("getcfheaders", g.filterType(), g.startHeight(), g.stopHash(), Bip157.MAX_CFHEADERS)) {
+            return Optional.empty();
+        }
+        return index.range(g.startHeight(), g.stopHash())
+                .filter(l -> !l.isEmpty())
                 .map(fs -> new Message.CFHeaders(
                         g.filterType(),
                         g.stopHash(),
@@ -138,7 +158,7 @@ public final class Bip157Responder {
      * with the rest. Blocks are served only if indexed (so a peer cannot make us ask the node
      * for arbitrary hashes); transactions only if relayed through us.
      */
-    public void getData(Message.GetData g, Consumer<Message> out) {
+    public void getData(Message.GetData g, Sink out) throws InterruptedException {
         List<Message.InvItem> missing = new ArrayList<>();
         for (Message.InvItem item : g.items()) {
             Optional<Message> answer = switch (item.type()) {
@@ -149,13 +169,13 @@ public final class Bip157Responder {
                 default -> Optional.empty();
             };
             if (answer.isPresent()) {
-                out.accept(answer.get());
+                out.send(answer.get());
             } else {
                 missing.add(item);
             }
         }
         if (!missing.isEmpty()) {
-            out.accept(new Message.NotFound(missing));
+            out.send(new Message.NotFound(missing));
         }
     }
 
@@ -227,11 +247,16 @@ public final class Bip157Responder {
         return headers;
     }
 
-    private Optional<List<IndexedFilter>> range(
-            String what, int filterType, int startHeight, Sha256Hash stopHash, int max) {
+    /**
+     * Core's checks of a getcfilters/getcfheaders request: false if the stop hash is known but
+     * not on the best chain (no answer).
+     *
+     * @throws Violation for an unknown stop hash, a start above the stop, or more than {@code max} blocks
+     */
+    private boolean checkRange(String what, int filterType, int startHeight, Sha256Hash stopHash, int max) {
         OptionalInt stop = stopHeight(what, filterType, stopHash);
         if (stop.isEmpty()) {
-            return Optional.empty();
+            return false;
         }
         if (startHeight > stop.getAsInt()) {
             throw Violation.disconnect(
@@ -243,7 +268,7 @@ public final class Bip157Responder {
                     "range_too_large",
                     what + " asks for " + (stop.getAsInt() - startHeight + 1) + " blocks, more than " + max);
         }
-        return index.range(startHeight, stopHash).filter(l -> !l.isEmpty());
+        return true;
     }
 
     /** Core's PrepareBlockFilterRequest: basic filters only; the stop hash must be ours. */

@@ -188,9 +188,7 @@ public final class PeerSession implements Runnable {
                 send(headers.get());
             }
         } else if (m instanceof Message.GetCFilters g) {
-            for (Message.CFilter f : responder.cfilters(g)) {
-                send(f);
-            }
+            responder.cfilters(g, this::send);
         } else if (m instanceof Message.GetCFHeaders g) {
             Optional<Message.CFHeaders> h = responder.cfheaders(g);
             if (h.isPresent()) {
@@ -202,17 +200,7 @@ public final class PeerSession implements Runnable {
                 send(c.get());
             }
         } else if (m instanceof Message.GetData g) {
-            InterruptedException[] interrupted = new InterruptedException[1];
-            responder.getData(g, answer -> {
-                try {
-                    send(answer);
-                } catch (InterruptedException e) {
-                    interrupted[0] = e;
-                }
-            });
-            if (interrupted[0] != null) {
-                throw interrupted[0];
-            }
+            responder.getData(g, this::send);
         } else if (m instanceof Message.Inv inv) {
             List<Message.InvItem> want = responder.wanted(inv, MAX_TX_REQUESTS_PER_INV);
             if (!want.isEmpty()) {

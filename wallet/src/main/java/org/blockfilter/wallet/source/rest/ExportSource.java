@@ -17,17 +17,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
-import org.blockfilter.wallet.internal.LimitedBodySubscriber;
+import org.blockfilter.wallet.internal.WalletHttp;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 
@@ -85,16 +80,8 @@ public final class ExportSource implements ChainSource {
         this.base = URI.create(b.endsWith("/") ? b : b + "/");
         this.name = "export:" + this.base;
         this.timeout = timeout;
-        this.executor = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "export-source");
-            t.setDaemon(true);
-            return t;
-        });
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(executor)
-                .build();
+        this.executor = WalletHttp.daemonExecutor("export-source");
+        this.http = WalletHttp.newClient(timeout, executor);
     }
 
     /** A source for the export at {@code baseUri} (its directory, or its index.json). */
@@ -398,26 +385,12 @@ public final class ExportSource implements ChainSource {
         if (path.contains("..") || path.startsWith("/") || path.contains("://")) {
             throw fail("index.json: path " + path + " leaves the export");
         }
-        HttpRequest req = HttpRequest.newBuilder(base.resolve(path))
-                .timeout(timeout)
-                .GET()
-                .build();
-        CompletableFuture<HttpResponse<byte[]>> future =
-                http.sendAsync(req, LimitedBodySubscriber.handler(maxBytes, 64 * 1024));
+        HttpRequest req = WalletHttp.request(base.resolve(path), timeout).GET().build();
         HttpResponse<byte[]> resp;
         try {
-            resp = future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            throw fail("GET " + path + ": no complete answer within " + timeout.toMillis() + " ms", e);
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            throw fail("GET " + path + ": interrupted", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            throw fail(
-                    "GET " + path + ": " + (cause instanceof IOException ? "connection failed: " : "") + cause, cause);
+            resp = WalletHttp.send(http, req, timeout, maxBytes, 64 * 1024);
+        } catch (WalletHttp.Failure e) {
+            throw fail("GET " + path + ": " + e.getMessage(), e.getCause());
         }
         if (resp.statusCode() != 200) {
             throw fail("GET " + path + ": HTTP " + resp.statusCode());

@@ -15,19 +15,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
-import org.blockfilter.wallet.internal.LimitedBodySubscriber;
+import org.blockfilter.wallet.internal.WalletHttp;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 
@@ -81,16 +76,8 @@ public final class RestSource implements ChainSource {
         this.name = "rest:" + this.base;
         this.timeout = timeout;
         this.limits = limits;
-        this.executor = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "rest-source");
-            t.setDaemon(true);
-            return t;
-        });
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(executor)
-                .build();
+        this.executor = WalletHttp.daemonExecutor("rest-source");
+        this.http = WalletHttp.newClient(timeout, executor);
     }
 
     /** A source for the server at {@code baseUri} (e.g. {@code http://127.0.0.1:8080}), default limits. */
@@ -229,7 +216,7 @@ public final class RestSource implements ChainSource {
         if (closed) {
             throw fail("closed");
         }
-        return HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(timeout);
+        return WalletHttp.request(URI.create(base + pathAndQuery), timeout);
     }
 
     private JsonNode getJson(String path) {
@@ -255,30 +242,11 @@ public final class RestSource implements ChainSource {
     /** Sends, waits at most the timeout for the whole answer, and turns any non-200 into an error. */
     private HttpResponse<byte[]> sendForResponse(HttpRequest req, long maxBytes) {
         String what = req.method() + " " + req.uri().getRawPath();
-        CompletableFuture<HttpResponse<byte[]>> future =
-                http.sendAsync(req, LimitedBodySubscriber.handler(maxBytes, limits.maxJsonBytes()));
         HttpResponse<byte[]> resp;
         try {
-            resp = future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            throw fail(what + ": no complete answer within " + timeout.toMillis() + " ms", e);
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            throw fail(what + ": interrupted", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof LimitedBodySubscriber.TooLargeException) {
-                throw fail(what + ": " + cause.getMessage(), cause);
-            }
-            // The request's own timeout and the wait above race; either way the answer was too slow.
-            if (cause instanceof java.net.http.HttpTimeoutException) {
-                throw fail(what + ": no complete answer within " + timeout.toMillis() + " ms", cause);
-            }
-            throw fail(what + ": " + (cause instanceof IOException ? "connection failed: " : "") + cause, cause);
-        } catch (RuntimeException e) {
-            throw fail(what + ": " + e, e);
+            resp = WalletHttp.send(http, req, timeout, maxBytes, limits.maxJsonBytes());
+        } catch (WalletHttp.Failure e) {
+            throw fail(what + ": " + e.getMessage(), e.getCause());
         }
         if (resp.statusCode() != 200) {
             throw fail(what + ": " + describeError(resp));

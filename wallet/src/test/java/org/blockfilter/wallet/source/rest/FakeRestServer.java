@@ -45,7 +45,7 @@ final class FakeRestServer implements AutoCloseable {
     }
 
     /** What the last request looked like, for tests that check the request. */
-    record Seen(String method, String accept, String contentType, byte[] body) {}
+    record Seen(String method, String accept, String contentType, String userAgent, byte[] body) {}
 
     private final HttpServer server;
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
@@ -84,6 +84,7 @@ final class FakeRestServer implements AutoCloseable {
                         ex.getRequestMethod(),
                         ex.getRequestHeaders().getFirst("Accept"),
                         ex.getRequestHeaders().getFirst("Content-Type"),
+                        ex.getRequestHeaders().getFirst("User-Agent"),
                         requestBody));
         Answer a = answers.getOrDefault(
                 key,

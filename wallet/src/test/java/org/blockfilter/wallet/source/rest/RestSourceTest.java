@@ -2,6 +2,7 @@ package org.blockfilter.wallet.source.rest;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +18,7 @@ import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.params.RegTestParams;
 import org.blockfilter.filters.wire.WireWriter;
+import org.blockfilter.wallet.internal.WalletHttp;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.source.rest.FakeRestServer.Answer;
@@ -68,6 +70,21 @@ class RestSourceTest {
                         "{\"network\":\"regtest\",\"indexedHeight\":321,\"indexedHash\":\"00\",\"nodeHeight\":330,\"synced\":false}"));
         assertEquals(321, source.tipHeight());
         assertEquals("application/json", server.seen("/api/v1/status").accept());
+    }
+
+    @Test
+    void requestsNameTheWalletAsTheirUserAgent() {
+        server.answer("/api/v1/status", Answer.json(200, "{\"indexedHeight\":1}"));
+        source.tipHeight();
+        assertEquals(WalletHttp.USER_AGENT, server.seen("/api/v1/status").userAgent());
+    }
+
+    @Test
+    void aRedirectIsAnErrorAndIsNotFollowed() {
+        server.answer("/api/v1/status", Answer.json(302, "{}").withHeader("Location", "/elsewhere"));
+        server.answer("/elsewhere", Answer.json(200, "{\"indexedHeight\":1}"));
+        assertSourceError(source::tipHeight, "HTTP 302");
+        assertNull(server.seen("/elsewhere"));
     }
 
     @Test

@@ -1,0 +1,401 @@
+package org.blockfilter.privacylab.internal;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.blockfilter.regtest.mainnet.MainnetProfile;
+import org.blockfilter.regtest.mainnet.MainnetStatistics;
+
+/**
+ * Experiment 5's chain: a {@link MainnetLikeChain} (script ids per block, common-input clusters, real basic filters)
+ * whose blocks are drawn, transaction by transaction, from the SAME samplers as the server's mainnet-profile
+ * workload ({@link MainnetStatistics}; figures and sources in docs/mainnet-profile.md): transactions per block,
+ * inputs and outputs per transaction, change sent back to the first input's script, payments to a population of
+ * log-uniformly ranked reusers, and the spend-age law (young share from the last blocks, else log-uniform in age
+ * counted in outputs). Only scripts are modelled, not serialized transactions.
+ *
+ * <p>What this model adds to the profile's, each an assumption stated in experiment 5's report:
+ *
+ * <ul>
+ *   <li>The chain continues a history of {@link Shape#priorOutputs} unspent outputs (the profile's ramp): a spend
+ *   reaching before block 0 spends one of them, whose script is a reuser's with the reuse share, else a script
+ *   seen nowhere else in the chain.</li>
+ *   <li>Wallets: N addresses, born at a height uniform in the first half of the chain; each address is paid
+ *   1 + Geometric(1/2) times in blocks uniform over [birth, tip) (an extra output of that block). A wallet's
+ *   outputs are spent by the same law as every output: when the spend process picks one, the wallet spends it in
+ *   a transaction of its own whose input count is drawn from the shared law and filled with the wallet's other
+ *   unspent outputs (oldest first, as many as it has); its outputs follow the shared law, change sent back to the
+ *   first input's script with the profile's share (a new wallet output, spent later by the same law).</li>
+ *   <li>Common-input clusters: a wallet transaction's inputs are the wallet's (one owner, closed transitively). The
+ *   profile draws a background transaction's inputs at random, without owners; closing that relation would chain
+ *   most of the chain into one cluster through reused scripts, an artifact and not mainnet. So a background
+ *   transaction clusters only the inputs whose script it spends for the first time.</li>
+ * </ul>
+ *
+ * Script ids: reusers {@code [0, REUSERS)}, then the wallets' addresses in wallet order, then scripts used once (or
+ * reused only through change). Stateless; package use only.
+ */
+final class ProfileShapedChain {
+    private ProfileShapedChain() {}
+
+    /**
+     * The chain's shape.
+     *
+     * @param blocks            chain length
+     * @param txPerBlock        mean transactions per block (the profile's {@code txPerBlock})
+     * @param priorOutputs      unspent outputs created before block 0 (the profile's {@code utxoTarget})
+     * @param reuseShare        the profile's {@code reuseShare}
+     * @param changeToSelfShare the profile's {@code changeToSelfShare}
+     * @param walletSizes       N of each wallet group
+     * @param walletsPerSize    wallets in each group
+     * @param bytesPerElement   modelled block bytes per filter element
+     */
+    record Shape(
+            int blocks,
+            int txPerBlock,
+            int priorOutputs,
+            double reuseShare,
+            double changeToSelfShare,
+            int[] walletSizes,
+            int[] walletsPerSize,
+            int bytesPerElement) {
+
+        /** The mainnet profile's statistics ({@link MainnetProfile#MAINNET}) for a chain of this length and wallets. */
+        static Shape mainnet(int blocks, int[] walletSizes, int[] walletsPerSize, int bytesPerElement) {
+            MainnetProfile m = MainnetProfile.MAINNET;
+            return new Shape(
+                    blocks,
+                    m.txPerBlock(),
+                    m.utxoTarget(),
+                    m.reuseShare(),
+                    m.changeToSelfShare(),
+                    walletSizes,
+                    walletsPerSize,
+                    bytesPerElement);
+        }
+
+        Shape withTxPerBlock(int v) {
+            return new Shape(
+                    blocks,
+                    v,
+                    priorOutputs,
+                    reuseShare,
+                    changeToSelfShare,
+                    walletSizes,
+                    walletsPerSize,
+                    bytesPerElement);
+        }
+
+        Shape withPriorOutputs(int v) {
+            return new Shape(
+                    blocks, txPerBlock, v, reuseShare, changeToSelfShare, walletSizes, walletsPerSize, bytesPerElement);
+        }
+
+        /** As {@link MainnetLikeChain.Params} (the fields this model does not use are 0), for code that reads them. */
+        MainnetLikeChain.Params params() {
+            return new MainnetLikeChain.Params(
+                    blocks, 0, 0, MainnetStatistics.REUSERS, 0, 0, walletSizes, walletsPerSize, bytesPerElement);
+        }
+    }
+
+    /** Counts gathered while building, for the report. */
+    record Stats(long txs, long inputs, long outputs, long priorSpends, long walletTxs, long walletChangeToSelf) {}
+
+    /** The chain and its build counts. */
+    record Built(MainnetLikeChain chain, Stats stats) {}
+
+    /** A growable int list. */
+    private static final class Ints {
+        int[] a = new int[8];
+        int n;
+
+        void add(int x) {
+            if (n == a.length) {
+                a = Arrays.copyOf(a, Math.max(8, 2 * n));
+            }
+            a[n++] = x;
+        }
+    }
+
+    /** Builds the chain; {@code progress} counts blocks (twice: structure, then filters). */
+    static Built build(Shape shape, long seed, Progress progress) {
+        return new Builder(shape, seed).run(progress);
+    }
+
+    private static final class Builder {
+        final Shape shape;
+        final long seed;
+        final SplittableRandom rnd;
+        final MainnetStatistics.Uniform u;
+        final int prior;
+        /** Scripts of the outputs created in the chain, by position - prior. */
+        final Ints outScript = new Ints();
+        /** Spent output positions (prior outputs first). */
+        final BitSet spent = new BitSet();
+        /** Positions of wallet outputs. */
+        final BitSet walletOutput = new BitSet();
+        /** The owner of each wallet output position, in position order (parallel to walletPositions). */
+        final Ints walletPositions = new Ints();
+
+        final Ints walletOwners = new Ints();
+        /** Scripts spent at least once (a background transaction clusters first spends only). */
+        final BitSet spentBefore = new BitSet();
+        /** Pairs of scripts in one cluster. */
+        final Ints unionA = new Ints();
+
+        final Ints unionB = new Ints();
+        final List<Ints> walletUnspent = new ArrayList<>();
+        int next;
+        long txs;
+        long inputs;
+        long outputs;
+        long priorSpends;
+        long walletTxs;
+        long walletChange;
+        int walletMulti;
+        Ints block;
+        int blockStartPos;
+
+        Builder(Shape shape, long seed) {
+            this.shape = shape;
+            this.seed = seed;
+            this.rnd = new SplittableRandom(seed);
+            this.u = new MainnetStatistics.Uniform() {
+                @Override
+                public double nextDouble() {
+                    return rnd.nextDouble();
+                }
+
+                @Override
+                public int nextInt(int bound) {
+                    return rnd.nextInt(bound);
+                }
+            };
+            this.prior = shape.priorOutputs();
+        }
+
+        Built run(Progress progress) {
+            int blocks = shape.blocks();
+            // Wallets and their payments.
+            List<MainnetLikeChain.Wallet> wallets = new ArrayList<>();
+            Ints[] paidAt = new Ints[blocks];
+            for (int b = 0; b < blocks; b++) {
+                paidAt[b] = new Ints();
+            }
+            next = MainnetStatistics.REUSERS;
+            for (int g = 0; g < shape.walletSizes().length; g++) {
+                for (int k = 0; k < shape.walletsPerSize()[g]; k++) {
+                    int n = shape.walletSizes()[g];
+                    int birth = rnd.nextInt(blocks / 2);
+                    MainnetLikeChain.Wallet w = new MainnetLikeChain.Wallet(wallets.size(), n, birth, next);
+                    wallets.add(w);
+                    walletUnspent.add(new Ints());
+                    for (int a = 0; a < n; a++) {
+                        int times = 1 + geometricHalf(rnd);
+                        for (int t = 0; t < times; t++) {
+                            int paid = birth + rnd.nextInt(blocks - birth);
+                            paidAt[paid].add(w.index());
+                            paidAt[paid].add(next + a);
+                        }
+                    }
+                    next += n;
+                }
+            }
+            // Blocks.
+            int[] recentStarts = new int[MainnetStatistics.YOUNG_BLOCKS];
+            Arrays.fill(recentStarts, prior);
+            int[][] perBlock = new int[blocks][];
+            for (int b = 0; b < blocks; b++) {
+                block = new Ints();
+                blockStartPos = prior + outScript.n;
+                int youngFrom = recentStarts[b % MainnetStatistics.YOUNG_BLOCKS];
+                recentStarts[b % MainnetStatistics.YOUNG_BLOCKS] = blockStartPos;
+                int target = MainnetStatistics.txPerBlock(u, shape.txPerBlock());
+                for (int i = 1; i < target; i++) {
+                    backgroundTx(youngFrom);
+                }
+                addOutput(next++, -1); // coinbase
+                txs++;
+                for (int i = 0; i < paidAt[b].n; i += 2) {
+                    addOutput(paidAt[b].a[i + 1], paidAt[b].a[i]);
+                }
+                paidAt[b] = null;
+                perBlock[b] =
+                        Arrays.stream(block.a, 0, block.n).sorted().distinct().toArray();
+                if (progress != null) {
+                    progress.add(1);
+                }
+            }
+            int scripts = next;
+            int[] start = new int[blocks + 1];
+            for (int b = 0; b < blocks; b++) {
+                start[b + 1] = start[b] + perBlock[b].length;
+            }
+            int[] blockScripts = new int[start[blocks]];
+            for (int b = 0; b < blocks; b++) {
+                System.arraycopy(perBlock[b], 0, blockScripts, start[b], perBlock[b].length);
+                perBlock[b] = null;
+            }
+            int[] parent = Occurrences.identity(scripts);
+            for (int i = 0; i < unionA.n; i++) {
+                Occurrences.union(parent, unionA.a[i], unionB.a[i]);
+            }
+            Occurrences occ = Occurrences.of(scripts, start, blockScripts, parent);
+            MainnetLikeChain chain = new MainnetLikeChain(
+                    shape.params(),
+                    seed,
+                    occ,
+                    MainnetLikeChain.filters(occ, seed, progress),
+                    List.copyOf(wallets),
+                    walletMulti);
+            return new Built(chain, new Stats(txs, inputs, outputs, priorSpends, walletTxs, walletChange));
+        }
+
+        private void addOutput(int script, int wallet) {
+            int pos = prior + outScript.n;
+            outScript.add(script);
+            block.add(script);
+            outputs++;
+            if (wallet >= 0) {
+                walletOutput.set(pos);
+                walletPositions.add(pos);
+                walletOwners.add(wallet);
+                walletUnspent.get(wallet).add(pos);
+            }
+        }
+
+        /** The script of a new output that is not change sent back: a reuser's or a fresh one. */
+        private int payee() {
+            return rnd.nextDouble() < shape.reuseShare() ? MainnetStatistics.reuserRank(u) : next++;
+        }
+
+        /** The script of a spent output position (a prior output's is drawn now: each is spent once). */
+        private int scriptAt(int pos) {
+            if (pos >= prior) {
+                return outScript.a[pos - prior];
+            }
+            priorSpends++;
+            return payee();
+        }
+
+        /** An unspent output of an earlier block by the profile's spend-age law; the next unspent one at or after. */
+        private int drawSpend(int youngFrom) {
+            int limit = blockStartPos;
+            int from;
+            if (MainnetStatistics.youngSpend(u) && youngFrom < limit) {
+                from = youngFrom + rnd.nextInt(limit - youngFrom);
+            } else {
+                from = (int) Math.max(0, limit - MainnetStatistics.oldSpendAge(u, limit));
+            }
+            int s = spent.nextClearBit(from);
+            if (s >= limit) {
+                s = spent.nextClearBit(0);
+                if (s >= limit) {
+                    throw new IllegalStateException("no unspent output left before position " + limit);
+                }
+            }
+            spent.set(s);
+            return s;
+        }
+
+        private void backgroundTx(int youngFrom) {
+            int nIn = MainnetStatistics.inputsPerTx(u);
+            int nOut = MainnetStatistics.outputsPerTx(u);
+            int first = -1;
+            int clusterHead = -1;
+            for (int k = 0; k < nIn; ) {
+                int pos = drawSpend(youngFrom);
+                if (walletOutput.get(pos)) {
+                    walletTx(pos);
+                    continue; // the wallet spends its own output; this transaction draws another input
+                }
+                int s = scriptAt(pos);
+                block.add(s);
+                inputs++;
+                if (first < 0) {
+                    first = s;
+                }
+                if (!spentBefore.get(s)) {
+                    spentBefore.set(s);
+                    if (clusterHead < 0) {
+                        clusterHead = s;
+                    } else {
+                        unionA.add(clusterHead);
+                        unionB.add(s);
+                    }
+                }
+                k++;
+            }
+            boolean changeToSelf = nOut >= 2 && rnd.nextDouble() < shape.changeToSelfShare();
+            for (int o = 0; o < nOut; o++) {
+                addOutput(changeToSelf && o == nOut - 1 ? first : payee(), -1);
+            }
+            txs++;
+        }
+
+        /** The wallet that owns output {@code pos} spends it, with its other unspent outputs as the shared law asks. */
+        private void walletTx(int pos) {
+            int i = Arrays.binarySearch(walletPositions.a, 0, walletPositions.n, pos);
+            int w = walletOwners.a[i];
+            Ints mine = walletUnspent.get(w);
+            remove(mine, pos);
+            int nIn = MainnetStatistics.inputsPerTx(u);
+            List<Integer> in = new ArrayList<>(List.of(pos));
+            for (int j = 0; j < mine.n && in.size() < nIn; ) {
+                int p = mine.a[j];
+                if (p < blockStartPos) {
+                    spent.set(p);
+                    in.add(p);
+                    remove(mine, p);
+                } else {
+                    j++;
+                }
+            }
+            int first = outScript.a[pos - prior];
+            for (int p : in) {
+                int s = outScript.a[p - prior];
+                block.add(s);
+                inputs++;
+                if (s != first) {
+                    unionA.add(first);
+                    unionB.add(s);
+                }
+            }
+            if (in.size() > 1) {
+                walletMulti++;
+            }
+            int nOut = MainnetStatistics.outputsPerTx(u);
+            boolean changeToSelf = nOut >= 2 && rnd.nextDouble() < shape.changeToSelfShare();
+            for (int o = 0; o < nOut; o++) {
+                if (changeToSelf && o == nOut - 1) {
+                    addOutput(first, w);
+                    walletChange++;
+                } else {
+                    addOutput(payee(), -1);
+                }
+            }
+            walletTxs++;
+            txs++;
+        }
+
+        private static void remove(Ints list, int value) {
+            for (int j = 0; j < list.n; j++) {
+                if (list.a[j] == value) {
+                    System.arraycopy(list.a, j + 1, list.a, j, list.n - j - 1);
+                    list.n--;
+                    return;
+                }
+            }
+        }
+    }
+
+    private static int geometricHalf(SplittableRandom rnd) {
+        int n = 0;
+        while (rnd.nextBoolean()) {
+            n++;
+        }
+        return n;
+    }
+}
