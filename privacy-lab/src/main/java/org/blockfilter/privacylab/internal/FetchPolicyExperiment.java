@@ -60,7 +60,15 @@ public final class FetchPolicyExperiment {
      * dropped decoys=2, the very point that shows the rule's choice.
      */
     static final List<String> SPECS = withDefault(List.of(
-            "none", "spread,shuffle", "spread,decoys=1,shuffle", "spread,decoys=2,shuffle", "spread,decoys=4,shuffle"));
+            "none",
+            "spread,shuffle",
+            "spread,decoys=1,shuffle",
+            "spread,decoys=2,shuffle",
+            "spread,decoys=4,shuffle",
+            "spread,clusters=1,shuffle",
+            "spread,clusters=2,shuffle",
+            "spread,clusters=4,shuffle",
+            "spread,decoys=4,clusters=2,shuffle"));
 
     private static List<String> withDefault(List<String> grid) {
         FetchPolicy def = FetchPolicy.parse(FetchPolicy.DEFAULT_SPEC);
@@ -121,18 +129,17 @@ public final class FetchPolicyExperiment {
 
     static World world(MainnetLikeChain chain, Lab lab, Progress progress) {
         HdAccount[] accounts = new HdAccount[chain.wallets().size()];
-        Map<Integer, byte[]> walletScripts = new HashMap<>();
+        Map<Integer, byte[]> walletKeys = new HashMap<>();
         for (MainnetLikeChain.Wallet w : chain.wallets()) {
             accounts[w.index()] = account(lab.seed("exp8/wallet", w.index()));
             for (int a = 0; a < w.n(); a++) {
-                walletScripts.put(
-                        w.firstScript() + a,
-                        accounts[w.index()].derive(false, a).script().bytes());
+                walletKeys.put(
+                        w.firstScript() + a, accounts[w.index()].key(false, a).getPubKey());
             }
         }
         RealChain real = new RealChain(
                 chain,
-                id -> walletScripts.containsKey(id) ? walletScripts.get(id) : MainnetLikeChain.script(chain.seed, id),
+                id -> walletKeys.containsKey(id) ? walletKeys.get(id) : RealChain.pseudoPubKey(chain.seed, id),
                 progress);
         return new World(chain, real, accounts);
     }
@@ -508,8 +515,8 @@ public final class FetchPolicyExperiment {
                 Plot plot = new Plot(
                                 "Experiment 8: the real wallet's fetch policy, N = " + n + ", " + k
                                         + (k == 1 ? " source" : " sources (adversary: source 0)"),
-                                "blocks downloaded per matched block (mean, 95% CI); points left to right: none"
-                                        + (k > 1 ? ", spread+shuffle" : "") + ", decoys 1, 2, 4",
+                                "blocks downloaded per matched block (mean, 95% CI); one point per policy of the"
+                                        + " grid (see the table)",
                                 "P_h(1) of the adversary (mean over wallets, 95% CI)",
                                 560)
                         .yRange(0, 1.05)

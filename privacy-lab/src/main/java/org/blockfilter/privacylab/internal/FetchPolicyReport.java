@@ -44,14 +44,21 @@ final class FetchPolicyReport {
                         + " would not fit the lab's time box). Wallets: " + String.join(", ", wallets)
                         + ", born uniform in the first half, each address paid 1 + Geometric(1/2) times and spent as"
                         + " in experiment 5.",
-                "Real chain: every model block becomes a real regtest block (proof of work, merkle root) with a"
-                        + " coinbase and one transaction holding one output per script of the model block; the"
-                        + " wallets' script ids carry their real HD P2WPKH scripts (a 12-word mnemonic per wallet"
-                        + " from the lab seed, BIP 84 account, first N receive addresses). Filters are the real BIP 158"
-                        + " basic filters of those blocks (keyed by the real block hash), with real filter headers"
-                        + " and checkpoints. A spend in the model is an output here: the filter and the download"
-                        + " pattern are the same. Built in " + String.format(Locale.ROOT, "%.0f", buildSeconds)
-                        + " s.",
+                "Real chain: every model block becomes a real regtest block (proof of work, merkle root, BIP 141"
+                        + " witness commitment). Every script id is a P2WPKH script: the wallets' ids carry their"
+                        + " real HD scripts (a 12-word mnemonic per wallet from the lab seed, BIP 84 account, first N"
+                        + " receive addresses), the others the P2WPKH of a pseudo-key 0x02 || SHA-256(seed, id)."
+                        + " Payments are outputs; a spend is a real input (witness: placeholder signature and the"
+                        + " public key, so the prevout script is derivable from the block) spending the script's"
+                        + " earlier output in this chain when there is one (the wallets' ledgers see their spends),"
+                        + " else an output older than the chain; the inputs of one model cluster spent in a block"
+                        + " form one transaction. The model keeps which scripts a block holds, not which appearance"
+                        + " was a payment, so the chain reads it: a background script is spent at its last"
+                        + " appearance when it appears twice or is clustered, a wallet script whenever it has an"
+                        + " unspent output (RealChain's doc). Filters are the real BIP 158 basic filters of those"
+                        + " blocks (keyed by the real block hash; exactly the model block's scripts, tested), with"
+                        + " real filter headers and checkpoints. Built in "
+                        + String.format(Locale.ROOT, "%.0f", buildSeconds) + " s.",
                 "Wallet: the wallet module's LightWallet (watch-only from the account key, gap limit 20, receive"
                         + " and change chains) synced by the real SyncEngine with the policy under test, against k"
                         + " in-memory sources (k = 1 or 4) that log every filter and block request: source, height,"
@@ -91,6 +98,7 @@ final class FetchPolicyReport {
                 + rule(summary)
                 + " The rule was written before this full run, when the default was 2 decoys (suggested by a quick"
                 + " run); this run showed 2 decoys fail it, and the default became the rule's pick.");
+        rep.paragraph(clusterRule(summary));
         rep.heading("Limits");
         rep.bullets(List.of(
                 "The chain is about a tenth of mainnet's block size (see Setup); the uniform adversary's candidate"
@@ -105,11 +113,13 @@ final class FetchPolicyReport {
                         + " carries no scan position. Jitter changes only wall-clock spacing, which this"
                         + " adversary does not use; a network-level adversary timing requests across sources is not"
                         + " modelled.",
-                "Decoy scripts are single scripts: the wallet's own addresses are also spent together"
-                        + " (common-input clusters), decoys are not, so the transaction-graph adversary, which ranks"
-                        + " clusters, is hurt less by decoys than co-occurrence is (see N = 10 with one source)."
-                        + " Decoys that mimic clusters (following the inputs of a seed transaction together) are not"
-                        + " implemented.",
+                "`decoys` scripts are single scripts while the wallet's own addresses are also spent together"
+                        + " (common-input clusters), so the transaction-graph adversary, which ranks clusters, is hurt"
+                        + " less by them than co-occurrence is. `clusters=K` adopts whole clusters (the inputs of a"
+                        + " seed block's multi-input transaction); they can only be as large as the model's"
+                        + " background transactions (1 input 60%, else 2 + Geometric(1/2), mostly spending outputs"
+                        + " older than the chain), so a decoy cluster spans a few blocks, while a 10-address"
+                        + " wallet's cluster can span many.",
                 "Sources are honest here; a lying source is caught on decoy blocks too (wallet test"
                         + " FetchPolicySyncTest)."));
         rep.heading("All cells");
@@ -171,6 +181,87 @@ final class FetchPolicyReport {
                                 ? "The default follows it."
                                 : "The default (" + FetchPolicy.DEFAULT.decoys()
                                         + " decoys) does NOT match this run's pick.");
+    }
+
+    /** The policy the cluster rule was written against: the default when cluster decoys were added. */
+    static final String CLUSTER_RULE_BASELINE = "spread,decoys=4,shuffle";
+
+    /**
+     * The rule for cluster decoys, written into this report before the run that first measured them: among the
+     * measured policies with spread and shuffle, for the largest N with one source, the one with the fewest blocks per
+     * matched block whose transaction-graph P_h(1) has an upper 95% bound below 0.5 and whose co-occurrence P_h(1)
+     * over two sessions is at most that of {@link #CLUSTER_RULE_BASELINE} in the same run; if it differs from the
+     * baseline it becomes the default, if none qualifies the baseline stays.
+     */
+    static String clusterRule(Csv summary) {
+        int maxN = 0;
+        for (List<String> r : summary.rows()) {
+            maxN = Math.max(maxN, Integer.parseInt(r.get(0)));
+        }
+        Map<String, List<String>> graph = new LinkedHashMap<>();
+        Map<String, List<String>> cooc = new LinkedHashMap<>();
+        for (List<String> r : summary.rows()) {
+            if (Integer.parseInt(r.get(0)) == maxN && r.get(1).equals("1")) {
+                if (r.get(4).equals("tx graph")) {
+                    graph.put(r.get(2), r);
+                } else if (r.get(4).equals("co-occurrence + 2 sessions")) {
+                    cooc.put(r.get(2), r);
+                }
+            }
+        }
+        String head = String.format(
+                Locale.ROOT,
+                "The rule for cluster decoys (`clusters=K`), written here before the run that first measured them:"
+                        + " among the measured policies with spread and shuffle, for N = %d with one source, the"
+                        + " cheapest (fewest blocks per matched block) whose transaction-graph P_h(1) has an upper"
+                        + " 95%% bound below 0.5 and whose co-occurrence P_h(1) over two sessions is at most that of"
+                        + " `%s` (the default when cluster decoys were added) in the same run. If it is another policy"
+                        + " it becomes the default; if none qualifies the default stays `%s`. ",
+                maxN,
+                CLUSTER_RULE_BASELINE,
+                CLUSTER_RULE_BASELINE);
+        List<String> base = cooc.get(CLUSTER_RULE_BASELINE);
+        if (base == null) {
+            return head + "The baseline was not measured in this run: the rule cannot be applied.";
+        }
+        double baseCooc = Double.parseDouble(base.get(12));
+        String pick = null;
+        double pickBw = Double.POSITIVE_INFINITY;
+        for (Map.Entry<String, List<String>> e : graph.entrySet()) {
+            FetchPolicy p = FetchPolicy.parse(e.getKey());
+            List<String> c = cooc.get(e.getKey());
+            double bw = Double.parseDouble(e.getValue().get(8));
+            if (p.spread()
+                    && p.shuffle()
+                    && c != null
+                    && Double.parseDouble(e.getValue().get(14)) < 0.5
+                    && Double.parseDouble(c.get(12)) <= baseCooc
+                    && bw < pickBw) {
+                pick = e.getKey();
+                pickBw = bw;
+            }
+        }
+        String chosen = pick == null ? CLUSTER_RULE_BASELINE : pick;
+        boolean agrees = FetchPolicy.parse(chosen).equals(FetchPolicy.DEFAULT);
+        List<String> g = graph.get(chosen);
+        String result = pick == null
+                ? "This run: no policy qualifies, so the default stays `" + CLUSTER_RULE_BASELINE + "`."
+                : String.format(
+                        Locale.ROOT,
+                        "This run: `%s`, transaction-graph P_h(1) %s [%s, %s], co-occurrence over two sessions %s"
+                                + " (baseline %s), at %s blocks per matched block.",
+                        pick,
+                        g.get(12),
+                        g.get(13),
+                        g.get(14),
+                        cooc.get(pick).get(12),
+                        base.get(12),
+                        Stats.sig(pickBw, 3));
+        return head
+                + result
+                + (agrees
+                        ? " The default follows it."
+                        : " The default (`" + FetchPolicy.DEFAULT_SPEC + "`) does NOT match this run's pick.");
     }
 
     /** One row per (N, sources, policy): bandwidth and P_h(1) [95% CI] of every adversary. */

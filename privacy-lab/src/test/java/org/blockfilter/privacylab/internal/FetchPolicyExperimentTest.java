@@ -115,8 +115,13 @@ class FetchPolicyExperimentTest {
                     policies.size(), new java.util.HashSet<>(policies).size(), "a policy measured twice: " + policies);
             for (int decoys : new int[] {0, 1, 2, 4}) {
                 assertTrue(
-                        policies.stream().anyMatch(p -> p.decoys() == decoys),
+                        policies.stream().anyMatch(p -> p.decoys() == decoys && p.clusters() == 0),
                         decoys + " decoys not measured at " + sources + " sources: " + policies);
+            }
+            for (int clusters : new int[] {1, 2, 4}) {
+                assertTrue(
+                        policies.stream().anyMatch(p -> p.decoys() == 0 && p.clusters() == clusters),
+                        clusters + " decoy clusters not measured at " + sources + " sources: " + policies);
             }
         }
     }

@@ -444,7 +444,10 @@ public final class WalletCli {
                 description = "how matched blocks are downloaded: none, default, or a comma list of spread (each"
                         + " block from one of the sources, by a stable per-wallet hash), decoys=K (0.."
                         + FetchPolicy.MAX_DECOYS + "; per matched block, K seed blocks whose decoy scripts are then"
-                        + " followed like the wallet's own; decoy blocks are verified and discarded), shuffle"
+                        + " followed like the wallet's own; decoy blocks are verified and discarded), clusters=K"
+                        + " (0.." + FetchPolicy.MAX_CLUSTERS + "; per matched block, K seed blocks from each of"
+                        + " which the input scripts of one multi-input transaction, a common-input cluster, are"
+                        + " adopted as decoys, their earlier blocks in the look-back window downloaded too), shuffle"
                         + " (random request order) and jitter=MS (random pause before each block request)."
                         + " Default: ${DEFAULT-VALUE}, chosen by the privacy lab's experiment 8"
                         + " (privacy-lab/results/exp8-fetch-policy); spread needs several --server/--peer/--export.",

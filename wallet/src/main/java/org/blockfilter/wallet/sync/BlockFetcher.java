@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -19,6 +21,7 @@ import java.util.function.LongConsumer;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
 import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.wallet.LightWallet;
@@ -45,6 +48,8 @@ final class BlockFetcher {
     private final byte[] seed;
     private final SplittableRandom order = new SplittableRandom(new SecureRandom().nextLong());
     private final List<OutputScript> decoyScripts = new ArrayList<>();
+    /** Heights downloaded in this sync (a look-back for a decoy cluster does not fetch them again). */
+    private final Set<Integer> fetched = new HashSet<>();
 
     private int decoyBlocks;
 
@@ -82,7 +87,9 @@ final class BlockFetcher {
      * ones by height. The requests are the matched blocks, K seed blocks per matched block (uniform over the batch,
      * by a hash of the wallet seed, the matched block's hash and i) and the batch's blocks matching decoy scripts
      * adopted earlier, shuffled if the policy says; when a seed block arrives, its decoy script is adopted and its
-     * other blocks in the batch are added to the requests still to come, at random places.
+     * other blocks in the batch are added to the requests still to come, at random places. With
+     * {@code clusters=K}, K more seed blocks per matched block each adopt a common-input cluster, whose blocks in the
+     * look-back window not yet downloaded and in the batch are added the same way.
      *
      * @param from    the first height of the synced range (a decoy script must not appear in a passed block)
      * @param filters the verified filter of a height in {@code max(from, lo - LOOKBACK)..hi}, or null if not kept
@@ -90,7 +97,8 @@ final class BlockFetcher {
     Map<Integer, Block> fetchBatch(Set<Integer> matched, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
         Set<Integer> queued = new TreeSet<>(matched);
         Set<Integer> seeds = new TreeSet<>();
-        if (policy.decoys() > 0) {
+        Set<Integer> clusterSeeds = new TreeSet<>();
+        if (policy.decoys() > 0 || policy.clusters() > 0) {
             if (!decoyScripts.isEmpty()) {
                 List<byte[]> query =
                         decoyScripts.stream().map(OutputScript::bytes).toList();
@@ -111,6 +119,13 @@ final class BlockFetcher {
                         queued.add(s);
                     }
                 }
+                for (int i = 0; i < policy.clusters(); i++) {
+                    int s = lo + (int) Long.remainderUnsigned(hash("cluster-seed-block", hash.getBytes(), i), span);
+                    if (!matched.contains(s)) {
+                        clusterSeeds.add(s);
+                        queued.add(s);
+                    }
+                }
             }
         }
         List<Integer> requests = new ArrayList<>(queued);
@@ -128,26 +143,51 @@ final class BlockFetcher {
                 continue;
             }
             decoyBlocks++;
-            if (!seeds.contains(h)) {
-                continue;
+            if (seeds.contains(h)) {
+                OutputScript decoy = adopt(b, lo, hi, from, filters);
+                if (decoy != null && !decoyScripts.contains(decoy)) {
+                    decoyScripts.add(decoy);
+                    follow(List.of(decoy), lo, lo, hi, filters, queued, requests, next);
+                }
             }
-            OutputScript decoy = adopt(b, lo, hi, from, filters);
-            if (decoy == null || decoyScripts.contains(decoy)) {
-                continue;
-            }
-            decoyScripts.add(decoy);
-            for (int g = lo; g <= hi; g++) {
-                BasicFilter f = filters.apply(g);
-                if (!queued.contains(g) && f != null && f.match(decoy.bytes())) {
-                    queued.add(g);
-                    int at = policy.shuffle()
-                            ? next + 1 + order.nextInt(requests.size() - next)
-                            : insertionPoint(requests, next + 1, g);
-                    requests.add(at, g);
+            if (clusterSeeds.contains(h)) {
+                List<OutputScript> cluster = adoptCluster(b, lo, hi, from, filters);
+                if (cluster != null) {
+                    decoyScripts.addAll(cluster);
+                    follow(cluster, Math.max(from, lo - LOOKBACK), lo, hi, filters, queued, requests, next);
                 }
             }
         }
         return out;
+    }
+
+    /**
+     * Adds to the requests after {@code next} every height in {@code start..hi} whose filter matches one of
+     * {@code scripts}, not queued in this batch nor (below {@code lo}) downloaded earlier in this sync.
+     */
+    private void follow(
+            List<OutputScript> scripts,
+            int start,
+            int lo,
+            int hi,
+            IntFunction<BasicFilter> filters,
+            Set<Integer> queued,
+            List<Integer> requests,
+            int next) {
+        List<byte[]> query = scripts.stream().map(OutputScript::bytes).toList();
+        for (int g = start; g <= hi; g++) {
+            if (queued.contains(g) || (g < lo && fetched.contains(g))) {
+                continue;
+            }
+            BasicFilter f = filters.apply(g);
+            if (f != null && f.matchAny(query)) {
+                queued.add(g);
+                int at = policy.shuffle()
+                        ? next + 1 + order.nextInt(requests.size() - next)
+                        : insertionPoint(requests, next + 1, g);
+                requests.add(at, g);
+            }
+        }
     }
 
     /** Where {@code g} goes among the height-ordered requests after {@code from}. */
@@ -182,7 +222,9 @@ final class BlockFetcher {
                 }
             }
         }
-        return pool.verifiedBlock(height, preferred);
+        Block b = pool.verifiedBlock(height, preferred);
+        fetched.add(height);
+        return b;
     }
 
     /**
@@ -222,6 +264,86 @@ final class BlockFetcher {
             }
         }
         return best;
+    }
+
+    /**
+     * The seed block's decoy cluster: among its first {@link FetchPolicy#CLUSTER_CANDIDATES} candidate transactions
+     * (seeded order, see {@link #clusterCandidates}), the one whose scripts appear in the most filters of the
+     * look-back window and the batch, at most {@link FetchPolicy#CLUSTER_MAX_BLOCKS}; the first of equals; null when
+     * none qualifies.
+     */
+    private List<OutputScript> adoptCluster(
+            Block seedBlock, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
+        List<List<OutputScript>> candidates = clusterCandidates(seedBlock);
+        if (candidates.isEmpty()) {
+            return null;
+        }
+        List<List<byte[]>> queries = new ArrayList<>();
+        List<byte[]> all = new ArrayList<>();
+        for (List<OutputScript> c : candidates) {
+            List<byte[]> q = c.stream().map(OutputScript::bytes).toList();
+            queries.add(q);
+            all.addAll(q);
+        }
+        int[] blocks = new int[candidates.size()];
+        for (int h = Math.max(from, lo - LOOKBACK); h <= hi; h++) {
+            BasicFilter f = filters.apply(h);
+            if (f == null || !f.matchAny(all)) {
+                continue;
+            }
+            for (int c = 0; c < candidates.size(); c++) {
+                if (f.matchAny(queries.get(c))) {
+                    blocks[c]++;
+                }
+            }
+        }
+        List<OutputScript> best = null;
+        int bestCount = 0;
+        for (int c = 0; c < candidates.size(); c++) {
+            if (blocks[c] <= FetchPolicy.CLUSTER_MAX_BLOCKS && blocks[c] > bestCount) {
+                best = candidates.get(c);
+                bestCount = blocks[c];
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The block's transactions whose inputs could be a decoy cluster, as their distinct input scripts, in seeded
+     * order, at most {@link FetchPolicy#CLUSTER_CANDIDATES}: 2..{@link FetchPolicy#MAX_CLUSTER_INPUTS} distinct
+     * scripts, each derivable from the input ({@link #inputScript}), none the wallet's or already a decoy.
+     */
+    List<List<OutputScript>> clusterCandidates(Block block) {
+        List<List<OutputScript>> out = new ArrayList<>();
+        for (Transaction tx : block.getTransactions()) {
+            if (tx.isCoinBase() || tx.getInputs().size() < 2) {
+                continue;
+            }
+            Set<OutputScript> scripts = new LinkedHashSet<>();
+            boolean ok = true;
+            for (TransactionInput in : tx.getInputs()) {
+                Optional<OutputScript> s = inputScript(in);
+                if (s.isEmpty() || wallet.keys().isMine(s.get()) || decoyScripts.contains(s.get())) {
+                    ok = false;
+                    break;
+                }
+                scripts.add(s.get());
+            }
+            if (ok && scripts.size() >= 2 && scripts.size() <= FetchPolicy.MAX_CLUSTER_INPUTS) {
+                out.add(List.copyOf(scripts));
+            }
+        }
+        out.sort(
+                Comparator.comparingLong(c -> hash("cluster-candidate", c.get(0).bytes(), 0)));
+        return List.copyOf(out.subList(0, Math.min(FetchPolicy.CLUSTER_CANDIDATES, out.size())));
+    }
+
+    /**
+     * The script an input spends, when the block shows it: P2WPKH (witness key), P2PKH (scriptSig key), P2SH-P2WPKH
+     * (redeem script); empty otherwise (a P2TR key-path spend shows only a signature).
+     */
+    static Optional<OutputScript> inputScript(TransactionInput in) {
+        return FilterEvidence.reconstruct(in).map(OutputScript::of);
     }
 
     /** The block's output scripts that could be a decoy (not empty, not OP_RETURN, not the wallet's), in seeded order. */

@@ -36,7 +36,7 @@ import org.blockfilter.wallet.source.SourceException;
  * ({@link FilterEvidence}) and the liar is named and dropped;</li>
  * <li>filters in batches of at most {@link Bip157#MAX_CFILTERS}, each checked against its
  * committed header, matched against every watched script; matching blocks fetched as the
- * {@link FetchPolicy} says (sources, decoys, order, pauses), checked ({@link BlockCheck}) and applied
+ * {@link FetchPolicy} says (sources, decoy scripts and clusters, order, pauses), checked ({@link BlockCheck}) and applied
  * (decoy blocks are checked and discarded); a used address slides the gap window and the range
  * scanned so far is rescanned for the new scripts.</li>
  * </ol>

@@ -111,7 +111,7 @@ class WalletCliTest {
     void aBadFetchPolicyIsAUsageErrorLikeAnyBadOptionValue() throws Exception {
         run(base("create"));
         InProcessCli.Run badTimeout = run(base("sync", "--timeout", "soon", "--server", "http://127.0.0.1:1"));
-        for (String spec : List.of("decoys=99", "fast", "spread=1", "")) {
+        for (String spec : List.of("decoys=99", "fast", "spread=1", "", "clusters=9", "clusters=two")) {
             InProcessCli.Run r = run(base("sync", "--fetch-policy", spec, "--server", "http://127.0.0.1:1"));
             assertEquals(badTimeout.code(), r.code(), spec + ": " + r.err());
             assertTrue(r.code() != 0, r.err());
@@ -128,6 +128,7 @@ class WalletCliTest {
         assertTrue(usage.contains("--fetch-policy=SPEC"), usage);
         assertTrue(usage.contains("Default: " + org.blockfilter.wallet.sync.FetchPolicy.DEFAULT_SPEC), usage);
         assertTrue(usage.contains("experiment 8"), usage);
+        assertTrue(usage.contains("clusters=K (0.." + org.blockfilter.wallet.sync.FetchPolicy.MAX_CLUSTERS), usage);
     }
 
     @Test

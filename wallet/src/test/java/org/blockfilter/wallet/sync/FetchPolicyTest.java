@@ -10,7 +10,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class FetchPolicyTest {
     @ParameterizedTest
-    @ValueSource(strings = {"none", "spread", "decoys=3", "spread,decoys=2,shuffle", "shuffle,jitter=200"})
+    @ValueSource(
+            strings = {
+                "none",
+                "spread",
+                "decoys=3",
+                "spread,decoys=2,shuffle",
+                "shuffle,jitter=200",
+                "clusters=2",
+                "spread,decoys=2,clusters=1,shuffle"
+            })
     void specParsesBackToTheSamePolicy(String spec) {
         FetchPolicy p = FetchPolicy.parse(spec);
         assertEquals(spec, p.spec());
@@ -23,6 +32,8 @@ class FetchPolicyTest {
         assertEquals(FetchPolicy.DEFAULT_SPEC, FetchPolicy.DEFAULT.spec());
         assertEquals(FetchPolicy.parse("spread,decoys=2"), FetchPolicy.parse(" DECOYS=2 , Spread "));
         assertEquals(FetchPolicy.NONE, FetchPolicy.parse("decoys=0"));
+        assertEquals(FetchPolicy.NONE, FetchPolicy.parse("clusters=0"));
+        assertEquals(FetchPolicy.parse("decoys=1,clusters=2"), FetchPolicy.parse("clusters=2,decoys=1"));
     }
 
     @ParameterizedTest
@@ -38,7 +49,13 @@ class FetchPolicyTest {
                 "spread=yes|takes no value",
                 "spread,spread|given twice",
                 "fast|unknown fetch policy item 'fast'",
-                "spread,|unknown fetch policy item ''"
+                "spread,|unknown fetch policy item ''",
+                "clusters|'clusters' needs an integer 0..8",
+                "clusters=x|'clusters' needs an integer 0..8, got 'x'",
+                "clusters=9|'clusters' must be in 0..8, got 9",
+                "clusters=-1|'clusters' must be in 0..8, got -1",
+                "clusters=1,clusters=2|'clusters' given twice",
+                "cluster=1|unknown fetch policy item 'cluster=1'"
             })
     void badSpecsAreRejectedNamingTheItem(String spec, String message) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FetchPolicy.parse(spec));

@@ -1,0 +1,207 @@
+package org.blockfilter.wallet.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.bitcoinj.base.Address;
+import org.bitcoinj.base.Coin;
+import org.bitcoinj.base.ScriptType;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionInput;
+import org.bitcoinj.core.TransactionOutput;
+import org.bitcoinj.core.TransactionWitness;
+import org.bitcoinj.crypto.ECKey;
+import org.blockfilter.filters.testing.RegtestChainBuilder;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.store.Sealing;
+import org.blockfilter.wallet.testchain.MemorySource;
+import org.blockfilter.wallet.testchain.TestWallets;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cluster decoys ({@code clusters=K}) in a real sync. 1,150 blocks over two filter batches: the test wallet is paid
+ * at 30, 160, 330 and 1050; 200 other P2WPKH keys are each paid once in 40..939, and in 1001..1100 pairs of them
+ * (keys 2j and 2j+1, at height 1001 + j) are spent together, one two-input transaction per block. A cluster adopted
+ * in the second batch thus has blocks in the first, already scanned batch.
+ */
+class FetchPolicyClusterSyncTest {
+    private static final List<String> OTHER_MNEMONIC =
+            List.of("legal winner thank year wave sausage worth useful legal winner thank yellow".split(" "));
+    private static final int PAIRS = 100;
+
+    private static RegtestChainBuilder chain;
+    /** Per pair j: the heights its two keys were paid at and the height they were spent at. */
+    private static final List<Set<Integer>> pairBlocks = new ArrayList<>();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void buildChain(@TempDir Path tmp) {
+        LightWallet w = TestWallets.create(tmp);
+        var account = w.keys().account(AddressKind.P2WPKH).orElseThrow();
+        chain = new RegtestChainBuilder();
+        chain.mine(20);
+        List<ECKey> keys = new ArrayList<>();
+        int[] paidAt = new int[2 * PAIRS];
+        List<List<Integer>> payees = new ArrayList<>();
+        for (int h = 0; h <= 1150; h++) {
+            payees.add(new ArrayList<>());
+        }
+        for (int i = 0; i < 2 * PAIRS; i++) {
+            keys.add(ECKey.fromPrivate(Sha256Hash.hash(("cluster other " + i).getBytes())));
+            paidAt[i] = 40 + (i * 37) % 900;
+            payees.get(paidAt[i]).add(i);
+        }
+        TransactionOutput[] outputs = new TransactionOutput[2 * PAIRS];
+        for (int h = 21; h <= 1150; h++) {
+            List<Transaction> txs = new ArrayList<>();
+            List<Address> to = new ArrayList<>();
+            for (int i : payees.get(h)) {
+                to.add(keys.get(i).toAddress(ScriptType.P2WPKH, RegtestChainBuilder.NETWORK));
+            }
+            if (h == 30 || h == 160 || h == 330 || h == 1050) {
+                to.add(account.derive(false, h == 160 ? 1 : h == 1050 ? 2 : 0).address());
+            }
+            if (!to.isEmpty()) {
+                Transaction pay = chain.pay(to, Coin.CENT);
+                for (int k = 0; k < payees.get(h).size(); k++) {
+                    outputs[payees.get(h).get(k)] = pay.getOutput(k);
+                }
+                txs.add(pay);
+            }
+            int j = h - 1001;
+            if (j >= 0 && j < PAIRS) {
+                Transaction spend = new Transaction();
+                for (int i : new int[] {2 * j, 2 * j + 1}) {
+                    spend.addInput(
+                            new TransactionInput(spend, new byte[0], outputs[i].getOutPointFor(), outputs[i].getValue())
+                                    .withWitness(TransactionWitness.of(
+                                            new byte[71], keys.get(i).getPubKey())));
+                }
+                spend.addOutput(Coin.CENT, chain.minerScript());
+                txs.add(spend);
+                pairBlocks.add(Set.of(paidAt[2 * j], paidAt[2 * j + 1], h));
+            }
+            if (txs.isEmpty()) {
+                chain.mine(1);
+            } else {
+                chain.mineBlock(txs);
+            }
+        }
+    }
+
+    /** A source that records the heights of the blocks asked of it, in order. */
+    static final class Recording extends MemorySource {
+        final List<Integer> asked = new ArrayList<>();
+
+        Recording(String name) {
+            super(name, chain);
+        }
+
+        @Override
+        public byte[] block(Sha256Hash blockHash) {
+            asked.add(chain().height(blockHash));
+            return super.block(blockHash);
+        }
+    }
+
+    private LightWallet wallet(String sub, List<String> mnemonic) {
+        return LightWallet.create(
+                dir.resolve(sub + ".json"),
+                RegtestChainBuilder.NETWORK,
+                mnemonic,
+                TestWallets.PASSPHRASE,
+                EnumSet.of(AddressKind.P2WPKH),
+                WalletKeys.DEFAULT_GAP_LIMIT,
+                LightWallet.Birthday.ofHeight(0),
+                1 << 10,
+                Sealing.SECRET_ONLY);
+    }
+
+    private static SyncReport sync(LightWallet w, FetchPolicy p, Recording source) {
+        return new SyncEngine(w, List.of(source), null, p, ms -> {}).sync();
+    }
+
+    private static Set<Integer> downloads(Recording s) {
+        return new TreeSet<>(s.asked);
+    }
+
+    @Test
+    void clusterDecoysAreTheSameInEveryResyncAndRestoreOfTheSameWalletAndDifferForAnotherWallet() {
+        FetchPolicy p = FetchPolicy.parse("clusters=4,shuffle");
+        LightWallet a = wallet("a", TestWallets.MNEMONIC);
+        Recording s1 = new Recording("s1");
+        SyncReport r1 = sync(a, p, s1);
+
+        a.rescanFrom(0);
+        Recording s2 = new Recording("s2");
+        sync(a, p, s2);
+
+        LightWallet restored = wallet("restored", TestWallets.MNEMONIC);
+        Recording s3 = new Recording("s3");
+        sync(restored, p, s3);
+
+        LightWallet other = wallet("other", OTHER_MNEMONIC);
+        Recording s4 = new Recording("s4");
+        sync(other, p, s4);
+
+        assertTrue(r1.decoyBlocks() > 0, "no decoy block");
+        assertEquals(downloads(s1), downloads(s2), "a rescan downloads the same blocks");
+        assertEquals(downloads(s1), downloads(s3), "a restore downloads the same blocks");
+        assertNotEquals(downloads(s1), downloads(s4), "another wallet's decoys differ");
+    }
+
+    @Test
+    void theLedgerIsTheSameWithClusterDecoysOn() {
+        LightWallet plain = wallet("plain", TestWallets.MNEMONIC);
+        SyncReport rp = sync(plain, FetchPolicy.NONE, new Recording("p"));
+        LightWallet decoyed = wallet("decoyed", TestWallets.MNEMONIC);
+        SyncReport rd = sync(decoyed, FetchPolicy.parse("decoys=2,clusters=4,shuffle"), new Recording("d"));
+
+        assertEquals(0, rp.decoyBlocks());
+        assertTrue(rd.decoyBlocks() > 0);
+        assertEquals(4, rp.matchedBlocks());
+        assertEquals(rp.matchedBlocks(), rd.matchedBlocks());
+        assertEquals(Coin.CENT.multiply(4), plain.ledger().balance(true));
+        assertEquals(plain.ledger().history(), decoyed.ledger().history());
+        assertEquals(plain.ledger().utxos(true), decoyed.ledger().utxos(true));
+    }
+
+    @Test
+    void anAdoptedClusterIsDownloadedWholeIncludingItsBlocksInTheAlreadyScannedBatch() {
+        LightWallet w = wallet("w", TestWallets.MNEMONIC);
+        Recording s = new Recording("s");
+        sync(w, FetchPolicy.parse("clusters=4"), s);
+        Set<Integer> got = downloads(s);
+        List<Set<Integer>> whole = pairBlocks.stream().filter(got::containsAll).toList();
+        assertTrue(!whole.isEmpty(), "no spending pair downloaded whole: " + got);
+        // The look-back: a block of the first batch (below 1000) requested after one of the second.
+        int firstSecond = s.asked.indexOf(
+                s.asked.stream().filter(h -> h >= 1000).findFirst().orElseThrow());
+        assertTrue(
+                s.asked.subList(firstSecond, s.asked.size()).stream().anyMatch(h -> h < 1000),
+                "no look-back download: " + s.asked);
+
+        // Lone decoy scripts (decoys=4) never download a pair whole with its spend: no look-back, one script each.
+        LightWallet w2 = wallet("w2", TestWallets.MNEMONIC);
+        Recording s2 = new Recording("s2");
+        sync(w2, FetchPolicy.parse("decoys=4"), s2);
+        Set<Integer> got2 = downloads(s2);
+        int firstSecond2 = s2.asked.indexOf(
+                s2.asked.stream().filter(h -> h >= 1000).findFirst().orElseThrow());
+        assertTrue(s2.asked.subList(firstSecond2, s2.asked.size()).stream().allMatch(h -> h >= 1000), "" + got2);
+    }
+}
