@@ -441,6 +441,25 @@ public final class FetchPolicyExperiment {
         return out;
     }
 
+    /** The columns of exp8_summary.csv. */
+    static final String[] SUMMARY_COLUMNS = {
+        "N",
+        "sources",
+        "policy",
+        "default",
+        "adversary",
+        "wallets",
+        "mean_matched_blocks",
+        "mean_downloads",
+        "blocks_per_match",
+        "blocks_per_match_lo",
+        "blocks_per_match_hi",
+        "mean_block_MB",
+        "ph1",
+        "ph1_lo",
+        "ph1_hi"
+    };
+
     /** Mean and 95% bootstrap interval of P_h(1) per (N, sources, policy, adversary), with the bandwidth. */
     static Csv summarise(Lab lab, Csv raw, List<Setting> settings) {
         Map<String, List<List<String>>> groups = new LinkedHashMap<>();
@@ -448,22 +467,7 @@ public final class FetchPolicyExperiment {
             groups.computeIfAbsent(r.get(1) + "|" + r.get(3) + "|" + r.get(4), k -> new ArrayList<>())
                     .add(r);
         }
-        Csv s = new Csv(
-                "N",
-                "sources",
-                "policy",
-                "default",
-                "adversary",
-                "wallets",
-                "mean_matched_blocks",
-                "mean_downloads",
-                "blocks_per_match",
-                "blocks_per_match_lo",
-                "blocks_per_match_hi",
-                "mean_block_MB",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi");
+        Csv s = new Csv(SUMMARY_COLUMNS);
         List<Map.Entry<String, List<List<String>>>> sorted = new ArrayList<>(groups.entrySet());
         sorted.sort(Comparator.comparing((Map.Entry<String, List<List<String>>> e) ->
                         Integer.parseInt(e.getKey().split("\\|")[0]))

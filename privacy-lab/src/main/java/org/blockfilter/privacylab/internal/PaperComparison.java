@@ -94,6 +94,22 @@ final class PaperComparison {
         return new Prepared(subjects, cellOf, toScan);
     }
 
+    /** The columns of exp1_paper_ph.csv. */
+    static final String[] PH_COLUMNS = {
+        "N",
+        "j",
+        "paper_printed_ph",
+        "paper_model_ph",
+        "ours_expected_ph",
+        "ours_lo",
+        "ours_hi",
+        "clients",
+        "ours_scanned_ph",
+        "scanned_lo",
+        "scanned_hi",
+        "scanned_clients"
+    };
+
     /**
      * Runs the comparison, writes its CSVs and plot into {@code dir}, and adds its sections to {@code rep}.
      * {@code fp.applyAsLong(i)} is the scanned false-positive count of {@code prepared.toScan().get(i)}.
@@ -106,19 +122,7 @@ final class PaperComparison {
         int clients = subjects.size() / PAPER_NS.length;
         int scanned = toScan.size() / PAPER_NS.length;
         double rate = Wallets.RATE_2014;
-        Csv ph = new Csv(
-                "N",
-                "j",
-                "paper_printed_ph",
-                "paper_model_ph",
-                "ours_expected_ph",
-                "ours_lo",
-                "ours_hi",
-                "clients",
-                "ours_scanned_ph",
-                "scanned_lo",
-                "scanned_hi",
-                "scanned_clients");
+        Csv ph = new Csv(PH_COLUMNS);
         Plot plot = new Plot(
                         "P_h(j), pre-HD bitcoinj filter at 0.05%, " + Lab.count(u)
                                 + " addresses: ours (markers, 95% CI) vs the paper's model (dashed)",

@@ -7,22 +7,7 @@ import org.junit.jupiter.api.Test;
 /** The pre-registered cluster rule, applied to hand-written summaries. */
 class FetchPolicyReportTest {
     private static Csv summary() {
-        return new Csv(
-                "N",
-                "sources",
-                "policy",
-                "default",
-                "adversary",
-                "wallets",
-                "mean_matched_blocks",
-                "mean_downloads",
-                "blocks_per_match",
-                "blocks_per_match_lo",
-                "blocks_per_match_hi",
-                "mean_block_MB",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi");
+        return new Csv(FetchPolicyExperiment.SUMMARY_COLUMNS);
     }
 
     /** Adds the tx-graph and co-occurrence-over-two-sessions rows of one policy at N = 10, one source. */

@@ -18,8 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** Experiment 7 in quick mode: every filter's space and rate against its paper's formula and the bound. */
 class FilterFamilyExperimentTest {
     /** A two-sided 99.9% normal quantile: with ~30 checked cells, a correct formula is almost never outside. */
-    private static final double Z999 = 3.2905;
-
     private static List<FilterFamilyExperiment.Row> rows;
 
     @BeforeAll
@@ -34,7 +32,7 @@ class FilterFamilyExperimentTest {
     }
 
     private static void assertFormulaInsideInterval(FilterFamilyExperiment.Row r) {
-        double[] ci = Stats.wilson(r.falsePositives(), r.queries(), Z999);
+        double[] ci = Stats.wilson(r.falsePositives(), r.queries(), FilterRates.Z999);
         assertTrue(
                 r.formulaRate() >= ci[0] && r.formulaRate() <= ci[1],
                 r.implementation() + " " + r.parameters() + ": formula " + r.formulaRate() + " outside [" + ci[0] + ", "

@@ -1,8 +1,6 @@
 package org.blockfilter.privacylab.internal;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -14,10 +12,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.bitcoinj.core.BloomFilter;
-import org.blockfilter.filters.Bip158;
 import org.blockfilter.filters.bloom.Bip37Filter;
 import org.blockfilter.filters.bloom.BloomMath;
-import org.blockfilter.filters.gcs.GolombCodedSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,33 +46,12 @@ class MainnetLikeChainTest {
 
     @Test
     void filtersHoldExactlyTheBlocksScriptsAndAreDeterministic() {
-        MainnetLikeChain a = MainnetLikeChain.build(SMALL, 42, null);
-        MainnetLikeChain b = MainnetLikeChain.build(SMALL, 42, null);
-        MainnetLikeChain c = MainnetLikeChain.build(SMALL, 43, null);
-        for (int i = 0; i < SMALL.blocks(); i++) {
-            assertEquals(a.filter(i), b.filter(i));
-            assertEquals(a.occ.elements(i), a.filter(i).size());
-            assertEquals(
-                    a.filter(i),
-                    GolombCodedSet.build(
-                            Bip158.BASIC_P, Bip158.BASIC_M, a.filter(i).key(), a.items(i)));
-        }
-        assertEquals(a.wallets(), b.wallets());
-        assertNotEquals(a.filter(0), c.filter(0));
+        ModelChainChecks.assertFiltersExactAndDeterministic(seed -> MainnetLikeChain.build(SMALL, seed, null));
     }
 
     @Test
     void fastSyncEqualsMatchAnyAndFindsEveryOwnBlock() {
-        MainnetLikeChain chain = MainnetLikeChain.build(SMALL, 7, null);
-        int[][] fast = chain.syncAll(2);
-        for (MainnetLikeChain.Wallet w : chain.wallets()) {
-            int[] slow = chain.sync(w);
-            assertArrayEquals(slow, fast[w.index()]);
-            for (int own : chain.ownBlocks(w)) {
-                assertTrue(java.util.Arrays.binarySearch(slow, own) >= 0, "wallet " + w + " block " + own);
-            }
-            assertTrue(chain.ownBlocks(w).length > 0);
-        }
+        ModelChainChecks.assertFastSyncEqualsMatchAny(MainnetLikeChain.build(SMALL, 7, null));
     }
 
     @Test

@@ -1,13 +1,8 @@
 package org.blockfilter.privacylab.internal;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Arrays;
-import org.blockfilter.filters.Bip158;
-import org.blockfilter.filters.gcs.GolombCodedSet;
 import org.blockfilter.regtest.mainnet.MainnetProfile;
 import org.blockfilter.regtest.mainnet.MainnetStatistics;
 import org.junit.jupiter.api.Test;
@@ -85,32 +80,13 @@ class MainnetLikeProfileShapedChainTest {
 
     @Test
     void filtersHoldExactlyTheBlocksScriptsAndAreDeterministic() {
-        MainnetLikeChain a = ProfileShapedChain.build(SMALL, 42, null).chain();
-        MainnetLikeChain b = ProfileShapedChain.build(SMALL, 42, null).chain();
-        MainnetLikeChain c = ProfileShapedChain.build(SMALL, 43, null).chain();
-        for (int i = 0; i < SMALL.blocks(); i++) {
-            assertEquals(a.filter(i), b.filter(i));
-            assertEquals(a.occ.elements(i), a.filter(i).size());
-            assertEquals(
-                    a.filter(i),
-                    GolombCodedSet.build(
-                            Bip158.BASIC_P, Bip158.BASIC_M, a.filter(i).key(), a.items(i)));
-        }
-        assertEquals(a.wallets(), b.wallets());
-        assertNotEquals(a.filter(0), c.filter(0));
+        ModelChainChecks.assertFiltersExactAndDeterministic(
+                seed -> ProfileShapedChain.build(SMALL, seed, null).chain());
     }
 
     @Test
     void fastSyncEqualsMatchAnyAndFindsEveryOwnBlock() {
-        MainnetLikeChain chain = ProfileShapedChain.build(SMALL, 7, null).chain();
-        int[][] fast = chain.syncAll(2);
-        for (MainnetLikeChain.Wallet w : chain.wallets()) {
-            int[] slow = chain.sync(w);
-            assertArrayEquals(slow, fast[w.index()]);
-            for (int own : chain.ownBlocks(w)) {
-                assertTrue(Arrays.binarySearch(slow, own) >= 0, "wallet " + w + " block " + own);
-            }
-            assertTrue(chain.ownBlocks(w).length > 0);
-        }
+        ModelChainChecks.assertFastSyncEqualsMatchAny(
+                ProfileShapedChain.build(SMALL, 7, null).chain());
     }
 }

@@ -15,19 +15,7 @@ class PaperComparisonTest {
     }
 
     private static Csv phTable(String model10, String ours10) {
-        Csv ph = new Csv(
-                "N",
-                "j",
-                "paper_printed_ph",
-                "paper_model_ph",
-                "ours_expected_ph",
-                "ours_lo",
-                "ours_hi",
-                "clients",
-                "ours_scanned_ph",
-                "scanned_lo",
-                "scanned_hi",
-                "scanned_clients");
+        Csv ph = new Csv(PaperComparison.PH_COLUMNS);
         ph.row(5, 5, "", "0.91", "0.92", "0.90", "0.93", 3, "1.0", "1.0", "1.0", 1);
         ph.row(10, 10, PaperComparison.printed(10, 10), model10, ours10, "0.80", "0.84", 3, "1.0", "1.0", "1.0", 1);
         return ph;

@@ -1,5 +1,7 @@
 package org.blockfilter.privacylab.internal;
 
+import static org.blockfilter.privacylab.internal.FilterRates.assertRateInside;
+import static org.blockfilter.privacylab.internal.FilterRates.keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,17 +15,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The hand-written quotient filter against Bender et al.'s definitions and rate formula. */
 class QuotientFilterTest {
-    /** A two-sided 99.9% normal quantile, as in {@link FilterFamilyExperimentTest}. */
-    private static final double Z999 = 3.2905;
-
-    private static long[] keys(int n, long seed) {
-        SplittableRandom rnd = new SplittableRandom(seed);
-        long[] keys = new long[n];
-        for (int i = 0; i < n; i++) {
-            keys[i] = rnd.nextLong();
-        }
-        return keys;
-    }
 
     @ParameterizedTest
     @CsvSource({"1, 3, 1", "7, 4, 5", "100, 7, 8", "5000, 13, 2", "60000, 16, 12", "124000, 17, 1"})
@@ -97,17 +88,7 @@ class QuotientFilterTest {
         }
         double formula = QuotientFilter.expectedRate(f.load(), f.remainderBits());
         assertTrue(formula <= eps, "sized for " + eps + " but formula gives " + formula);
-        long queries = 2_000_000;
-        SplittableRandom rnd = new SplittableRandom(23);
-        long fp = 0;
-        for (long i = 0; i < queries; i++) {
-            if (f.mayContain(rnd.nextLong())) {
-                fp++;
-            }
-        }
-        double[] ci = Stats.wilson(fp, queries, Z999);
-        assertTrue(
-                formula >= ci[0] && formula <= ci[1], "formula " + formula + " outside [" + ci[0] + ", " + ci[1] + "]");
+        assertRateInside(f::mayContain, 2_000_000, 23, formula, "formula");
         assertEquals(f.exactRate(), formula, 0.01 * formula, "exact s/2^(q+r) vs 1 - e^(-alpha/2^r)");
     }
 

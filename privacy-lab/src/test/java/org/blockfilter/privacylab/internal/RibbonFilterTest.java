@@ -1,26 +1,17 @@
 package org.blockfilter.privacylab.internal;
 
+import static org.blockfilter.privacylab.internal.FilterRates.assertRateInside;
+import static org.blockfilter.privacylab.internal.FilterRates.keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The hand-written standard ribbon filter against Dillinger and Walzer's construction and its rate 2^-r. */
 class RibbonFilterTest {
-    private static final double Z999 = 3.2905;
-
-    private static long[] keys(int n, long seed) {
-        SplittableRandom rnd = new SplittableRandom(seed);
-        long[] keys = new long[n];
-        for (int i = 0; i < n; i++) {
-            keys[i] = rnd.nextLong();
-        }
-        return keys;
-    }
 
     @ParameterizedTest
     @CsvSource({"1, 1", "63, 8", "64, 7", "1000, 13", "7400, 20", "100000, 64"})
@@ -48,17 +39,7 @@ class RibbonFilterTest {
     @CsvSource({"7400, 7", "20000, 10"})
     void measuredRateAgreesWithTwoToTheMinusR(int n, int r) {
         RibbonFilter f = RibbonFilter.build(keys(n, 5), r, 0.1, 77, 20);
-        long queries = 4_000_000;
-        SplittableRandom rnd = new SplittableRandom(31);
-        long fp = 0;
-        for (long i = 0; i < queries; i++) {
-            if (f.mayContain(rnd.nextLong())) {
-                fp++;
-            }
-        }
-        double formula = Math.pow(2, -r);
-        double[] ci = Stats.wilson(fp, queries, Z999);
-        assertTrue(formula >= ci[0] && formula <= ci[1], "2^-" + r + " outside [" + ci[0] + ", " + ci[1] + "]");
+        assertRateInside(f::mayContain, 4_000_000, 31, Math.pow(2, -r), "2^-" + r);
     }
 
     @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,10 +18,9 @@ import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
-import org.blockfilter.wallet.keys.WalletKeys;
-import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.testchain.LyingSource;
 import org.blockfilter.wallet.testchain.MemorySource;
+import org.blockfilter.wallet.testchain.RecordingSource;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,39 +85,15 @@ class FetchPolicySyncTest {
         return a.derive(false, index).address();
     }
 
-    /** A source that records the heights of the blocks asked of it. */
-    static final class Recording extends MemorySource {
-        final List<Integer> asked = new ArrayList<>();
-
-        Recording(String name) {
-            super(name, chain);
-        }
-
-        @Override
-        public byte[] block(Sha256Hash blockHash) {
-            asked.add(chain().height(blockHash));
-            return super.block(blockHash);
-        }
-    }
-
     private LightWallet wallet(String sub, List<String> mnemonic) {
-        return LightWallet.create(
-                dir.resolve(sub + ".json"),
-                RegtestChainBuilder.NETWORK,
-                mnemonic,
-                TestWallets.PASSPHRASE,
-                EnumSet.of(AddressKind.P2WPKH),
-                WalletKeys.DEFAULT_GAP_LIMIT,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10,
-                Sealing.SECRET_ONLY);
+        return TestWallets.p2wpkh(dir, sub, mnemonic);
     }
 
     private static SyncReport sync(LightWallet w, FetchPolicy p, List<? extends MemorySource> sources) {
         return new SyncEngine(w, sources, null, p, ms -> {}).sync();
     }
 
-    private static Set<Integer> decoys(List<Recording> sources, SyncReport r, LightWallet w) {
+    private static Set<Integer> decoys(List<RecordingSource> sources, SyncReport r, LightWallet w) {
         Set<Integer> own = new TreeSet<>();
         w.ledger().history().forEach(h -> own.add(h.height()));
         Set<Integer> all = new TreeSet<>();
@@ -133,19 +107,19 @@ class FetchPolicySyncTest {
     void decoysAreTheSameInEveryResyncOfTheSameWalletAndDifferForAnotherWallet() {
         FetchPolicy p = FetchPolicy.parse("decoys=2,shuffle");
         LightWallet a = wallet("a", TestWallets.MNEMONIC);
-        Recording s1 = new Recording("s1");
+        RecordingSource s1 = new RecordingSource("s1", chain);
         Set<Integer> first = decoys(List.of(s1), sync(a, p, List.of(s1)), a);
 
         a.rescanFrom(0);
-        Recording s2 = new Recording("s2");
+        RecordingSource s2 = new RecordingSource("s2", chain);
         Set<Integer> again = decoys(List.of(s2), sync(a, p, List.of(s2)), a);
 
         LightWallet restored = wallet("restored", TestWallets.MNEMONIC);
-        Recording s3 = new Recording("s3");
+        RecordingSource s3 = new RecordingSource("s3", chain);
         Set<Integer> restoredDecoys = decoys(List.of(s3), sync(restored, p, List.of(s3)), restored);
 
         LightWallet other = wallet("other", OTHER_MNEMONIC);
-        Recording s4 = new Recording("s4");
+        RecordingSource s4 = new RecordingSource("s4", chain);
         Set<Integer> otherDecoys = decoys(List.of(s4), sync(other, p, List.of(s4)), other);
 
         assertTrue(first.size() >= 6, "two seed blocks per matched block at least: " + first);
@@ -157,7 +131,7 @@ class FetchPolicySyncTest {
     @Test
     void decoyScriptsAreFollowedIntoLaterBlocks() {
         LightWallet a = wallet("a", TestWallets.MNEMONIC);
-        Recording s = new Recording("s");
+        RecordingSource s = new RecordingSource("s", chain);
         SyncReport r = sync(a, FetchPolicy.parse("decoys=4"), List.of(s));
         // Seed blocks alone would be at most 4 per matched block; following decoy scripts adds their other blocks.
         assertTrue(
@@ -168,12 +142,12 @@ class FetchPolicySyncTest {
     @Test
     void theLedgerIsTheSameWithDecoysOn() {
         LightWallet plain = wallet("plain", TestWallets.MNEMONIC);
-        SyncReport rp = sync(plain, FetchPolicy.NONE, List.of(new Recording("p")));
+        SyncReport rp = sync(plain, FetchPolicy.NONE, List.of(new RecordingSource("p", chain)));
         LightWallet decoyed = wallet("decoyed", TestWallets.MNEMONIC);
         SyncReport rd = sync(
                 decoyed,
                 FetchPolicy.parse("spread,decoys=4,shuffle,jitter=5"),
-                List.of(new Recording("d1"), new Recording("d2")));
+                List.of(new RecordingSource("d1", chain), new RecordingSource("d2", chain)));
 
         assertEquals(0, rp.decoyBlocks());
         assertTrue(rd.decoyBlocks() > 0);
@@ -188,17 +162,18 @@ class FetchPolicySyncTest {
     @Test
     void spreadSendsEachSourceSomeButNotAllDownloads() {
         LightWallet w = wallet("w", TestWallets.MNEMONIC);
-        List<Recording> sources = List.of(new Recording("r1"), new Recording("r2"), new Recording("r3"));
+        List<RecordingSource> sources = List.of(
+                new RecordingSource("r1", chain), new RecordingSource("r2", chain), new RecordingSource("r3", chain));
         SyncReport r = sync(w, FetchPolicy.parse("spread,decoys=2"), sources);
         int total = sources.stream().mapToInt(s -> s.asked.size()).sum();
         assertEquals(r.matchedBlocks() + r.decoyBlocks(), total);
-        for (Recording s : sources) {
+        for (RecordingSource s : sources) {
             assertFalse(s.asked.isEmpty(), s.name() + " got no download");
             assertTrue(s.asked.size() < total, s.name() + " got every download");
         }
         // Without spread the first source serves everything.
         LightWallet w2 = wallet("w2", TestWallets.MNEMONIC);
-        List<Recording> plain = List.of(new Recording("q1"), new Recording("q2"));
+        List<RecordingSource> plain = List.of(new RecordingSource("q1", chain), new RecordingSource("q2", chain));
         sync(w2, FetchPolicy.parse("decoys=2"), plain);
         assertTrue(plain.get(1).asked.isEmpty());
     }
@@ -230,7 +205,7 @@ class FetchPolicySyncTest {
         LightWallet w = wallet("w", TestWallets.MNEMONIC);
         List<Long> pauses = new ArrayList<>();
         SyncReport r = new SyncEngine(
-                        w, List.of(new Recording("j")), null, FetchPolicy.parse("jitter=250"), pauses::add)
+                        w, List.of(new RecordingSource("j", chain)), null, FetchPolicy.parse("jitter=250"), pauses::add)
                 .sync();
         assertEquals(r.matchedBlocks() + r.decoyBlocks(), pauses.size());
         assertTrue(pauses.stream().allMatch(ms -> ms >= 0 && ms <= 250), pauses.toString());

@@ -6,6 +6,7 @@ import java.util.List;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.store.Sealing;
 
 /** Wallets for tests: a fixed mnemonic, a cheap scrypt cost, regtest. */
@@ -27,6 +28,20 @@ public final class TestWallets {
     /** A wallet whose whole file is sealed ({@code --seal all}) with {@link #PASSPHRASE}. */
     public static LightWallet createSealed(Path dir) {
         return create(dir, LightWallet.Birthday.ofHeight(0), Sealing.ALL);
+    }
+
+    /** A P2WPKH-only wallet of {@code mnemonic} in {@code dir/name.json}, born at genesis, gap limit 20. */
+    public static LightWallet p2wpkh(Path dir, String name, List<String> mnemonic) {
+        return LightWallet.create(
+                dir.resolve(name + ".json"),
+                RegtestChainBuilder.NETWORK,
+                mnemonic,
+                PASSPHRASE,
+                EnumSet.of(AddressKind.P2WPKH),
+                WalletKeys.DEFAULT_GAP_LIMIT,
+                LightWallet.Birthday.ofHeight(0),
+                1 << 10,
+                Sealing.SECRET_ONLY);
     }
 
     public static LightWallet create(Path dir, LightWallet.Birthday birthday, Sealing sealing) {
