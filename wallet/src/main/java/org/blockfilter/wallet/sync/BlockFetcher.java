@@ -48,6 +48,12 @@ final class BlockFetcher {
     private final byte[] seed;
     private final SplittableRandom order = new SplittableRandom(new SecureRandom().nextLong());
     private final List<OutputScript> decoyScripts = new ArrayList<>();
+    /**
+     * The decoy scripts adopted before the current batch. A cluster candidate is judged against these, not against
+     * scripts adopted earlier in the same batch: the batch's blocks arrive in a random order when the policy
+     * shuffles, and a choice that depended on that order would differ between syncs of the same range.
+     */
+    private Set<OutputScript> adoptedBeforeBatch = Set.of();
     /** Heights downloaded in this sync (a look-back for a decoy cluster does not fetch them again). */
     private final Set<Integer> fetched = new HashSet<>();
 
@@ -95,6 +101,7 @@ final class BlockFetcher {
      * @param filters the verified filter of a height in {@code max(from, lo - LOOKBACK)..hi}, or null if not kept
      */
     Map<Integer, Block> fetchBatch(Set<Integer> matched, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
+        adoptedBeforeBatch = Set.copyOf(decoyScripts);
         Set<Integer> queued = new TreeSet<>(matched);
         Set<Integer> seeds = new TreeSet<>();
         Set<Integer> clusterSeeds = new TreeSet<>();
@@ -153,7 +160,11 @@ final class BlockFetcher {
             if (clusterSeeds.contains(h)) {
                 List<OutputScript> cluster = adoptCluster(b, lo, hi, from, filters);
                 if (cluster != null) {
-                    decoyScripts.addAll(cluster);
+                    for (OutputScript member : cluster) {
+                        if (!decoyScripts.contains(member)) {
+                            decoyScripts.add(member);
+                        }
+                    }
                     follow(cluster, Math.max(from, lo - LOOKBACK), lo, hi, filters, queued, requests, next);
                 }
             }
@@ -311,7 +322,8 @@ final class BlockFetcher {
     /**
      * The block's transactions whose inputs could be a decoy cluster, as their distinct input scripts, in seeded
      * order, at most {@link FetchPolicy#CLUSTER_CANDIDATES}: 2..{@link FetchPolicy#MAX_CLUSTER_INPUTS} distinct
-     * scripts, each derivable from the input ({@link #inputScript}), none the wallet's or already a decoy.
+     * scripts, each derivable from the input ({@link #inputScript}), none the wallet's or a decoy adopted before this
+     * batch.
      */
     List<List<OutputScript>> clusterCandidates(Block block) {
         List<List<OutputScript>> out = new ArrayList<>();
@@ -323,7 +335,7 @@ final class BlockFetcher {
             boolean ok = true;
             for (TransactionInput in : tx.getInputs()) {
                 Optional<OutputScript> s = inputScript(in);
-                if (s.isEmpty() || wallet.keys().isMine(s.get()) || decoyScripts.contains(s.get())) {
+                if (s.isEmpty() || wallet.keys().isMine(s.get()) || adoptedBeforeBatch.contains(s.get())) {
                     ok = false;
                     break;
                 }
