@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds filters + privacy-lab and runs the privacy experiments.
-#   privacy-lab/run.sh [exp1|exp2|exp3|exp4|exp5|exp6|exp7|exp8|all] [--out DIR] [--seed N] [--quick] [--threads N]
+#   privacy-lab/run.sh [exp1|exp2|exp3|exp4|exp5|exp6|exp7|exp8|all] [--out DIR] [--seed N] [--quick|--full] [--threads N]
 # e.g. privacy-lab/run.sh all --quick --out /tmp/lab      (seconds)
 #      privacy-lab/run.sh all --out privacy-lab/results     (full mode; regenerates the committed results)
 set -euo pipefail

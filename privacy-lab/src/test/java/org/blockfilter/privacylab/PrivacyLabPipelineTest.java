@@ -116,4 +116,11 @@ class PrivacyLabPipelineTest {
                 List.of("exp1", "exp2", "exp3", "exp4", "exp5", "exp6", "exp7", "exp8"),
                 PrivacyLab.parse(new String[0]).experiments());
     }
+
+    @Test
+    void fullIsTheDefaultModeAndTheLastOfQuickAndFullWins() {
+        assertEquals(false, PrivacyLab.parse(new String[0]).quick());
+        assertEquals(false, PrivacyLab.parse(new String[] {"--quick", "--full"}).quick());
+        assertEquals(true, PrivacyLab.parse(new String[] {"--full", "--quick"}).quick());
+    }
 }
