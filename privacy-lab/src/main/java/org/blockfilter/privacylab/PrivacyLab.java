@@ -122,7 +122,7 @@ public final class PrivacyLab {
                         options.quick()
                                 ? "**QUICK mode**: small universes and few clients; the numbers only show that the pipeline works.\n\n"
                                 : "Full mode (the default, or `--full`): a 33M-address universe (60M too in experiment 4). Since issue 13's"
-                                        + " cluster-decoy grid (exp8) and mainnet-profile chain (exp5) it takes about 16 minutes on the project's"
+                                        + " cluster-decoy grid (exp8) and mainnet-profile chain (exp5) it takes 16 to 17.5 minutes on the project's"
                                         + " 2-core machine, over the 15 minutes issue 13 asks; the run time is in docs/benchmarks.md."
                                         + " `--quick` runs every experiment in a few minutes and is what the tests run.\n\n")
                 .append("| experiment | report |\n| --- | --- |\n");
