@@ -151,21 +151,21 @@ final class BlockFetcher {
             }
             decoyBlocks++;
             if (seeds.contains(h)) {
-                OutputScript decoy = adopt(b, lo, hi, from, filters);
-                if (decoy != null && !decoyScripts.contains(decoy)) {
-                    decoyScripts.add(decoy);
-                    follow(List.of(decoy), lo, lo, hi, filters, queued, requests, next);
+                Adoption decoy = adopt(b, lo, hi, from, filters);
+                if (decoy != null && !decoyScripts.contains(decoy.scripts().get(0))) {
+                    decoyScripts.add(decoy.scripts().get(0));
+                    follow(decoy.heights(), lo, queued, requests, next);
                 }
             }
             if (clusterSeeds.contains(h)) {
-                List<OutputScript> cluster = adoptCluster(b, lo, hi, from, filters);
+                Adoption cluster = adoptCluster(b, lo, hi, from, filters);
                 if (cluster != null) {
-                    for (OutputScript member : cluster) {
+                    for (OutputScript member : cluster.scripts()) {
                         if (!decoyScripts.contains(member)) {
                             decoyScripts.add(member);
                         }
                     }
-                    follow(cluster, Math.max(from, lo - LOOKBACK), lo, hi, filters, queued, requests, next);
+                    follow(cluster.heights(), lo, queued, requests, next);
                 }
             }
         }
@@ -173,31 +173,19 @@ final class BlockFetcher {
     }
 
     /**
-     * Adds to the requests after {@code next} every height in {@code start..hi} whose filter matches one of
-     * {@code scripts}, not queued in this batch nor (below {@code lo}) downloaded earlier in this sync.
+     * Adds to the requests after {@code next} each of {@code heights} (ascending, the adopted scripts' blocks found by
+     * {@link #matchingHeights}) not queued in this batch nor (below {@code lo}) downloaded earlier in this sync.
      */
-    private void follow(
-            List<OutputScript> scripts,
-            int start,
-            int lo,
-            int hi,
-            IntFunction<BasicFilter> filters,
-            Set<Integer> queued,
-            List<Integer> requests,
-            int next) {
-        List<byte[]> query = scripts.stream().map(OutputScript::bytes).toList();
-        for (int g = start; g <= hi; g++) {
+    private void follow(List<Integer> heights, int lo, Set<Integer> queued, List<Integer> requests, int next) {
+        for (int g : heights) {
             if (queued.contains(g) || (g < lo && fetched.contains(g))) {
                 continue;
             }
-            BasicFilter f = filters.apply(g);
-            if (f != null && f.matchAny(query)) {
-                queued.add(g);
-                int at = policy.shuffle()
-                        ? next + 1 + order.nextInt(requests.size() - next)
-                        : insertionPoint(requests, next + 1, g);
-                requests.add(at, g);
-            }
+            queued.add(g);
+            int at = policy.shuffle()
+                    ? next + 1 + order.nextInt(requests.size() - next)
+                    : insertionPoint(requests, next + 1, g);
+            requests.add(at, g);
         }
     }
 
@@ -238,40 +226,26 @@ final class BlockFetcher {
         return b;
     }
 
+    /** Scripts adopted as decoys together, and their blocks in the look-back window and the batch, ascending. */
+    private record Adoption(List<OutputScript> scripts, List<Integer> heights) {}
+
     /**
      * The seed block's decoy script: among its candidates (seeded order), one that appears in no filter from the
      * look-back window up to the batch (those blocks were passed without downloading it) and in as many of the
      * batch's filters as possible, at most {@link FetchPolicy#DECOY_MAX_BLOCKS}; null when none qualifies.
      */
-    private OutputScript adopt(Block seedBlock, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
-        List<OutputScript> candidates = candidates(seedBlock);
-        if (candidates.isEmpty()) {
-            return null;
-        }
-        List<byte[]> all = candidates.stream().map(OutputScript::bytes).toList();
-        int[] before = new int[candidates.size()];
-        int[] inBatch = new int[candidates.size()];
-        for (int h = Math.max(from, lo - LOOKBACK); h <= hi; h++) {
-            BasicFilter f = filters.apply(h);
-            if (f == null || !f.matchAny(all)) {
-                continue;
-            }
-            for (int c = 0; c < candidates.size(); c++) {
-                if (f.match(all.get(c))) {
-                    if (h < lo) {
-                        before[c]++;
-                    } else {
-                        inBatch[c]++;
-                    }
-                }
-            }
-        }
-        OutputScript best = null;
+    private Adoption adopt(Block seedBlock, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
+        List<List<OutputScript>> candidates =
+                candidates(seedBlock).stream().map(List::of).toList();
+        List<List<Integer>> heights = matchingHeights(candidates, lo, hi, from, filters);
+        Adoption best = null;
         int bestCount = 0;
         for (int c = 0; c < candidates.size(); c++) {
-            if (before[c] == 0 && inBatch[c] <= FetchPolicy.DECOY_MAX_BLOCKS && inBatch[c] > bestCount) {
-                best = candidates.get(c);
-                bestCount = inBatch[c];
+            List<Integer> in = heights.get(c);
+            boolean passedBefore = !in.isEmpty() && in.get(0) < lo;
+            if (!passedBefore && in.size() <= FetchPolicy.DECOY_MAX_BLOCKS && in.size() > bestCount) {
+                best = new Adoption(candidates.get(c), in);
+                bestCount = in.size();
             }
         }
         return best;
@@ -283,40 +257,51 @@ final class BlockFetcher {
      * look-back window and the batch, at most {@link FetchPolicy#CLUSTER_MAX_BLOCKS}; the first of equals; null when
      * none qualifies.
      */
-    private List<OutputScript> adoptCluster(
-            Block seedBlock, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
+    private Adoption adoptCluster(Block seedBlock, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
         List<List<OutputScript>> candidates = clusterCandidates(seedBlock);
-        if (candidates.isEmpty()) {
-            return null;
+        List<List<Integer>> heights = matchingHeights(candidates, lo, hi, from, filters);
+        Adoption best = null;
+        int bestCount = 0;
+        for (int c = 0; c < candidates.size(); c++) {
+            int blocks = heights.get(c).size();
+            if (blocks <= FetchPolicy.CLUSTER_MAX_BLOCKS && blocks > bestCount) {
+                best = new Adoption(candidates.get(c), heights.get(c));
+                bestCount = blocks;
+            }
         }
+        return best;
+    }
+
+    /**
+     * Per group of scripts, the heights in {@code max(from, lo - LOOKBACK)..hi} whose filter matches one of them,
+     * ascending: one pass over the window for all groups (a filter none of them matches is decoded once).
+     */
+    private static List<List<Integer>> matchingHeights(
+            List<List<OutputScript>> groups, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
         List<List<byte[]>> queries = new ArrayList<>();
         List<byte[]> all = new ArrayList<>();
-        for (List<OutputScript> c : candidates) {
-            List<byte[]> q = c.stream().map(OutputScript::bytes).toList();
+        List<List<Integer>> out = new ArrayList<>();
+        for (List<OutputScript> g : groups) {
+            List<byte[]> q = g.stream().map(OutputScript::bytes).toList();
             queries.add(q);
             all.addAll(q);
+            out.add(new ArrayList<>());
         }
-        int[] blocks = new int[candidates.size()];
+        if (all.isEmpty()) {
+            return out;
+        }
         for (int h = Math.max(from, lo - LOOKBACK); h <= hi; h++) {
             BasicFilter f = filters.apply(h);
             if (f == null || !f.matchAny(all)) {
                 continue;
             }
-            for (int c = 0; c < candidates.size(); c++) {
+            for (int c = 0; c < groups.size(); c++) {
                 if (f.matchAny(queries.get(c))) {
-                    blocks[c]++;
+                    out.get(c).add(h);
                 }
             }
         }
-        List<OutputScript> best = null;
-        int bestCount = 0;
-        for (int c = 0; c < candidates.size(); c++) {
-            if (blocks[c] <= FetchPolicy.CLUSTER_MAX_BLOCKS && blocks[c] > bestCount) {
-                best = candidates.get(c);
-                bestCount = blocks[c];
-            }
-        }
-        return best;
+        return out;
     }
 
     /**
