@@ -56,6 +56,14 @@ public final class VerifiedHeaderChain {
         return c;
     }
 
+    /**
+     * The lowest height this chain holds: 0 for a chain from genesis. Nothing below it is known, and
+     * a source's chain that does not contain the block at this height is not the same chain.
+     */
+    public int baseHeight() {
+        return 0;
+    }
+
     public int tipHeight() {
         return hashes.size() - 1;
     }
