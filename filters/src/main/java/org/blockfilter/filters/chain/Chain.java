@@ -110,6 +110,12 @@ public enum Chain {
     public static final long NODE_COMPACT_FILTERS = 1L << 6;
     /** NODE_NETWORK_LIMITED (BIP 159): serves at least the last 288 blocks. */
     public static final long NODE_NETWORK_LIMITED = 1L << 10;
+    /**
+     * The default signet's block challenge (Core's {@code SigNetParams}), hex; a node on a signet
+     * with another challenge reports the same chain name and genesis but uses another message start.
+     */
+    public static final String DEFAULT_SIGNET_CHALLENGE =
+            "512103ad5e0edad18cb1f0fc0d28a3d4f1f3e445640337489abb10404f2d1e086be430210359ef5021964fe22d6f8e05b2463c9540ce96883fe3b278760f048f5189f2e6c452ae";
     /** What a filter client needs of a peer: filters, and blocks with their witnesses. */
     public static final long SERVICES_NEEDED = NODE_WITNESS | NODE_COMPACT_FILTERS;
 

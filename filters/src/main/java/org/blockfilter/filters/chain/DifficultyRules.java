@@ -102,8 +102,8 @@ public final class DifficultyRules {
      */
     public Optional<String> violation(int height, long time, long bits, Ancestors ancestors) {
         if (height < 1 || ancestors.lowestHeight() > height - 1) {
-            throw new IllegalArgumentException("header " + height + " needs its parent, but ancestors start at "
-                    + ancestors.lowestHeight());
+            throw new IllegalArgumentException(
+                    "header " + height + " needs its parent, but ancestors start at " + ancestors.lowestHeight());
         }
         Optional<BigInteger> target = target(bits);
         if (target.isEmpty() || target.get().compareTo(powLimit) > 0) {
@@ -119,7 +119,8 @@ public final class DifficultyRules {
         if (required.isPresent()) {
             return required.getAsLong() == bits
                     ? Optional.empty()
-                    : Optional.of("bits " + hex(bits) + ", but the difficulty rules require " + hex(required.getAsLong()));
+                    : Optional.of(
+                            "bits " + hex(bits) + ", but the difficulty rules require " + hex(required.getAsLong()));
         }
         // An ancestor the rule needs is below the chain's start: check what the parent allows.
         if (!allowMinDifficultyBlocks && !permittedTransition(height, ancestors.bits(parent), bits)) {
@@ -194,9 +195,12 @@ public final class DifficultyRules {
         BigInteger observed = decode(newBits);
         BigInteger old = decode(oldBits);
         BigInteger T = BigInteger.valueOf(TARGET_TIMESPAN);
-        BigInteger largest = old.multiply(BigInteger.valueOf(TARGET_TIMESPAN * 4)).divide(T).min(powLimit);
-        BigInteger smallest = old.multiply(BigInteger.valueOf(TARGET_TIMESPAN / 4)).divide(T).min(powLimit);
-        return decode(compact(largest)).compareTo(observed) >= 0 && decode(compact(smallest)).compareTo(observed) <= 0;
+        BigInteger largest =
+                old.multiply(BigInteger.valueOf(TARGET_TIMESPAN * 4)).divide(T).min(powLimit);
+        BigInteger smallest =
+                old.multiply(BigInteger.valueOf(TARGET_TIMESPAN / 4)).divide(T).min(powLimit);
+        return decode(compact(largest)).compareTo(observed) >= 0
+                && decode(compact(smallest)).compareTo(observed) <= 0;
     }
 
     /** The work of a block with {@code bits}: 2^256 / (target + 1), 0 for bits that are no target (Core's {@code GetBlockProof}). */

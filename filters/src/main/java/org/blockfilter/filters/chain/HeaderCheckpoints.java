@@ -76,7 +76,7 @@ public final class HeaderCheckpoints {
             case SIGNET -> out.addAll(read(SigNetParams.get(), null));
             // The header format is the same on every network; bitcoinj's params only parse it here.
             case TESTNET4 -> out.addAll(read(TestNet3Params.get(), "testnet4.checkpoints.txt"));
-            case REGTEST -> { }
+            case REGTEST -> {}
         }
         out.sort(Comparator.comparingInt(HeaderCheckpoint::height));
         return List.copyOf(out);

@@ -28,31 +28,81 @@ class ChainTest {
     private static final HexFormat HEX = HexFormat.of();
 
     /** BIP 94, "Genesis Block": the block hex; its first 80 bytes are the header. */
-    private static final String BIP94_GENESIS_BLOCK = "0100000000000000000000000000000000000000000000000000000000000000000000004e7b2b9128fe0291db0693af2ae418b767e657cd407e80cb1434221eaea7a07a046f3566ffff001dbb0c78170101000000010000000000000000000000000000000000000000000000000000000000000000ffffffff5504ffff001d01044c4c30332f4d61792f323032342030303030303030303030303030303030303030303165626435386332343439373062336161396437383362623030313031316662653865613865393865303065ffffffff0100f2052a010000002321000000000000000000000000000000000000000000000000000000000000000000ac00000000";
+    private static final String BIP94_GENESIS_BLOCK =
+            "0100000000000000000000000000000000000000000000000000000000000000000000004e7b2b9128fe0291db0693af2ae418b767e657cd407e80cb1434221eaea7a07a046f3566ffff001dbb0c78170101000000010000000000000000000000000000000000000000000000000000000000000000ffffffff5504ffff001d01044c4c30332f4d61792f323032342030303030303030303030303030303030303030303165626435386332343439373062336161396437383362623030313031316662653865613865393865303065ffffffff0100f2052a010000002321000000000000000000000000000000000000000000000000000000000000000000ac00000000";
 
     /** Core's SigNetParams: the default signet's block challenge. */
-    private static final String SIGNET_CHALLENGE = "512103ad5e0edad18cb1f0fc0d28a3d4f1f3e445640337489abb10404f2d1e086be430210359ef5021964fe22d6f8e05b2463c9540ce96883fe3b278760f048f5189f2e6c452ae";
+    private static final String SIGNET_CHALLENGE =
+            "512103ad5e0edad18cb1f0fc0d28a3d4f1f3e445640337489abb10404f2d1e086be430210359ef5021964fe22d6f8e05b2463c9540ce96883fe3b278760f048f5189f2e6c452ae";
 
     private record Published(
-            String coreName, String magic, String genesis, int p2p, int rpc, String hrp, int p2pkh, int p2sh, String powLimit) {}
+            String coreName,
+            String magic,
+            String genesis,
+            int p2p,
+            int rpc,
+            String hrp,
+            int p2pkh,
+            int p2sh,
+            String powLimit) {}
 
     private static Published published(Chain c) {
         return switch (c) {
-            case MAINNET -> new Published("main", "f9beb4d9",
-                    "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f", 8333, 8332, "bc", 0, 5,
-                    "00000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
-            case TESTNET3 -> new Published("test", "0b110907",
-                    "000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943", 18333, 18332, "tb", 111, 196,
-                    "00000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
-            case TESTNET4 -> new Published("testnet4", "1c163f28",
-                    "00000000da84f2bafbbc53dee25a72ae507ff4914b867c565be350b0da8bf043", 48333, 48332, "tb", 111, 196,
-                    "00000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
-            case SIGNET -> new Published("signet", "0a03cf40",
-                    "00000008819873e925422c1ff0f99f7cc9bbb232af63a077a480a3633bee1ef6", 38333, 38332, "tb", 111, 196,
-                    "00000377ae000000000000000000000000000000000000000000000000000000");
-            case REGTEST -> new Published("regtest", "fabfb5da",
-                    "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206", 18444, 18443, "bcrt", 111, 196,
-                    "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
+            case MAINNET ->
+                new Published(
+                        "main",
+                        "f9beb4d9",
+                        "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f",
+                        8333,
+                        8332,
+                        "bc",
+                        0,
+                        5,
+                        "00000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
+            case TESTNET3 ->
+                new Published(
+                        "test",
+                        "0b110907",
+                        "000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943",
+                        18333,
+                        18332,
+                        "tb",
+                        111,
+                        196,
+                        "00000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
+            case TESTNET4 ->
+                new Published(
+                        "testnet4",
+                        "1c163f28",
+                        "00000000da84f2bafbbc53dee25a72ae507ff4914b867c565be350b0da8bf043",
+                        48333,
+                        48332,
+                        "tb",
+                        111,
+                        196,
+                        "00000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
+            case SIGNET ->
+                new Published(
+                        "signet",
+                        "0a03cf40",
+                        "00000008819873e925422c1ff0f99f7cc9bbb232af63a077a480a3633bee1ef6",
+                        38333,
+                        38332,
+                        "tb",
+                        111,
+                        196,
+                        "00000377ae000000000000000000000000000000000000000000000000000000");
+            case REGTEST ->
+                new Published(
+                        "regtest",
+                        "fabfb5da",
+                        "0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206",
+                        18444,
+                        18443,
+                        "bcrt",
+                        111,
+                        196,
+                        "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
         };
     }
 
@@ -95,11 +145,14 @@ class ChainTest {
         System.arraycopy(challenge, 0, serialized, 1, challenge.length);
         byte[] hash = Sha256Hash.hashTwice(serialized);
         assertArrayEquals(Arrays.copyOf(hash, 4), Chain.SIGNET.magicBytes());
+        assertEquals(SIGNET_CHALLENGE, Chain.DEFAULT_SIGNET_CHALLENGE);
     }
 
     /** bitcoinj has every network but testnet4: its genesis, magic, port and address encoding agree with ours. */
     @ParameterizedTest
-    @EnumSource(value = Chain.class, names = {"MAINNET", "TESTNET3", "SIGNET", "REGTEST"})
+    @EnumSource(
+            value = Chain.class,
+            names = {"MAINNET", "TESTNET3", "SIGNET", "REGTEST"})
     void agreesWithBitcoinj(Chain c) {
         NetworkParameters params = NetworkParameters.of(c.addressNetwork());
         byte[] theirs = Arrays.copyOf(params.getGenesisBlock().serialize(), 80);
@@ -127,7 +180,9 @@ class ChainTest {
         assertEquals(DifficultyRules.compact(c.powLimit()), bits);
         assertEquals(0, DifficultyRules.TARGET_TIMESPAN % DifficultyRules.TARGET_SPACING);
         if (c != Chain.REGTEST) {
-            BigInteger max = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE)
+            BigInteger max = BigInteger.ONE
+                    .shiftLeft(256)
+                    .subtract(BigInteger.ONE)
                     .divide(BigInteger.valueOf(DifficultyRules.TARGET_TIMESPAN * 4));
             assertTrue(c.powLimit().compareTo(max) < 0);
         }

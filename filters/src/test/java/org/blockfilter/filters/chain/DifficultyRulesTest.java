@@ -47,7 +47,8 @@ class DifficultyRulesTest {
         assertTrue(MAIN.permittedTransition(46368, 0x1c387f6fL, 0x1d00e1fdL));
         assertFalse(MAIN.permittedTransition(46368, 0x1c387f6fL, 0x1d00e1fdL + 1));
         assertFalse(MAIN.permittedTransition(46367, 0x1c387f6fL, 0x1c387f6eL)); // not a retarget height
-        assertTrue(TESTNET3.permittedTransition(46367, 0x1c387f6fL, MIN)); // anything goes where min-difficulty blocks are allowed
+        assertTrue(TESTNET3.permittedTransition(
+                46367, 0x1c387f6fL, MIN)); // anything goes where min-difficulty blocks are allowed
     }
 
     /** Core's CheckProofOfWork_test_* cases (negative, overflow, too easy, zero target) are no valid bits. */
@@ -68,7 +69,8 @@ class DifficultyRulesTest {
     void mainnetKeepsTheBitsInsideAPeriodAndRetargetsAtItsEnd() {
         Ancestors a = period(0, 0x1c05a3f4L, 1279008237L, 1279297671L);
         assertEquals(Optional.empty(), MAIN.violation(N - 1, 1279297000L, 0x1c05a3f4L, a.without(N - 1)));
-        assertTrue(MAIN.violation(N - 1, 1279297000L, 0x1c05a3f5L, a.without(N - 1)).isPresent());
+        assertTrue(MAIN.violation(N - 1, 1279297000L, 0x1c05a3f5L, a.without(N - 1))
+                .isPresent());
         assertEquals(OptionalLong.of(0x1c0168fdL), MAIN.requiredBits(N, 1279297700L, a));
         assertTrue(MAIN.violation(N, 1279297700L, 0x1c05a3f4L, a).orElseThrow().contains("require 1c0168fd"));
     }
@@ -123,7 +125,8 @@ class DifficultyRulesTest {
         assertEquals(OptionalLong.of(limit), REGTEST.requiredBits(N, 1_000_002L, a));
         assertEquals(limit, REGTEST.nextWorkRequired(limit, 2_000_000L, 1_000_000L, limit));
         assertTrue(REGTEST.violation(N, 1_000_002L, 0x1d00ffffL, a).isPresent());
-        assertTrue(REGTEST.violation(N - 1, 1_000_002L, 0x1d00ffffL, a.without(N - 1)).isPresent());
+        assertTrue(REGTEST.violation(N - 1, 1_000_002L, 0x1d00ffffL, a.without(N - 1))
+                .isPresent());
     }
 
     /** A chain holding only headers from a checkpoint at a retarget boundary checks the next retarget exactly. */
@@ -160,7 +163,8 @@ class DifficultyRulesTest {
     @Test
     void compactRoundTripsCoresEncoding() {
         for (long bits : new long[] {0x1d00ffffL, 0x1c05a3f4L, 0x1e0377aeL, 0x207fffffL, 0x1b0404cbL, 0x170e92aaL}) {
-            assertEquals(bits, DifficultyRules.compact(DifficultyRules.target(bits).orElseThrow()));
+            assertEquals(
+                    bits, DifficultyRules.compact(DifficultyRules.target(bits).orElseThrow()));
         }
         // A mantissa with its high bit set moves one byte up (Core's GetCompact).
         assertEquals(0x02008000L, DifficultyRules.compact(BigInteger.valueOf(0x80)));

@@ -45,7 +45,8 @@ class HeaderCheckpointsTest {
         assertEquals(143_136, last(Chain.TESTNET4).height());
         assertEquals(229_824, last(Chain.SIGNET).height());
         assertEquals(List.of(Chain.REGTEST.genesisCheckpoint()), HeaderCheckpoints.of(Chain.REGTEST));
-        assertEquals(876_960, HeaderCheckpoints.atOrBelow(Chain.MAINNET, 878_975).height());
+        assertEquals(
+                876_960, HeaderCheckpoints.atOrBelow(Chain.MAINNET, 878_975).height());
         assertEquals(0, HeaderCheckpoints.atOrBelow(Chain.MAINNET, 2015).height());
     }
 
@@ -66,18 +67,23 @@ class HeaderCheckpointsTest {
      * networks some of those 2015 may be minimum-difficulty blocks, so it lies between the two.
      */
     @ParameterizedTest
-    @EnumSource(value = Chain.class, names = {"MAINNET", "TESTNET3", "TESTNET4", "SIGNET"})
+    @EnumSource(
+            value = Chain.class,
+            names = {"MAINNET", "TESTNET3", "TESTNET4", "SIGNET"})
     void chainWorkGrowsByThePeriodsBlocks(Chain c) {
         List<HeaderCheckpoint> cps = HeaderCheckpoints.of(c);
         BigInteger minWork = DifficultyRules.work(DifficultyRules.compact(c.powLimit()));
         for (int i = 1; i < cps.size(); i++) {
-            BigInteger prevWork = DifficultyRules.work(HeaderFields.bits(cps.get(i - 1).header()));
+            BigInteger prevWork =
+                    DifficultyRules.work(HeaderFields.bits(cps.get(i - 1).header()));
             BigInteger own = DifficultyRules.work(HeaderFields.bits(cps.get(i).header()));
             BigInteger grew = cps.get(i).chainWork().subtract(cps.get(i - 1).chainWork());
             BigInteger most = prevWork.multiply(BigInteger.valueOf(N - 1)).add(own);
             if (c.difficultyRules().allowsMinimumDifficultyBlocks()) {
                 BigInteger least = minWork.multiply(BigInteger.valueOf(N - 1)).add(own);
-                assertTrue(grew.compareTo(least) >= 0 && grew.compareTo(most) <= 0, c + " at " + cps.get(i).height());
+                assertTrue(
+                        grew.compareTo(least) >= 0 && grew.compareTo(most) <= 0,
+                        c + " at " + cps.get(i).height());
             } else {
                 assertEquals(most, grew, c + " at " + cps.get(i).height());
             }
@@ -85,13 +91,16 @@ class HeaderCheckpointsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Chain.class, names = {"MAINNET", "SIGNET"})
+    @EnumSource(
+            value = Chain.class,
+            names = {"MAINNET", "SIGNET"})
     void consecutiveRetargetsArePermittedTransitions(Chain c) {
         List<HeaderCheckpoint> cps = HeaderCheckpoints.of(c);
         for (int i = 1; i < cps.size(); i++) {
             long before = HeaderFields.bits(cps.get(i - 1).header());
             long after = HeaderFields.bits(cps.get(i).header());
-            assertTrue(c.difficultyRules().permittedTransition(cps.get(i).height(), before, after),
+            assertTrue(
+                    c.difficultyRules().permittedTransition(cps.get(i).height(), before, after),
                     c + " at " + cps.get(i).height());
         }
     }
@@ -99,12 +108,18 @@ class HeaderCheckpointsTest {
     /** Core's pow_tests get_next_work and get_next_work_pow_limit are the retargets at 32,256 and 2,016. */
     @Test
     void mainnetsFirstRetargetsAreCoresPowTestResults() {
-        assertEquals(0x1d00ffffL, HeaderFields.bits(HeaderCheckpoints.of(Chain.MAINNET).get(1).header()));
-        assertEquals(0x1d00d86aL, HeaderFields.bits(HeaderCheckpoints.of(Chain.MAINNET).get(16).header()));
+        assertEquals(
+                0x1d00ffffL,
+                HeaderFields.bits(HeaderCheckpoints.of(Chain.MAINNET).get(1).header()));
+        assertEquals(
+                0x1d00d86aL,
+                HeaderFields.bits(HeaderCheckpoints.of(Chain.MAINNET).get(16).header()));
     }
 
     @ParameterizedTest
-    @EnumSource(value = Chain.class, names = {"MAINNET", "TESTNET4", "SIGNET"})
+    @EnumSource(
+            value = Chain.class,
+            names = {"MAINNET", "TESTNET4", "SIGNET"})
     void linkToTheHashesElectrumPublishes(Chain c) throws IOException {
         List<String[]> electrum = electrum(c);
         List<HeaderCheckpoint> cps = HeaderCheckpoints.of(c);
@@ -113,7 +128,8 @@ class HeaderCheckpointsTest {
             HeaderCheckpoint cp = cps.get(i + 1);
             assertEquals(electrum.get(i)[0], previousHash(cp.header()).toString(), c + " at " + cp.height());
             if (electrum.get(i).length > 1) {
-                BigInteger target = DifficultyRules.target(HeaderFields.bits(cp.header())).orElseThrow();
+                BigInteger target =
+                        DifficultyRules.target(HeaderFields.bits(cp.header())).orElseThrow();
                 assertEquals(new BigInteger(electrum.get(i)[1]), target, c + " target at " + cp.height());
             }
             compared++;
