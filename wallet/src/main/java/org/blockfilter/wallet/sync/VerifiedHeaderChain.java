@@ -12,12 +12,14 @@ import org.bitcoinj.core.Context;
 import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.VerificationException;
+import org.blockfilter.filters.chain.Chain;
+import org.blockfilter.filters.chain.DifficultyRules;
 
 /**
  * The best block-header chain the wallet has verified, from genesis: every header links to the
- * one before, meets the target its bits claim, and claims the right target. Regtest never
- * retargets, so its bits must equal genesis's; on other networks the target must not exceed the
- * network's limit (retarget arithmetic is not checked there).
+ * one before, meets the target its bits claim, and claims the target the network's difficulty
+ * rules require ({@link DifficultyRules}: retargets, testnet's minimum-difficulty exception, BIP
+ * 94; regtest never retargets).
  *
  * <p>Mutable; not thread-safe (the sync engine owns it). No method returns null.
  */
@@ -127,7 +129,7 @@ public final class VerifiedHeaderChain {
                 throw new InvalidHeaderException(
                         height, "header does not link: prev " + b.getPrevBlockHash() + ", expected " + prevHash);
             }
-            checkTarget(height, b, prev);
+            checkTarget(height, b, startHeight, out);
             // bitcoinj reads its proof-of-work switch from a thread-local Context; set ours (strict PoW).
             Context.propagate(CONTEXT);
             try {
@@ -142,17 +144,46 @@ public final class VerifiedHeaderChain {
         return out;
     }
 
-    private void checkTarget(int height, Block b, Block prev) {
-        if (params.network() == BitcoinNetwork.REGTEST) {
-            if (b.getDifficultyTarget() != prev.getDifficultyTarget()) {
-                throw new InvalidHeaderException(
-                        height,
-                        "regtest never retargets, but bits changed from " + Long.toHexString(prev.getDifficultyTarget())
-                                + " to " + Long.toHexString(b.getDifficultyTarget()));
+    /**
+     * The bits {@code b} claims are the ones the network's difficulty rules require at
+     * {@code height}, reading its ancestors from the branch so far ({@code branch}, from
+     * {@code startHeight}) and below it from this chain (down to {@link #baseHeight()}).
+     */
+    private void checkTarget(int height, Block b, int startHeight, List<Block> branch) {
+        DifficultyRules.Ancestors ancestors = new DifficultyRules.Ancestors() {
+            @Override
+            public int lowestHeight() {
+                return baseHeight();
             }
-        } else if (b.getDifficultyTargetAsInteger().compareTo(params.getMaxTarget()) > 0) {
-            throw new InvalidHeaderException(height, "target above the network's proof-of-work limit");
-        }
+
+            @Override
+            public long time(int h) {
+                return ancestor(h).time().getEpochSecond();
+            }
+
+            @Override
+            public long bits(int h) {
+                return ancestor(h).getDifficultyTarget();
+            }
+
+            private Block ancestor(int h) {
+                return h >= startHeight ? branch.get(h - startHeight) : header(h);
+            }
+        };
+        DifficultyRules.of(chainOf(params.network()))
+                .violation(height, b.time().getEpochSecond(), b.getDifficultyTarget(), ancestors)
+                .ifPresent(fault -> {
+                    throw new InvalidHeaderException(height, fault);
+                });
+    }
+
+    private static Chain chainOf(Network network) {
+        return switch ((BitcoinNetwork) network) {
+            case MAINNET -> Chain.MAINNET;
+            case TESTNET -> Chain.TESTNET3;
+            case SIGNET -> Chain.SIGNET;
+            case REGTEST -> Chain.REGTEST;
+        };
     }
 
     /** Work of this chain's blocks above {@code height}. */
