@@ -258,6 +258,19 @@ public enum Chain {
                         "unknown network '" + name + "'; use one of " + String.join(", ", allCliNames())));
     }
 
+    /**
+     * The network a bitcoinj {@link BitcoinNetwork} is: bitcoinj's TESTNET is testnet3 (bitcoinj
+     * 0.17 has no testnet4, whose wallets therefore cannot be named by a bitcoinj network).
+     */
+    public static Chain ofBitcoinj(BitcoinNetwork network) {
+        return switch (network) {
+            case MAINNET -> MAINNET;
+            case TESTNET -> TESTNET3;
+            case SIGNET -> SIGNET;
+            case REGTEST -> REGTEST;
+        };
+    }
+
     /** The network of a {@code getblockchaininfo} {@code chain} field, if it is one of ours. */
     public static Optional<Chain> fromCoreName(String coreName) {
         return Arrays.stream(values()).filter(c -> c.coreName.equals(coreName)).findFirst();

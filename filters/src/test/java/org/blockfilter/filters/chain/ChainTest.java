@@ -165,6 +165,13 @@ class ChainTest {
     }
 
     @Test
+    void bitcoinjsNetworksAreTheirChains() {
+        for (Chain c : new Chain[] {Chain.MAINNET, Chain.TESTNET3, Chain.SIGNET, Chain.REGTEST}) {
+            assertEquals(c, Chain.ofBitcoinj(c.addressNetwork()));
+        }
+    }
+
+    @Test
     void testnet4SharesTestnetsAddressEncodingOnly() {
         assertEquals(BitcoinNetwork.TESTNET, Chain.TESTNET4.addressNetwork());
         NetworkParameters testnet = NetworkParameters.of(BitcoinNetwork.TESTNET);

@@ -170,20 +170,11 @@ public final class VerifiedHeaderChain {
                 return h >= startHeight ? branch.get(h - startHeight) : header(h);
             }
         };
-        DifficultyRules.of(chainOf(params.network()))
+        DifficultyRules.of(Chain.ofBitcoinj((BitcoinNetwork) params.network()))
                 .violation(height, b.time().getEpochSecond(), b.getDifficultyTarget(), ancestors)
                 .ifPresent(fault -> {
                     throw new InvalidHeaderException(height, fault);
                 });
-    }
-
-    private static Chain chainOf(Network network) {
-        return switch ((BitcoinNetwork) network) {
-            case MAINNET -> Chain.MAINNET;
-            case TESTNET -> Chain.TESTNET3;
-            case SIGNET -> Chain.SIGNET;
-            case REGTEST -> Chain.REGTEST;
-        };
     }
 
     /** Work of this chain's blocks above {@code height}. */

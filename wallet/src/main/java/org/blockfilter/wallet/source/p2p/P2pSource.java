@@ -5,15 +5,16 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.Bip158;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
@@ -67,7 +68,7 @@ public final class P2pSource implements ChainSource {
     private static final Sha256Hash ZERO = Sha256Hash.ZERO_HASH;
 
     private final InetSocketAddress peer;
-    private final NetworkParameters params;
+    private final Chain network;
     private final Options options;
     private final String name;
     private final PeerHeaderChain chain;
@@ -75,23 +76,31 @@ public final class P2pSource implements ChainSource {
     private boolean closed;
     private long pingNonce = new java.security.SecureRandom().nextLong();
 
-    private P2pSource(InetSocketAddress peer, NetworkParameters params, Options options) {
+    private P2pSource(InetSocketAddress peer, Chain network, Options options) {
         this.peer = peer;
-        this.params = params;
+        this.network = network;
         this.options = options;
         this.name = "p2p:" + peer.getHostString() + ":" + peer.getPort();
-        this.chain = new PeerHeaderChain(
-                Arrays.copyOf(params.getGenesisBlock().serialize(), ProtocolLimits.HEADER_BYTES), options.maxHeight());
+        this.chain = new PeerHeaderChain(network.genesisHeader(), options.maxHeight());
     }
 
-    /** Connects and handshakes now, so a peer that does not serve compact filters fails here. */
-    public static P2pSource connect(InetSocketAddress peer, NetworkParameters params, Options options) {
+    /**
+     * Connects and handshakes now, so a peer that does not serve compact filters fails here. The
+     * network gives the message start and the genesis the peer's header chain must start from.
+     */
+    public static P2pSource connect(InetSocketAddress peer, Chain network, Options options) {
         Objects.requireNonNull(peer, "peer");
-        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(network, "network");
         Objects.requireNonNull(options, "options");
-        P2pSource s = new P2pSource(peer, params, options);
+        P2pSource s = new P2pSource(peer, network, options);
         s.call("connect", c -> null);
         return s;
+    }
+
+    /** {@link #connect(InetSocketAddress, Chain, Options)} on the network bitcoinj's {@code params} name. */
+    public static P2pSource connect(InetSocketAddress peer, NetworkParameters params, Options options) {
+        Objects.requireNonNull(params, "params");
+        return connect(peer, Chain.ofBitcoinj((BitcoinNetwork) params.network()), options);
     }
 
     @Override
@@ -384,8 +393,8 @@ public final class P2pSource implements ChainSource {
             throw fail("closed");
         }
         if (connection == null) {
-            PeerConnection c = PeerConnection.open(
-                    peer, params.getPacketMagic(), options.timeout().toMillis(), USER_AGENT);
+            PeerConnection c =
+                    PeerConnection.open(peer, network.magic(), options.timeout().toMillis(), USER_AGENT);
             if ((c.peerVersion().services() & Message.NODE_COMPACT_FILTERS) == 0) {
                 c.close();
                 throw fail("peer does not advertise NODE_COMPACT_FILTERS (services 0x"
