@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * and (on mainnet) the target of block 2016 * (i + 1); so each shipped checkpoint at 2016 * (i + 1)
  * must link to that hash (its header's previous-block field) and claim that target. The copies in
  * test resources chain/electrum-*.txt hold, one entry a line, the hash (and on mainnet the target,
- * in decimal) of every entry of the signet and testnet4 files and of mainnet's first 20.
+ * in decimal) of every entry of the signet and testnet4 files, of mainnet's first 20 and testnet3's first 30.
  */
 class HeaderCheckpointsTest {
     private static final int N = DifficultyRules.INTERVAL;
@@ -119,7 +119,7 @@ class HeaderCheckpointsTest {
     @ParameterizedTest
     @EnumSource(
             value = Chain.class,
-            names = {"MAINNET", "TESTNET4", "SIGNET"})
+            names = {"MAINNET", "TESTNET3", "TESTNET4", "SIGNET"})
     void linkToTheHashesElectrumPublishes(Chain c) throws IOException {
         List<String[]> electrum = electrum(c);
         List<HeaderCheckpoint> cps = HeaderCheckpoints.of(c);
@@ -134,7 +134,13 @@ class HeaderCheckpointsTest {
             }
             compared++;
         }
-        assertEquals(c == Chain.MAINNET ? 20 : c == Chain.TESTNET4 ? 58 : 114, compared);
+        int expected = switch (c) {
+            case MAINNET -> 20;
+            case TESTNET3 -> 30;
+            case TESTNET4 -> 58;
+            default -> 114;
+        };
+        assertEquals(expected, compared);
     }
 
     private static Sha256Hash previousHash(byte[] header) {
