@@ -276,6 +276,18 @@ public enum Chain {
         return Arrays.stream(values()).filter(c -> c.coreName.equals(coreName)).findFirst();
     }
 
+    /**
+     * The network a node's {@code getblockchaininfo} {@code chain} field names: Bitcoin Core's
+     * names ({@link #coreName()}) or btcd's, which are our canonical names ({@link #cliName()}:
+     * mainnet, testnet3, testnet4, signet, regtest).
+     */
+    public static Optional<Chain> fromNodeName(String name) {
+        return fromCoreName(name)
+                .or(() -> Arrays.stream(values())
+                        .filter(c -> c.cliName().equals(name))
+                        .findFirst());
+    }
+
     /** The canonical command-line names, for messages and help. */
     public static List<String> allCliNames() {
         return Stream.of(values()).map(Chain::cliName).collect(Collectors.toUnmodifiableList());

@@ -205,6 +205,10 @@ class ChainTest {
         assertEquals(Optional.of(Chain.TESTNET3), Chain.fromCoreName("test"));
         assertEquals(Optional.of(Chain.TESTNET4), Chain.fromCoreName("testnet4"));
         assertEquals(Optional.empty(), Chain.fromCoreName("testnet3"));
+        assertEquals(Optional.of(Chain.TESTNET3), Chain.fromNodeName("testnet3")); // btcd's name
+        assertEquals(Optional.of(Chain.MAINNET), Chain.fromNodeName("mainnet"));
+        assertEquals(Optional.of(Chain.MAINNET), Chain.fromNodeName("main"));
+        assertEquals(Optional.empty(), Chain.fromNodeName("testnet"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Chain.fromName("testnet5"));
         assertEquals(
                 "unknown network 'testnet5'; use one of mainnet, testnet3, testnet4, signet, regtest", e.getMessage());

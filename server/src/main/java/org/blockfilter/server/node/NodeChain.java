@@ -8,7 +8,7 @@ import org.blockfilter.server.rpc.BitcoinRpc;
 
 /**
  * The network the node behind the server is on: the {@code chain} its {@code getblockchaininfo}
- * reports, and the {@link Chain} that name denotes once the node's genesis block has been checked
+ * reports (Bitcoin Core's names, or btcd's: mainnet, testnet3, testnet4, signet, regtest), and the {@link Chain} that name denotes once the node's genesis block has been checked
  * against that network's. A chain name we do not know (or a signet with a challenge other than the
  * default one, which shares the default signet's name and genesis but not its message start) has
  * no {@link Chain}: the server indexes and serves it over HTTP, but cannot speak P2P for it.
@@ -25,7 +25,7 @@ public record NodeChain(String name, Optional<Chain> chain) {
         if (chain.isPresent()) {
             return "";
         }
-        return Chain.fromCoreName(name).isPresent()
+        return Chain.fromNodeName(name).isPresent()
                 ? "the node is on a signet whose challenge is not the default signet's, so its message start is unknown"
                 : "the node is on chain '" + name + "', which is none of " + String.join(", ", Chain.allCliNames());
     }
@@ -45,7 +45,7 @@ public record NodeChain(String name, Optional<Chain> chain) {
      */
     public static NodeChain of(BitcoinRpc rpc) {
         String name = rpc.chainName();
-        Optional<Chain> known = Chain.fromCoreName(name);
+        Optional<Chain> known = Chain.fromNodeName(name);
         if (known.isEmpty()) {
             return new NodeChain(name, Optional.empty());
         }
