@@ -1,6 +1,7 @@
 package org.blockfilter.regtest.wallet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -69,28 +70,34 @@ class SendBroadcastBtcdTest {
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    private LightWallet fundedWallet(Path file) {
+    /** btcd with a scenario, and a wallet at {@code file} holding one confirmed coin. */
+    private ScenarioSpec startWithFundedWallet(long seed, Path file) {
+        ScenarioSpec spec = ScenarioSpec.small(seed, 5);
+        chain = WalletFixture.onBtcd(spec);
         LightWallet w = WalletFixture.newWallet(file, PASSPHRASE, EnumSet.of(AddressKind.P2WPKH));
         chain.pay(WalletFixture.receiving(w, AddressKind.P2WPKH, 0));
         chain.node().mine(1);
-        return w;
+        return spec;
+    }
+
+    private Run send(Path wallet, ScenarioSpec spec, String amount, String... sources) throws IOException {
+        List<String> args = new ArrayList<>(List.of(
+                "send", "--to", spec.miningAddress().toString(), "--amount", amount, "--fee-rate", "2", "--yes"));
+        args.addAll(List.of(sources));
+        return cli(wallet, args.toArray(String[]::new));
     }
 
     @Test
     void aP2pOnlySendIsAcceptedByBtcdAndConfirms() throws IOException {
-        ScenarioSpec spec = ScenarioSpec.small(20_261_202L, 5);
-        chain = WalletFixture.onBtcd(spec);
-        RegtestNode node = chain.node();
         Path file = dir.resolve("w.json");
-        fundedWallet(file);
+        ScenarioSpec spec = startWithFundedWallet(20_261_202L, file);
+        RegtestNode node = chain.node();
         InetSocketAddress p2p = node.p2pAddress().orElseThrow();
         String peer = p2p.getHostString() + ":" + p2p.getPort();
 
         Run sync = cli(file, "sync", "--peer", peer, "--timeout", "10");
         assertEquals(0, sync.exit(), sync.err());
-        Run send = cli(
-                file, "send", "--to", spec.miningAddress().toString(), "--amount", "0.01", "--fee-rate", "2", "--yes",
-                "--peer", peer, "--timeout", "10");
+        Run send = send(file, spec, "0.01", "--peer", peer, "--timeout", "10");
         assertEquals(0, send.exit(), send.err());
         Matcher m = SENT.matcher(send.out());
         assertTrue(m.find(), send.out());
@@ -105,11 +112,9 @@ class SendBroadcastBtcdTest {
 
     @Test
     void aRestSendTheNodeRefusedAfterAnsweringItsTxidIsNotAcceptedAndItsCoinStaysSpendable() throws IOException {
-        ScenarioSpec spec = ScenarioSpec.small(20_261_203L, 5);
-        chain = WalletFixture.onBtcd(spec);
-        RegtestNode node = chain.node();
         Path file = dir.resolve("w.json");
-        fundedWallet(file);
+        ScenarioSpec spec = startWithFundedWallet(20_261_203L, file);
+        RegtestNode node = chain.node();
         try (AnswerFirstRpcProxy proxy = new AnswerFirstRpcProxy(node.rpcUri());
                 ServerOnNode server = new ServerOnNode(node, proxy.uri())) {
             String url = server.baseUri().toString();
@@ -117,23 +122,19 @@ class SendBroadcastBtcdTest {
             // A second copy of the wallet that will spend the same coin again.
             Path copy = dir.resolve("copy.json");
             Files.copy(file, copy);
-            Run first = cli(
-                    file, "send", "--to", spec.miningAddress().toString(), "--amount", "0.01", "--fee-rate", "2",
-                    "--yes", "--server", url);
+            Run first = send(file, spec, "0.01", "--server", url);
             assertEquals(0, first.exit(), first.err());
             Coin before = LightWallet.load(copy, PASSPHRASE).ledger().balance(false);
 
-            Run doubleSpend = cli(
-                    copy, "send", "--to", spec.miningAddress().toString(), "--amount", "0.02", "--fee-rate", "2",
-                    "--yes", "--server", url);
+            Run doubleSpend = send(copy, spec, "0.02", "--server", url);
             assertEquals(4, doubleSpend.exit(), doubleSpend.out() + doubleSpend.err());
             assertTrue(doubleSpend.err().contains("was not accepted by any source"), doubleSpend.err());
             assertTrue(doubleSpend.err().contains("tx_rejected"), doubleSpend.err());
             assertTrue(doubleSpend.err().contains("does not hold it"), doubleSpend.err());
-            assertTrue(!doubleSpend.out().contains("sent "), doubleSpend.out());
+            assertFalse(doubleSpend.out().contains("sent "), doubleSpend.out());
             assertEquals(1, proxy.hiddenRefusals());
             LightWallet after = LightWallet.load(copy, PASSPHRASE);
-            assertTrue(after.ledger().utxos(false).size() == 1, "the coin is still unspent in the copy");
+            assertEquals(1, after.ledger().utxos(false).size(), "the coin is still unspent in the copy");
             assertEquals(before, after.ledger().balance(false));
         }
     }

@@ -67,36 +67,35 @@ class P2pBroadcastTest {
         }
     }
 
+    /** The message of the broadcast's NotAcceptedException; the peer holds nothing and got no unasked tx. */
+    private static String notAccepted(MempoolPeer.Style style, boolean asks, boolean refuses) throws IOException {
+        Transaction tx = payment();
+        try (MempoolPeer peer = new MempoolPeer(style, asks, refuses, SERVES_FILTERS);
+                P2pSource source = connect(peer)) {
+            String message = assertThrows(NotAcceptedException.class, () -> source.broadcast(tx.serialize()))
+                    .getMessage();
+            assertFalse(peer.holds(tx.getTxId()));
+            assertEquals(0, peer.unrequestedTx.get());
+            return message;
+        }
+    }
+
     @Test
     void aRejectAfterTheGetdataIsNotAcceptedWithThePeersReason() throws IOException {
-        Transaction tx = payment();
-        try (MempoolPeer peer = new MempoolPeer(MempoolPeer.Style.BTCD, true, true, SERVES_FILTERS);
-                P2pSource source = connect(peer)) {
-            NotAcceptedException e = assertThrows(NotAcceptedException.class, () -> source.broadcast(tx.serialize()));
-            assertTrue(e.getMessage().contains("rejected it: transaction already spent (code 0x42)"), e.getMessage());
-            assertFalse(peer.holds(tx.getTxId()));
-        }
+        String m = notAccepted(MempoolPeer.Style.BTCD, true, true);
+        assertTrue(m.contains("rejected it: transaction already spent (code 0x42)"), m);
     }
 
     @Test
     void aPeerThatNeverAsksForTheTransactionDidNotTakeIt() throws IOException {
-        Transaction tx = payment();
-        try (MempoolPeer peer = new MempoolPeer(MempoolPeer.Style.BTCD, false, false, SERVES_FILTERS);
-                P2pSource source = connect(peer)) {
-            NotAcceptedException e = assertThrows(NotAcceptedException.class, () -> source.broadcast(tx.serialize()));
-            assertTrue(e.getMessage().contains("did not ask for it within 1000 ms"), e.getMessage());
-            assertEquals(0, peer.unrequestedTx.get());
-        }
+        String m = notAccepted(MempoolPeer.Style.BTCD, false, false);
+        assertTrue(m.contains("did not ask for it within 1000 ms"), m);
     }
 
     @Test
     void aPeerThatAsksThenNeitherHoldsNorAnnouncesItIsNotAccepted() throws IOException {
-        Transaction tx = payment();
-        try (MempoolPeer peer = new MempoolPeer(MempoolPeer.Style.CORE, true, true, SERVES_FILTERS);
-                P2pSource source = connect(peer)) {
-            NotAcceptedException e = assertThrows(NotAcceptedException.class, () -> source.broadcast(tx.serialize()));
-            assertTrue(e.getMessage().contains("neither serves it back nor announced it within 6000 ms"), e.getMessage());
-        }
+        String m = notAccepted(MempoolPeer.Style.CORE, true, true);
+        assertTrue(m.contains("neither serves it back nor announced it within 6000 ms"), m);
     }
 
     @Test
