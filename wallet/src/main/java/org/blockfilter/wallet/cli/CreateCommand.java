@@ -8,10 +8,7 @@ import org.blockfilter.wallet.store.SealedSecret;
 import org.blockfilter.wallet.store.Sealing;
 import picocli.CommandLine.Command;
 
-@Command(
-        name = "create",
-        mixinStandardHelpOptions = true,
-        description = "Create a wallet with a new BIP 39 mnemonic.")
+@Command(name = "create", mixinStandardHelpOptions = true, description = "Create a wallet with a new BIP 39 mnemonic.")
 final class CreateCommand extends NewWalletOptions implements Callable<Integer> {
     @Override
     public Integer call() {

@@ -10,10 +10,7 @@ import org.blockfilter.wallet.ledger.HistoryEntry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(
-        name = "history",
-        mixinStandardHelpOptions = true,
-        description = "The wallet's transactions, oldest first.")
+@Command(name = "history", mixinStandardHelpOptions = true, description = "The wallet's transactions, oldest first.")
 final class HistoryCommand implements Callable<Integer> {
     @ParentCommand
     WalletCli cli;

@@ -204,5 +204,4 @@ public final class WalletCli {
         }
         return LightWallet.Birthday.ofHeight(height == null ? 0 : height);
     }
-
 }
