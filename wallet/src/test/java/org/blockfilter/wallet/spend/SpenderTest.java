@@ -112,7 +112,9 @@ class SpenderTest {
 
         PaymentNotAcceptedException e =
                 assertThrows(PaymentNotAcceptedException.class, () -> spender.broadcast(p, List.of(refusing)));
-        assertTrue(e.getMessage().contains("refusing: the peer rejected it: bad-txns-inputs-missingorspent"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("refusing: the peer rejected it: bad-txns-inputs-missingorspent"),
+                e.getMessage());
         assertTrue(w.ledger().get(p.txid()).isEmpty());
         assertTrue(LightWallet.load(w.file()).ledger().get(p.txid()).isEmpty());
         assertEquals(Coin.COIN, w.ledger().balance(false));

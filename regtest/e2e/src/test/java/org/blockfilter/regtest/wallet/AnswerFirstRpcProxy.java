@@ -54,8 +54,8 @@ final class AnswerFirstRpcProxy implements AutoCloseable {
     private void handle(HttpExchange ex) throws IOException {
         try (ex) {
             byte[] requestBody = ex.getRequestBody().readAllBytes();
-            HttpRequest.Builder req = HttpRequest.newBuilder(target)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(requestBody));
+            HttpRequest.Builder req =
+                    HttpRequest.newBuilder(target).POST(HttpRequest.BodyPublishers.ofByteArray(requestBody));
             for (String h : new String[] {"Authorization", "Content-Type"}) {
                 String v = ex.getRequestHeaders().getFirst(h);
                 if (v != null) {
@@ -66,12 +66,16 @@ final class AnswerFirstRpcProxy implements AutoCloseable {
             byte[] body = resp.body();
             int status = resp.statusCode();
             JsonNode call = JSON.readTree(requestBody);
-            if (call.isObject() && "sendrawtransaction".equals(call.path("method").asText())) {
+            if (call.isObject()
+                    && "sendrawtransaction".equals(call.path("method").asText())) {
                 JsonNode answer = JSON.readTree(body);
                 if (answer != null && answer.hasNonNull("error")) {
-                    byte[] raw = HexFormat.of().parseHex(call.path("params").path(0).asText());
+                    byte[] raw =
+                            HexFormat.of().parseHex(call.path("params").path(0).asText());
                     ObjectNode lie = JSON.createObjectNode();
-                    lie.put("result", Transaction.read(ByteBuffer.wrap(raw)).getTxId().toString());
+                    lie.put(
+                            "result",
+                            Transaction.read(ByteBuffer.wrap(raw)).getTxId().toString());
                     lie.putNull("error");
                     lie.set("id", call.get("id"));
                     body = JSON.writeValueAsBytes(lie);

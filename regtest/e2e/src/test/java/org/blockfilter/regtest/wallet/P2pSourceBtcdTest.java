@@ -188,7 +188,8 @@ class P2pSourceBtcdTest {
             NotAcceptedException e =
                     assertThrows(NotAcceptedException.class, () -> source.broadcast(doubleSpend.serialize()));
             assertTrue(
-                    e.getMessage().contains("transaction " + doubleSpend.getTxId() + " not accepted: the peer rejected it"),
+                    e.getMessage()
+                            .contains("transaction " + doubleSpend.getTxId() + " not accepted: the peer rejected it"),
                     e.getMessage());
         }
         List<Sha256Hash> mined = node.mine(1);

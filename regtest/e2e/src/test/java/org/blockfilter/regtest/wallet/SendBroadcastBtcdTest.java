@@ -59,7 +59,8 @@ class SendBroadcastBtcdTest {
     private Run cli(Path wallet, String... args) throws IOException {
         Path pass = dir.resolve("pass");
         Files.writeString(pass, new String(PASSPHRASE));
-        List<String> all = new ArrayList<>(List.of("--wallet", wallet.toString(), "--passphrase-file", pass.toString()));
+        List<String> all =
+                new ArrayList<>(List.of("--wallet", wallet.toString(), "--passphrase-file", pass.toString()));
         all.addAll(List.of(args));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -102,12 +103,22 @@ class SendBroadcastBtcdTest {
         Matcher m = SENT.matcher(send.out());
         assertTrue(m.find(), send.out());
         Sha256Hash txid = Sha256Hash.wrap(m.group(1));
-        assertTrue(LightWallet.load(file, PASSPHRASE).ledger().get(txid).orElseThrow().pending());
+        assertTrue(LightWallet.load(file, PASSPHRASE)
+                .ledger()
+                .get(txid)
+                .orElseThrow()
+                .pending());
 
         Block block = node.block(node.mine(1).get(0)).orElseThrow();
         assertTrue(block.getTransactions().stream().anyMatch(t -> t.getTxId().equals(txid)), "btcd mined " + txid);
         assertEquals(0, cli(file, "sync", "--peer", peer, "--timeout", "10").exit());
-        assertEquals(node.tipHeight(), LightWallet.load(file, PASSPHRASE).ledger().get(txid).orElseThrow().height());
+        assertEquals(
+                node.tipHeight(),
+                LightWallet.load(file, PASSPHRASE)
+                        .ledger()
+                        .get(txid)
+                        .orElseThrow()
+                        .height());
     }
 
     @Test

@@ -254,7 +254,9 @@ public final class RestSource implements ChainSource {
         } catch (WalletHttp.Failure e) {
             throw fail(what + ": " + e.getMessage(), e.getCause());
         }
-        if (resp.statusCode() >= 400 && resp.statusCode() < 500 && req.uri().getRawPath().endsWith(TRANSACTIONS)) {
+        if (resp.statusCode() >= 400
+                && resp.statusCode() < 500
+                && req.uri().getRawPath().endsWith(TRANSACTIONS)) {
             // The server refused the transaction (or its node did): the payment was not accepted.
             throw new NotAcceptedException(name, what + ": " + describeError(resp));
         }

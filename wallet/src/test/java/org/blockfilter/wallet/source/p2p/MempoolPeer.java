@@ -213,9 +213,10 @@ final class MempoolPeer implements AutoCloseable {
         private void announce(Transaction tx) throws IOException {
             announced.add(tx.getTxId());
             announced.add(tx.getWTxId());
-            send(new Message.Inv(List.of(wtxid
-                    ? new Message.InvItem(Message.MSG_WTX, tx.getWTxId())
-                    : new Message.InvItem(Message.MSG_TX, tx.getTxId()))));
+            send(new Message.Inv(List.of(
+                    wtxid
+                            ? new Message.InvItem(Message.MSG_WTX, tx.getWTxId())
+                            : new Message.InvItem(Message.MSG_TX, tx.getTxId()))));
         }
 
         private void getData(Message.GetData g) throws IOException {

@@ -136,7 +136,8 @@ public final class TxAnnouncement {
         try {
             while (true) {
                 if (watcher.receive(deadline) instanceof Message.Inv inv
-                        && inv.items().stream().anyMatch(i -> i.hash().equals(txid) || i.hash().equals(wtxid))) {
+                        && inv.items().stream()
+                                .anyMatch(i -> i.hash().equals(txid) || i.hash().equals(wtxid))) {
                     return new Verdict(true, "the peer announced it to our second connection");
                 }
             }
