@@ -21,10 +21,9 @@ import org.blockfilter.filters.p2p.Message;
  *       wtxidrelay} (BIP 339), else {@code MSG_TX} and the txid;
  *   <li>serve the peer's {@code getdata} for it (with witnesses unless it asked for {@code MSG_TX});
  *       a peer that does not ask within the request wait did not take it;
- *   <li>{@code ping}/{@code pong} barrier: peers handle a connection's messages in order, so a
- *       BIP 61 {@code reject} for it arrives before the {@code pong};
- *   <li>probe again: the {@code tx} back means it is in the peer's mempool (btcd, bcoin, our
- *       server);
+ *   <li>barrier and probe: {@code getdata} for it, then a {@code ping}. Peers handle a connection's
+ *       messages in order, so a BIP 61 {@code reject} for it comes first, and the {@code tx} back
+ *       before the {@code pong} means it is in the peer's mempool (btcd, bcoin, our server);
  *   <li>else watch a second connection that asked for transaction relay: the peer announcing it
  *       there means it accepted it (Bitcoin Core serves a transaction by {@code getdata} only to
  *       peers it announced it to, and sends no {@code reject}).
