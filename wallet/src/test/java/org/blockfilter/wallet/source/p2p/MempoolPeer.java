@@ -57,6 +57,10 @@ final class MempoolPeer implements AutoCloseable {
     final List<Message.InvItem> announcedToUs = new CopyOnWriteArrayList<>();
     final AtomicInteger unrequestedTx = new AtomicInteger();
     final AtomicInteger wtxidRelayBeforeVerack = new AtomicInteger();
+    /** Ask for announced transactions with MSG_TX (no witnesses), as a pre-segwit node does. */
+    volatile boolean asksWithoutWitness;
+    /** The transactions received, as sent. */
+    final List<byte[]> received = new CopyOnWriteArrayList<>();
 
     /**
      * @param asks whether it asks for announced transactions at all
@@ -175,8 +179,10 @@ final class MempoolPeer implements AutoCloseable {
                 }
                 if (asks && !mempool.containsKey(i.hash())) {
                     requested.add(i.hash());
-                    want.add(new Message.InvItem(
-                            i.type() == Message.MSG_WTX ? Message.MSG_WTX : Message.MSG_WITNESS_TX, i.hash()));
+                    int type = i.type() == Message.MSG_WTX
+                            ? Message.MSG_WTX
+                            : asksWithoutWitness ? Message.MSG_TX : Message.MSG_WITNESS_TX;
+                    want.add(new Message.InvItem(type, i.hash()));
                 }
             }
             if (!want.isEmpty()) {
@@ -185,6 +191,7 @@ final class MempoolPeer implements AutoCloseable {
         }
 
         private boolean tx(byte[] raw) throws IOException {
+            received.add(raw.clone());
             Transaction tx = Transaction.read(ByteBuffer.wrap(raw));
             boolean wasAsked = requested.remove(tx.getTxId()) | requested.remove(tx.getWTxId());
             if (!wasAsked) {

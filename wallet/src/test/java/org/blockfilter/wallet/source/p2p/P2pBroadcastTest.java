@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import org.bitcoinj.base.Coin;
@@ -96,6 +97,21 @@ class P2pBroadcastTest {
     void aPeerThatAsksThenNeitherHoldsNorAnnouncesItIsNotAccepted() throws IOException {
         String m = notAccepted(MempoolPeer.Style.CORE, true, true);
         assertTrue(m.contains("neither serves it back nor announced it within 6000 ms"), m);
+    }
+
+    @Test
+    void aPeerThatAsksWithMsgTxIsServedTheTransactionWithoutWitnesses() throws IOException {
+        Transaction tx = payment();
+        try (MempoolPeer peer = new MempoolPeer(MempoolPeer.Style.BTCD, true, false, SERVES_FILTERS);
+                P2pSource source = connect(peer)) {
+            peer.asksWithoutWitness = true;
+            assertEquals(tx.getTxId(), source.broadcast(tx.serialize()));
+            assertEquals(1, peer.received.size());
+            Transaction served = Transaction.read(ByteBuffer.wrap(peer.received.get(0)));
+            assertEquals(tx.getTxId(), served.getTxId());
+            assertFalse(served.hasWitnesses());
+            assertTrue(peer.received.get(0).length < tx.serialize().length);
+        }
     }
 
     @Test
