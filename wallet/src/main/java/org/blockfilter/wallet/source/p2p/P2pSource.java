@@ -290,7 +290,7 @@ public final class P2pSource implements ChainSource {
     private PeerConnection openWatcher() {
         try {
             return PeerConnection.open(
-                    peer, params.getPacketMagic(), options.timeout().toMillis(), USER_AGENT, true);
+                    peer, network.magic(), options.timeout().toMillis(), USER_AGENT, true);
         } catch (IOException | RuntimeException e) {
             return null;
         }
