@@ -6,8 +6,11 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.CheckpointManager;
 import org.bitcoinj.core.NetworkParameters;
@@ -45,12 +48,37 @@ import org.bitcoinj.params.TestNet3Params;
  */
 public final class HeaderCheckpoints {
     private static final Map<Chain, List<HeaderCheckpoint>> CACHE = new EnumMap<>(Chain.class);
+    private static final Map<Chain, Map<Integer, HeaderCheckpoint>> BY_HEIGHT = new EnumMap<>(Chain.class);
 
     private HeaderCheckpoints() {}
 
     /** The shipped checkpoints of {@code chain}, by ascending height, genesis first. */
     public static synchronized List<HeaderCheckpoint> of(Chain chain) {
         return CACHE.computeIfAbsent(chain, HeaderCheckpoints::load);
+    }
+
+    /**
+     * Why a source's block {@code hash} at {@code height} cannot be on {@code chain}'s best chain:
+     * a checkpoint is shipped for that height with another hash. Empty when it agrees or no
+     * checkpoint is shipped there.
+     */
+    public static Optional<String> conflict(Chain chain, int height, Sha256Hash hash) {
+        HeaderCheckpoint c = byHeight(chain).get(height);
+        if (c == null || c.hash().equals(hash)) {
+            return Optional.empty();
+        }
+        return Optional.of("block " + hash + " at height " + height + " is not the block " + c.hash()
+                + " of the checkpoint shipped for " + chain.cliName());
+    }
+
+    private static synchronized Map<Integer, HeaderCheckpoint> byHeight(Chain chain) {
+        return BY_HEIGHT.computeIfAbsent(chain, c -> {
+            Map<Integer, HeaderCheckpoint> m = new HashMap<>();
+            for (HeaderCheckpoint cp : of(c)) {
+                m.put(cp.height(), cp);
+            }
+            return Map.copyOf(m);
+        });
     }
 
     /** The highest shipped checkpoint at or below {@code height} (genesis at worst). */

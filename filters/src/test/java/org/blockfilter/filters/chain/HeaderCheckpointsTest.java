@@ -50,6 +50,20 @@ class HeaderCheckpointsTest {
         assertEquals(0, HeaderCheckpoints.atOrBelow(Chain.MAINNET, 2015).height());
     }
 
+    @Test
+    void aBlockThatIsNotTheShippedCheckpointAtItsHeightConflicts() {
+        HeaderCheckpoint at2016 = HeaderCheckpoints.of(Chain.MAINNET).get(1);
+        assertEquals(java.util.Optional.empty(), HeaderCheckpoints.conflict(Chain.MAINNET, 2016, at2016.hash()));
+        assertEquals(java.util.Optional.empty(), HeaderCheckpoints.conflict(Chain.MAINNET, 2017, Sha256Hash.ZERO_HASH));
+        assertEquals(
+                "block " + Sha256Hash.ZERO_HASH + " at height 2016 is not the block " + at2016.hash()
+                        + " of the checkpoint shipped for mainnet",
+                HeaderCheckpoints.conflict(Chain.MAINNET, 2016, Sha256Hash.ZERO_HASH)
+                        .orElseThrow());
+        assertTrue(HeaderCheckpoints.conflict(Chain.TESTNET4, 0, Chain.TESTNET3.genesisHash())
+                .isPresent());
+    }
+
     @ParameterizedTest
     @EnumSource(Chain.class)
     void everyHeaderMeetsItsTargetWithinTheLimit(Chain c) {

@@ -14,12 +14,14 @@ import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.VerificationException;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.DifficultyRules;
+import org.blockfilter.filters.chain.HeaderCheckpoints;
 
 /**
  * The best block-header chain the wallet has verified, from genesis: every header links to the
  * one before, meets the target its bits claim, and claims the target the network's difficulty
  * rules require ({@link DifficultyRules}: retargets, testnet's minimum-difficulty exception, BIP
- * 94; regtest never retargets).
+ * 94; regtest never retargets), and is the shipped checkpoint where one is shipped for its height
+ * ({@link HeaderCheckpoints}).
  *
  * <p>Mutable; not thread-safe (the sync engine owns it). No method returns null.
  */
@@ -130,6 +132,10 @@ public final class VerifiedHeaderChain {
                         height, "header does not link: prev " + b.getPrevBlockHash() + ", expected " + prevHash);
             }
             checkTarget(height, b, startHeight, out);
+            HeaderCheckpoints.conflict(Chain.ofBitcoinj((BitcoinNetwork) params.network()), height, b.getHash())
+                    .ifPresent(fault -> {
+                        throw new InvalidHeaderException(height, fault);
+                    });
             // bitcoinj reads its proof-of-work switch from a thread-local Context; set ours (strict PoW).
             Context.propagate(CONTEXT);
             try {

@@ -289,8 +289,7 @@ public final class P2pSource implements ChainSource {
      */
     private PeerConnection openWatcher() {
         try {
-            return PeerConnection.open(
-                    peer, network.magic(), options.timeout().toMillis(), USER_AGENT, true);
+            return PeerConnection.open(peer, network.magic(), options.timeout().toMillis(), USER_AGENT, true);
         } catch (IOException | RuntimeException e) {
             return null;
         }
