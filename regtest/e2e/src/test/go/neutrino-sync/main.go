@@ -3,7 +3,7 @@
 // (neutrino checks them against the peer's cfcheckpt), then every basic filter from height 1 to
 // the tip, each of which neutrino checks against its filter header before it hands it out.
 //
-// Usage: neutrino-sync -peer 127.0.0.1:PORT -height N -datadir DIR [-timeout 10m] [-dump-filter-headers]
+// Usage: neutrino-sync -peer 127.0.0.1:PORT -height N -datadir DIR [-timeout 10m] [-retries N] [-dump-filter-headers]
 //
 // It waits until neutrino's block headers and filter headers both reach height N, then fetches the
 // filters in batches of 1,000 (getcfilters) and prints, on stdout, one JSON object per line:
@@ -67,10 +67,11 @@ func main() {
 	dataDir := flag.String("datadir", "", "an empty directory for neutrino's headers and database")
 	timeout := flag.Duration("timeout", 10*time.Minute, "give up after this long")
 	dump := flag.Bool("dump-filter-headers", false, "print every filter header, heights 0..N")
+	retries := flag.Int("retries", -1, "times neutrino asks again for filters it did not get or could not verify (default: neutrino's, 8)")
 	logLevel := flag.String("log", "info", "neutrino's log level on stderr (trace, debug, info, warn, error, off)")
 	flag.Parse()
-	if *peer == "" || *height < 0 || *dataDir == "" || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: neutrino-sync -peer HOST:PORT -height N -datadir DIR [-timeout D] [-dump-filter-headers] [-log LEVEL]")
+	if *peer == "" || *height < 0 || *dataDir == "" || *retries > 255 || flag.NArg() != 0 {
+		fmt.Fprintln(os.Stderr, "usage: neutrino-sync -peer HOST:PORT -height N -datadir DIR [-timeout D] [-retries N] [-dump-filter-headers] [-log LEVEL]")
 		os.Exit(2)
 	}
 	level, ok := btclog.LevelFromString(*logLevel)
@@ -84,10 +85,14 @@ func main() {
 		l.SetLevel(level)
 		use(l)
 	}
-	run(*peer, uint32(*height), *dataDir, *timeout, *dump)
+	options := []neutrino.QueryOption{neutrino.OptimisticBatch()}
+	if *retries >= 0 {
+		options = append(options, neutrino.NumRetries(uint8(*retries)))
+	}
+	run(*peer, uint32(*height), *dataDir, *timeout, *dump, options)
 }
 
-func run(peer string, height uint32, dataDir string, timeout time.Duration, dump bool) {
+func run(peer string, height uint32, dataDir string, timeout time.Duration, dump bool, options []neutrino.QueryOption) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		fail("cannot create %s: %v", dataDir, err)
 	}
@@ -141,7 +146,7 @@ func run(peer string, height uint32, dataDir string, timeout time.Duration, dump
 		if err != nil {
 			fail("no block hash at height %d: %v", h, err)
 		}
-		if _, err := cs.GetCFilter(*hash, wire.GCSFilterRegular, neutrino.OptimisticBatch()); err != nil {
+		if _, err := cs.GetCFilter(*hash, wire.GCSFilterRegular, options...); err != nil {
 			fail("filter at height %d (%s) not fetched or not verified: %v", h, hash, err)
 		}
 		res.FiltersVerified++

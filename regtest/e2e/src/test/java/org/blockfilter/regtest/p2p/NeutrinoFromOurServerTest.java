@@ -1,6 +1,7 @@
 package org.blockfilter.regtest.p2p;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -44,16 +45,22 @@ class NeutrinoFromOurServerTest {
         }
     }
 
-    @Test
-    void neutrinoSyncsHeadersFilterHeadersAndVerifiedFiltersToTheTipAndAgreesWithOurIndex() throws Exception {
-        Path neutrino = NeutrinoSync.binaryOrSkip();
+    /** A 1,050-block chain on the embedded node, indexed by our server; its tip height. */
+    private int chainOf1050Blocks() throws IOException {
         chain = WalletFixture.onEmbedded(ScenarioSpec.small(20_261_218L, 20));
         RegtestNode node = chain.node();
         // Past one cfcheckpt interval (1,000), so neutrino's checkpointed filter-header path is used too.
         node.mine(1_050 - node.tipHeight());
         server = new FollowingServer(node);
         server.awaitNodeTip();
-        int tip = node.tipHeight();
+        return node.tipHeight();
+    }
+
+    @Test
+    void neutrinoSyncsHeadersFilterHeadersAndVerifiedFiltersToTheTipAndAgreesWithOurIndex() throws Exception {
+        Path neutrino = NeutrinoSync.binaryOrSkip();
+        int tip = chainOf1050Blocks();
+        RegtestNode node = chain.node();
 
         NeutrinoSync.Result r = NeutrinoSync.sync(
                 neutrino, "127.0.0.1:" + server.p2pAddress().getPort(), tip, dir.resolve("neutrino"),
@@ -70,5 +77,23 @@ class NeutrinoFromOurServerTest {
         }
         assertEquals(ours, r.filterHeaders(), "neutrino's filter headers, heights 0.." + tip);
         assertTrue(r.bytesReceived() > 0 && r.bytesSent() > 0, "neutrino counted its traffic: " + r);
+    }
+
+    /** The harness's claim that neutrino verifies filters, shown: one altered filter and the sync fails at its height. */
+    @Test
+    void neutrinoRefusesAFilterThatDoesNotMatchItsFilterHeader() throws Exception {
+        Path neutrino = NeutrinoSync.binaryOrSkip();
+        int tip = chainOf1050Blocks();
+        Sha256Hash first = server.index().hashAt(1).orElseThrow();
+        try (FilterFlippingP2pProxy liar = new FilterFlippingP2pProxy(server.p2pAddress(), first)) {
+            AssertionError e = assertThrows(
+                    AssertionError.class,
+                    () -> NeutrinoSync.sync(
+                            neutrino, "127.0.0.1:" + liar.port(), tip, dir.resolve("neutrino"), Duration.ofSeconds(40),
+                            false, 1)); // one retry: the lie is repeated, so more only make the test slower
+            assertTrue(e.getMessage().contains("filter at height 1 (" + first + ") not fetched or not verified"),
+                    e.getMessage());
+            assertTrue(liar.flipped() >= 1, "the proxy altered the filter of block 1");
+        }
     }
 }

@@ -118,6 +118,13 @@ public final class NeutrinoSync {
      */
     public static Result sync(Path binary, String peer, int height, Path dataDir, Duration timeout, boolean dumpFilterHeaders)
             throws IOException, InterruptedException {
+        return sync(binary, peer, height, dataDir, timeout, dumpFilterHeaders, -1);
+    }
+
+    /** {@link #sync}, with neutrino asking at most {@code retries} more times for a filter it did not get or verify (-1: its default). */
+    public static Result sync(
+            Path binary, String peer, int height, Path dataDir, Duration timeout, boolean dumpFilterHeaders, int retries)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(
                 binary.toString(),
                 "-peer", peer,
@@ -126,6 +133,9 @@ public final class NeutrinoSync {
                 "-timeout", timeout.toSeconds() + "s"));
         if (dumpFilterHeaders) {
             cmd.add("-dump-filter-headers");
+        }
+        if (retries >= 0) {
+            cmd.addAll(List.of("-retries", Integer.toString(retries)));
         }
         Path stdout = Files.createTempFile("neutrino", ".out");
         Path stderr = Files.createTempFile("neutrino", ".err");

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A TCP relay on 127.0.0.1 (free port) to one target that counts the bytes each way, so BIP 157
  * and BIP 37 clients can be measured on the wire the same way whatever their implementation.
  */
-final class CountingProxy implements AutoCloseable {
+public final class CountingProxy implements AutoCloseable {
     private final ServerSocket server;
     private final InetSocketAddress target;
     private final ExecutorService pumps = Executors.newCachedThreadPool(r -> {
@@ -29,27 +29,27 @@ final class CountingProxy implements AutoCloseable {
     private final AtomicLong down = new AtomicLong();
     private final AtomicLong up = new AtomicLong();
 
-    CountingProxy(InetSocketAddress target) throws IOException {
+    public CountingProxy(InetSocketAddress target) throws IOException {
         this.target = target;
         this.server = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
         pumps.submit(this::accept);
     }
 
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return new InetSocketAddress("127.0.0.1", server.getLocalPort());
     }
 
     /** Bytes from the target to clients. */
-    long bytesDown() {
+    public long bytesDown() {
         return down.get();
     }
 
     /** Bytes from clients to the target. */
-    long bytesUp() {
+    public long bytesUp() {
         return up.get();
     }
 
-    void reset() {
+    public void reset() {
         down.set(0);
         up.set(0);
     }
