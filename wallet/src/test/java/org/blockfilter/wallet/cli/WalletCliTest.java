@@ -84,7 +84,7 @@ class WalletCliTest {
     void balanceAndHistoryOfANewWalletAreEmpty() throws Exception {
         run(base("create"));
         JsonNode b = new ObjectMapper().readTree(run(base("balance")).out());
-        assertEquals("0", b.get("confirmed").asText());
+        assertEquals("0", b.get("spendable").asText());
         JsonNode h = new ObjectMapper().readTree(run(base("history")).out());
         assertEquals(0, h.get("transactions").size());
     }

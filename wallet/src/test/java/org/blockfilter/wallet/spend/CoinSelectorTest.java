@@ -24,7 +24,7 @@ class CoinSelectorTest {
 
     private static CoinSelection select(List<Utxo> coins, long amount, long rate) {
         return CoinSelector.select(
-                coins, u -> AddressKind.P2WPKH, Coin.valueOf(amount), rate, 22, AddressKind.P2WPKH, 22);
+                coins, u -> AddressKind.P2WPKH, Coin.valueOf(amount), rate, 22, P2WPKH.bytes());
     }
 
     @Test
