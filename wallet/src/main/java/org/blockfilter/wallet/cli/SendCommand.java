@@ -12,6 +12,7 @@ import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressDecoder;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.spend.FeeRateChoice;
 import org.blockfilter.wallet.spend.PreparedPayment;
 import org.blockfilter.wallet.spend.Spender;
 import picocli.CommandLine.Command;
@@ -28,8 +29,17 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
     @Option(names = "--amount", required = true, description = "amount in BTC, e.g. 0.015")
     BigDecimal amount;
 
-    @Option(names = "--fee-rate", required = true, description = "fee rate in sat/vB")
-    long feeRate;
+    @Option(
+            names = "--fee-rate",
+            description = "fee rate in sat/vB (default: the sources' estimate for --target-blocks)")
+    Long feeRate;
+
+    @Option(
+            names = "--target-blocks",
+            description = "without --fee-rate: confirmation target, in blocks, of the fee estimate (1..1008,"
+                    + " default: ${DEFAULT-VALUE})",
+            defaultValue = "" + FeeRateChoice.DEFAULT_TARGET_BLOCKS)
+    int targetBlocks;
 
     @Option(names = "--yes", description = "send without asking")
     boolean yes;
@@ -44,10 +54,34 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("amount has more than 8 decimals: " + amount);
         }
+        List<ChainSource> sources = null;
+        String feeLine = "";
+        String rateFrom = "--fee-rate";
+        long rate;
+        if (feeRate != null) {
+            rate = feeRate;
+        } else {
+            sources = open(w.network());
+            try {
+                FeeRateChoice choice = FeeRateChoice.choose(sources, targetBlocks);
+                rate = choice.satPerVByte();
+                feeLine = choice.describe() + "\n";
+                rateFrom = choice.chosen().detail();
+            } catch (RuntimeException e) {
+                closeAll(sources);
+                throw e;
+            }
+        }
         WalletKeys unlocked = w.unlock(cli.passphrase(false));
         Spender spender = new Spender(w);
-        PreparedPayment p = spender.prepare(unlocked, address, value, feeRate);
-        String summary = "pay " + p.amount().toPlainString() + " BTC to " + p.recipient() + "\nfee "
+        PreparedPayment p;
+        try {
+            p = spender.prepare(unlocked, address, value, rate);
+        } catch (RuntimeException e) {
+            closeAll(sources);
+            throw e;
+        }
+        String summary = feeLine + "pay " + p.amount().toPlainString() + " BTC to " + p.recipient() + "\nfee "
                 + p.fee().toPlainString()
                 + " BTC (" + p.vsize() + " vB, " + String.format("%.2f", p.effectiveSatPerVByte()) + " sat/vB), "
                 + p.inputs() + " input(s), change "
@@ -57,16 +91,20 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
         if (!yes) {
             Console console = System.console();
             if (console == null) {
+                closeAll(sources);
                 cli.err.println(summary);
                 throw new IllegalArgumentException("not sent: confirm with --yes when there is no console");
             }
             String answer = console.readLine("%s%nSend? [y/N] ", summary);
             if (answer == null || !answer.trim().equalsIgnoreCase("y")) {
+                closeAll(sources);
                 cli.err.println("not sent");
                 return 1;
             }
         }
-        List<ChainSource> sources = open(w.network());
+        if (sources == null) {
+            sources = open(w.network());
+        }
         try {
             spender.broadcast(p, sources);
         } finally {
@@ -77,8 +115,16 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
         j.put("amount", p.amount().toPlainString());
         j.put("fee", p.fee().toPlainString());
         j.put("vsize", p.vsize());
+        j.put("feeRate", rate);
+        j.put("feeRateFrom", rateFrom);
         j.put("change", p.change().toPlainString());
         cli.print(j, summary + "\nsent " + p.txid());
         return 0;
+    }
+
+    private static void closeAll(List<ChainSource> sources) {
+        if (sources != null) {
+            sources.forEach(ChainSource::close);
+        }
     }
 }

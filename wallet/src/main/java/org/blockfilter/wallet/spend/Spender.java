@@ -85,14 +85,7 @@ public final class Spender {
         for (Utxo u : sel.inputs()) {
             tx.addInput(new TransactionInput(tx, new byte[0], u.outpoint(), u.value()).withSequence(RBF_SEQUENCE));
         }
-        // A taproot signature commits to every input's amount and script, so all are passed.
-        List<TaprootSighash.SpentOutput> spent = sel.inputs().stream()
-                .map(u -> new TaprootSighash.SpentOutput(
-                        u.value().value, u.script().bytes()))
-                .toList();
-        for (int i = 0; i < sel.inputs().size(); i++) {
-            sign(tx, i, sel.inputs().get(i), unlocked, spent);
-        }
+        signAll(tx, sel.inputs(), unlocked);
         return new PreparedPayment(
                 tx.getTxId(),
                 recipient,
@@ -127,7 +120,18 @@ public final class Spender {
         throw new SourceException("broadcast", "no source accepted the transaction: " + String.join("; ", errors));
     }
 
-    private AddressKind kindOf(Utxo u) {
+    /** Signs input i of {@code tx} as the wallet's coin {@code inputs.get(i)}, each checked before it is used. */
+    void signAll(Transaction tx, List<Utxo> inputs, WalletKeys unlocked) {
+        // A taproot signature commits to every input's amount and script, so all are passed.
+        List<TaprootSighash.SpentOutput> spent = inputs.stream()
+                .map(u -> new TaprootSighash.SpentOutput(u.value().value, u.script().bytes()))
+                .toList();
+        for (int i = 0; i < inputs.size(); i++) {
+            sign(tx, i, inputs.get(i), unlocked, spent);
+        }
+    }
+
+    AddressKind kindOf(Utxo u) {
         return wallet.keys()
                 .lookup(u.script())
                 .map(DerivedAddress::kind)
