@@ -122,8 +122,7 @@ public final class RpcNodeGateway implements NodeGateway {
         }
         return new CachedFee(
                 FeeEstimates.NONE,
-                new FeeEstimates.Estimate(
-                        target, null, null, "the node has neither estimatesmartfee nor estimatefee"),
+                new FeeEstimates.Estimate(target, null, null, "the node has neither estimatesmartfee nor estimatefee"),
                 now);
     }
 

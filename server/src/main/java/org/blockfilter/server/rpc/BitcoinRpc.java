@@ -161,7 +161,10 @@ public final class BitcoinRpc {
             return new FeeRate(target, btcPerKvB * SAT_PER_VB_PER_BTC_PER_KVB, b, null);
         }
         JsonNode errors = r.get("errors");
-        String why = errors != null && errors.isArray() && errors.size() > 0 && errors.get(0).isTextual()
+        String why = errors != null
+                        && errors.isArray()
+                        && errors.size() > 0
+                        && errors.get(0).isTextual()
                 ? errors.get(0).asText()
                 : "the node gave neither a feerate nor errors";
         return new FeeRate(target, null, b, RpcAnswers.shown(why));

@@ -35,7 +35,8 @@ class FeeEstimatesGatewayTest {
     void coreWithFeeHistoryIsConvertedFromBtcPerKvbToSatPerVbyte() throws IOException {
         FeeEstimates f = ask(
                 (m, p) -> m.equals("estimatesmartfee")
-                        ? Answer.result("{\"feerate\":0.00012345,\"blocks\":" + Math.max(2, p.path(0).asInt()) + "}")
+                        ? Answer.result("{\"feerate\":0.00012345,\"blocks\":"
+                                + Math.max(2, p.path(0).asInt()) + "}")
                         : Http11OnlyNode.error(-32601, "Method not found"),
                 List.of(1, 6));
         assertEquals(FeeEstimates.SMART, f.source());
@@ -61,11 +62,12 @@ class FeeEstimatesGatewayTest {
     void btcdIsAskedWithEstimatefee() throws IOException {
         FeeEstimates f = ask(
                 (m, p) -> switch (m) {
-                    case "estimatefee" -> switch (p.path(0).asInt()) {
-                        case 1 -> Answer.result("0.0002");
-                        case 2 -> Answer.result("0");
-                        default -> Http11OnlyNode.error(-32603, "not enough blocks have been observed");
-                    };
+                    case "estimatefee" ->
+                        switch (p.path(0).asInt()) {
+                            case 1 -> Answer.result("0.0002");
+                            case 2 -> Answer.result("0");
+                            default -> Http11OnlyNode.error(-32603, "not enough blocks have been observed");
+                        };
                     default -> Http11OnlyNode.error(-32601, "Method not found");
                 },
                 List.of(1, 2, 3));
@@ -73,8 +75,12 @@ class FeeEstimatesGatewayTest {
         assertEquals(20.0, f.estimates().get(0).satPerVByte(), 1e-9);
         assertNull(f.estimates().get(0).blocks());
         assertNull(f.estimates().get(1).satPerVByte());
-        assertTrue(f.estimates().get(1).error().contains("no estimate"), f.estimates().get(1).error());
-        assertTrue(f.estimates().get(2).error().contains("not enough blocks"), f.estimates().get(2).error());
+        assertTrue(
+                f.estimates().get(1).error().contains("no estimate"),
+                f.estimates().get(1).error());
+        assertTrue(
+                f.estimates().get(2).error().contains("not enough blocks"),
+                f.estimates().get(2).error());
     }
 
     @Test
@@ -92,8 +98,7 @@ class FeeEstimatesGatewayTest {
         assertEquals(NodeException.Kind.UNAVAILABLE, e.kind());
         assertTrue(e.getMessage().contains("result.feerate must be a positive number"), e.getMessage());
         NodeException negative = assertThrows(
-                NodeException.class,
-                () -> ask((m, p) -> Answer.result("{\"feerate\":-1,\"blocks\":2}"), List.of(6)));
+                NodeException.class, () -> ask((m, p) -> Answer.result("{\"feerate\":-1,\"blocks\":2}"), List.of(6)));
         assertEquals(NodeException.Kind.UNAVAILABLE, negative.kind());
     }
 }

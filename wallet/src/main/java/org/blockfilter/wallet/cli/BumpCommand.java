@@ -35,7 +35,8 @@ final class BumpCommand extends NetworkOptions implements Callable<Integer> {
         Sha256Hash id = WalletCli.txid(txid);
         LightWallet w = cli.load();
         PreparedPayment p = new FeeBumper(w).bump(w.unlock(cli.passphrase(false)), id, feeRate);
-        String summary = "replace " + id + " with " + p.txid() + ": pay " + p.amount().toPlainString() + " BTC to "
+        String summary = "replace " + id + " with " + p.txid() + ": pay "
+                + p.amount().toPlainString() + " BTC to "
                 + p.recipient() + "\nfee " + p.fee().toPlainString() + " BTC (" + p.vsize() + " vB, "
                 + String.format("%.2f", p.effectiveSatPerVByte()) + " sat/vB), " + p.inputs() + " input(s), change "
                 + (p.changeAddress() == null

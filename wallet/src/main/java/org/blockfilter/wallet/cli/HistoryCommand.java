@@ -11,10 +11,7 @@ import org.blockfilter.wallet.ledger.PendingStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(
-        name = "history",
-        mixinStandardHelpOptions = true,
-        description = "The wallet's transactions, oldest first.")
+@Command(name = "history", mixinStandardHelpOptions = true, description = "The wallet's transactions, oldest first.")
 final class HistoryCommand implements Callable<Integer> {
     @ParentCommand
     WalletCli cli;

@@ -183,8 +183,8 @@ public final class WalletCli {
     /** A txid as the user typed it: 64 hex digits (display order). */
     static org.bitcoinj.base.Sha256Hash txid(String s) {
         if (s == null || !s.matches("[0-9a-fA-F]{64}")) {
-            throw new IllegalArgumentException("TXID must be 64 hex digits, got " + (s == null ? "nothing" : s.length()
-                    + " characters"));
+            throw new IllegalArgumentException(
+                    "TXID must be 64 hex digits, got " + (s == null ? "nothing" : s.length() + " characters"));
         }
         return org.bitcoinj.base.Sha256Hash.wrap(s.toLowerCase(java.util.Locale.ROOT));
     }

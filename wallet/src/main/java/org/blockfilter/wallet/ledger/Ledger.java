@@ -76,7 +76,8 @@ public final class Ledger {
             Set<TransactionOutPoint> spent = inputsOf(parsed(tx));
             List<Sha256Hash> conflicting = new ArrayList<>();
             for (WalletTx t : txs.values()) {
-                if (t.pending() && !t.txid().equals(tx.txid())
+                if (t.pending()
+                        && !t.txid().equals(tx.txid())
                         && inputsOf(parsed(t)).stream().anyMatch(spent::contains)) {
                     conflicting.add(t.txid());
                 }
@@ -111,7 +112,8 @@ public final class Ledger {
         for (int i = 0; i < gone.size(); i++) {
             Sha256Hash parent = gone.get(i);
             for (WalletTx c : txs.values()) {
-                if (c.pending() && !gone.contains(c.txid())
+                if (c.pending()
+                        && !gone.contains(c.txid())
                         && inputsOf(parsed(c)).stream().anyMatch(op -> op.hash().equals(parent))) {
                     gone.add(c.txid());
                 }
@@ -211,8 +213,13 @@ public final class Ledger {
                 Set<TransactionOutPoint> shared = inputsOf(parsed(a));
                 shared.retainAll(inputsOf(parsed(b)));
                 if (!shared.isEmpty() && beats(b, a, fees)) {
-                    out.put(a.txid(), new PendingStatus(
-                            a.txid(), PendingStatus.Kind.REPLACED, shared.iterator().next(), b.txid()));
+                    out.put(
+                            a.txid(),
+                            new PendingStatus(
+                                    a.txid(),
+                                    PendingStatus.Kind.REPLACED,
+                                    shared.iterator().next(),
+                                    b.txid()));
                     break;
                 }
             }

@@ -52,10 +52,11 @@ public record PendingStatus(Sha256Hash txid, Kind kind, TransactionOutPoint inpu
         return switch (kind) {
             case VALID -> "pending";
             case REPLACED -> "replaced by " + other + " (higher fee)";
-            case INPUTS_GONE -> "input " + input + " left the chain in a reorg: this payment cannot confirm"
-                    + " unless that coin comes back; `abandon " + txid + "` releases its other coins";
-            case CONFLICTED -> "input " + input + " was spent by confirmed transaction " + other
-                    + ": this payment can never confirm";
+            case INPUTS_GONE ->
+                "input " + input + " left the chain in a reorg: this payment cannot confirm"
+                        + " unless that coin comes back; `abandon " + txid + "` releases its other coins";
+            case CONFLICTED ->
+                "input " + input + " was spent by confirmed transaction " + other + ": this payment can never confirm";
         };
     }
 }

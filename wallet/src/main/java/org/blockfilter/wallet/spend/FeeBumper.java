@@ -116,7 +116,8 @@ public final class FeeBumper {
         for (Utxo u : inputs) {
             vb += TxSize.inputVBytes(spender.kindOf(u));
         }
-        List<Utxo> extra = new ArrayList<>(wallet.ledger().spendable(wallet.headers().tipHeight()));
+        List<Utxo> extra =
+                new ArrayList<>(wallet.ledger().spendable(wallet.headers().tipHeight()));
         extra.sort(Comparator.comparing((Utxo u) -> u.value().value).reversed());
         DerivedAddress newChange = null;
         long fee;
@@ -155,7 +156,8 @@ public final class FeeBumper {
         tx.setVersion((int) old.getVersion());
         tx.setLockTime(old.getLockTime());
         for (Utxo u : inputs) {
-            tx.addInput(new TransactionInput(tx, new byte[0], u.outpoint(), u.value()).withSequence(Spender.RBF_SEQUENCE));
+            tx.addInput(
+                    new TransactionInput(tx, new byte[0], u.outpoint(), u.value()).withSequence(Spender.RBF_SEQUENCE));
         }
         for (TransactionOutput o : old.getOutputs()) {
             if (o == oldChange) {

@@ -54,11 +54,13 @@ public record FeeRateChoice(long satPerVByte, FeeEstimate chosen, List<FeeEstima
         }
         List<FeeEstimate> rated = asked.stream()
                 .filter(e -> e.satPerVByte().isPresent())
-                .sorted(java.util.Comparator.comparingDouble(e -> e.satPerVByte().getAsDouble()))
+                .sorted(java.util.Comparator.comparingDouble(
+                        e -> e.satPerVByte().getAsDouble()))
                 .toList();
         if (rated.isEmpty()) {
             throw new IllegalArgumentException("no fee estimate for confirmation within " + targetBlocks
-                    + " blocks: " + String.join("; ", asked.stream().map(FeeEstimate::detail).toList())
+                    + " blocks: "
+                    + String.join("; ", asked.stream().map(FeeEstimate::detail).toList())
                     + "; give --fee-rate N (sat/vB)");
         }
         FeeEstimate chosen = rated.get((rated.size() - 1) / 2);
@@ -74,8 +76,13 @@ public record FeeRateChoice(long satPerVByte, FeeEstimate chosen, List<FeeEstima
     /** What was chosen and from where, for the payment's summary. */
     public String describe() {
         return "fee rate " + satPerVByte + " sat/vB: estimate for confirmation within " + chosen.targetBlocks()
-                + " blocks from " + chosen.detail() + ": " + chosen.satPerVByte().getAsDouble() + " sat/vB"
-                + (asked.size() > 1 ? " (lower median of " + asked.stream().filter(e -> e.satPerVByte().isPresent()).count()
-                        + " estimates from " + asked.size() + " sources)" : "");
+                + " blocks from " + chosen.detail() + ": "
+                + chosen.satPerVByte().getAsDouble() + " sat/vB"
+                + (asked.size() > 1
+                        ? " (lower median of "
+                                + asked.stream()
+                                        .filter(e -> e.satPerVByte().isPresent())
+                                        .count() + " estimates from " + asked.size() + " sources)"
+                        : "");
     }
 }

@@ -59,10 +59,11 @@ public final class Spender {
         Script recipientScript = ScriptBuilder.createOutputScript(recipient);
         Coin dust = Dust.threshold(recipientScript.program());
         if (amount.isLessThan(dust)) {
-            throw new IllegalArgumentException("amount " + amount.value + " sat is below the dust limit of " + dust.value
-                    + " sat for " + Dust.kindOf(recipientScript.program())
-                    + " output (Bitcoin Core's relay rule): nodes would not relay the payment; send at least "
-                    + dust.toPlainString() + " BTC");
+            throw new IllegalArgumentException(
+                    "amount " + amount.value + " sat is below the dust limit of " + dust.value
+                            + " sat for " + Dust.kindOf(recipientScript.program())
+                            + " output (Bitcoin Core's relay rule): nodes would not relay the payment; send at least "
+                            + dust.toPlainString() + " BTC");
         }
         DerivedAddress peekChange = unlocked.account(changeKind)
                 .orElseThrow(() -> new IllegalStateException("no P2WPKH or P2PKH account to receive change"))
@@ -124,7 +125,8 @@ public final class Spender {
     void signAll(Transaction tx, List<Utxo> inputs, WalletKeys unlocked) {
         // A taproot signature commits to every input's amount and script, so all are passed.
         List<TaprootSighash.SpentOutput> spent = inputs.stream()
-                .map(u -> new TaprootSighash.SpentOutput(u.value().value, u.script().bytes()))
+                .map(u -> new TaprootSighash.SpentOutput(
+                        u.value().value, u.script().bytes()))
                 .toList();
         for (int i = 0; i < inputs.size(); i++) {
             sign(tx, i, inputs.get(i), unlocked, spent);

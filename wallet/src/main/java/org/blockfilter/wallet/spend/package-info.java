@@ -1,7 +1,7 @@
 /**
- * Spending: coin selection (no dust change, fee known before sending), building and signing
- * P2WPKH and P2PKH spends with bitcoinj, and broadcasting through a chain source. P2TR outputs
- * are received and tracked but not spent: bitcoinj 0.17 has no Schnorr signatures or BIP 341
- * sighash.
+ * Spending: coin selection (no dust change, fee known before sending), Bitcoin Core's relay rules
+ * (dust limits, BIP 125 replaceability), the fee rate from the sources' estimates, building and
+ * signing P2WPKH, P2PKH and P2TR (BIP 86 key path) spends, BIP 125 fee bumps, and broadcasting
+ * through a chain source.
  */
 package org.blockfilter.wallet.spend;

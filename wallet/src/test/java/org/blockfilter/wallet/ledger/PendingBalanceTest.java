@@ -31,7 +31,11 @@ class PendingBalanceTest {
     Path dir;
 
     private static Address addr(LightWallet w, int index) {
-        return w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, index).address();
+        return w.keys()
+                .account(AddressKind.P2WPKH)
+                .orElseThrow()
+                .derive(false, index)
+                .address();
     }
 
     @Test
@@ -49,7 +53,8 @@ class PendingBalanceTest {
         int tip = w.headers().tipHeight();
         assertThrows(
                 InsufficientFundsException.class,
-                () -> spender.prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.SATOSHI.multiply(1000), 2));
+                () -> spender.prepare(
+                        w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.SATOSHI.multiply(1000), 2));
         assertEquals(Coin.ZERO, w.ledger().spendableBalance(tip), "send can spend nothing, so nothing is spendable");
     }
 

@@ -38,7 +38,11 @@ class BumpAndAbandonTest {
     private LightWallet w;
 
     private Address addr(int index) {
-        return w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, index).address();
+        return w.keys()
+                .account(AddressKind.P2WPKH)
+                .orElseThrow()
+                .derive(false, index)
+                .address();
     }
 
     private void fund(Coin... values) {
@@ -75,8 +79,7 @@ class BumpAndAbandonTest {
     void aBumpKeepsInputsAndRecipientReducesChangeAndPaysWhatBip125Asks() {
         fund(Coin.COIN);
         PreparedPayment original = send(Coin.CENT, 2);
-        PreparedPayment bumped =
-                new FeeBumper(w).bump(w.unlock(TestWallets.PASSPHRASE), original.txid(), 10);
+        PreparedPayment bumped = new FeeBumper(w).bump(w.unlock(TestWallets.PASSPHRASE), original.txid(), 10);
         Transaction o = tx(original);
         Transaction b = tx(bumped);
 
@@ -88,14 +91,16 @@ class BumpAndAbandonTest {
         assertEquals(chain.minerScript(), paid.getScriptPubKey(), "the recipient's output is kept");
         assertTrue(bumped.change().isLessThan(original.change()), "the change pays the difference");
         assertTrue(bumped.fee().value >= original.fee().value + b.getVsize(), "rule 4: + incremental relay fee");
-        assertTrue(bumped.effectiveSatPerVByte() >= 10 && bumped.effectiveSatPerVByte() > original.effectiveSatPerVByte());
+        assertTrue(
+                bumped.effectiveSatPerVByte() >= 10 && bumped.effectiveSatPerVByte() > original.effectiveSatPerVByte());
         for (TransactionInput in : b.getInputs()) {
             assertEquals(Spender.RBF_SEQUENCE, in.getSequenceNumber());
         }
 
         new Spender(w).broadcast(bumped, List.of(src));
         assertEquals(
-                PendingStatus.Kind.REPLACED, w.ledger().pendingStatus(original.txid()).orElseThrow().kind());
+                PendingStatus.Kind.REPLACED,
+                w.ledger().pendingStatus(original.txid()).orElseThrow().kind());
         Balance bal = w.ledger().balance(w.headers().tipHeight());
         assertEquals(bumped.change(), bal.unconfirmed(), "only the replacement's change counts");
         assertEquals(Coin.COIN, bal.lockedByPending());
@@ -104,7 +109,8 @@ class BumpAndAbandonTest {
         chain.mineBlock(List.of(b));
         sync();
         assertTrue(w.ledger().get(original.txid()).isEmpty(), "the replaced payment is gone once the bump confirms");
-        assertEquals(chain.tipHeight(), w.ledger().get(bumped.txid()).orElseThrow().height());
+        assertEquals(
+                chain.tipHeight(), w.ledger().get(bumped.txid()).orElseThrow().height());
         assertEquals(bumped.change(), w.ledger().spendableBalance(w.headers().tipHeight()));
     }
 
@@ -156,7 +162,8 @@ class BumpAndAbandonTest {
         w.save();
         LightWallet reloaded = LightWallet.load(w.file());
         assertTrue(reloaded.ledger().get(p.txid()).isEmpty());
-        assertEquals(Coin.COIN, reloaded.ledger().spendableBalance(reloaded.headers().tipHeight()));
+        assertEquals(
+                Coin.COIN, reloaded.ledger().spendableBalance(reloaded.headers().tipHeight()));
 
         chain.mineMempool(); // it confirms after all
         sync();

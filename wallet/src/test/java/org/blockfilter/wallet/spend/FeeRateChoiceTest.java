@@ -37,8 +37,8 @@ class FeeRateChoiceTest {
         FeeRateChoice c = FeeRateChoice.choose(
                 List.of(estimating("a", FeeEstimate.of(6, 12.3, "rest:a (estimatesmartfee, for 6 blocks)"))), 6);
         assertEquals(13, c.satPerVByte());
-        assertTrue(c.describe().contains("13 sat/vB") && c.describe().contains("rest:a (estimatesmartfee"),
-                c.describe());
+        assertTrue(
+                c.describe().contains("13 sat/vB") && c.describe().contains("rest:a (estimatesmartfee"), c.describe());
         assertTrue(c.describe().contains("within 6 blocks"), c.describe());
     }
 
@@ -56,7 +56,10 @@ class FeeRateChoiceTest {
         FeeRateChoice two = FeeRateChoice.choose(
                 List.of(estimating("a", FeeEstimate.of(3, 40, "a")), estimating("b", FeeEstimate.of(3, 5, "b"))), 3);
         assertEquals(5, two.satPerVByte(), "of two, the lower: a fee too high cannot be undone");
-        assertEquals(1, FeeRateChoice.choose(List.of(estimating("a", FeeEstimate.of(3, 0.2, "a"))), 3).satPerVByte());
+        assertEquals(
+                1,
+                FeeRateChoice.choose(List.of(estimating("a", FeeEstimate.of(3, 0.2, "a"))), 3)
+                        .satPerVByte());
     }
 
     @Test
@@ -65,7 +68,10 @@ class FeeRateChoiceTest {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> FeeRateChoice.choose(
-                        List.of(estimating("a", FeeEstimate.none(6, "rest:a: the node has no estimate")), failing("b"), p2p),
+                        List.of(
+                                estimating("a", FeeEstimate.none(6, "rest:a: the node has no estimate")),
+                                failing("b"),
+                                p2p),
                         6));
         assertTrue(e.getMessage().contains("no fee estimate for confirmation within 6 blocks"), e.getMessage());
         assertTrue(e.getMessage().contains("the node has no estimate"), e.getMessage());

@@ -27,7 +27,11 @@ class RelayRulesTest {
 
     private LightWallet funded(RegtestChainBuilder chain) {
         LightWallet w = TestWallets.create(dir);
-        Address a = w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, 0).address();
+        Address a = w.keys()
+                .account(AddressKind.P2WPKH)
+                .orElseThrow()
+                .derive(false, 0)
+                .address();
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(a), Coin.COIN)));
         new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
@@ -38,7 +42,11 @@ class RelayRulesTest {
     void aPaymentBelowTheRecipientsDustLimitIsRefused() {
         RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = funded(chain);
-        Address p2wpkh = w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, 5).address();
+        Address p2wpkh = w.keys()
+                .account(AddressKind.P2WPKH)
+                .orElseThrow()
+                .derive(false, 5)
+                .address();
 
         // send --amount 0.000001: 100 sat to a P2WPKH address, below Core's 294.
         IllegalArgumentException e = assertThrows(
@@ -64,7 +72,8 @@ class RelayRulesTest {
     void everyInputSignalsReplaceability() {
         RegtestChainBuilder chain = new RegtestChainBuilder();
         LightWallet w = funded(chain);
-        PreparedPayment p = new Spender(w).prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2);
+        PreparedPayment p =
+                new Spender(w).prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2);
         Transaction tx = Transaction.read(ByteBuffer.wrap(p.raw()));
         for (TransactionInput in : tx.getInputs()) {
             assertEquals(0xfffffffdL, in.getSequenceNumber());

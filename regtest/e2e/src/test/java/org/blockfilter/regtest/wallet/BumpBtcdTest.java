@@ -53,7 +53,11 @@ class BumpBtcdTest {
 
     private String[] cli(String... rest) {
         List<String> all = new ArrayList<>(List.of(
-                "--wallet", dir.resolve("w.json").toString(), "--passphrase-file", dir.resolve("pw").toString(), "--json"));
+                "--wallet",
+                dir.resolve("w.json").toString(),
+                "--passphrase-file",
+                dir.resolve("pw").toString(),
+                "--json"));
         all.addAll(List.of(rest));
         return all.toArray(String[]::new);
     }
@@ -84,15 +88,24 @@ class BumpBtcdTest {
         chain = WalletFixture.onBtcd(spec);
         BtcdNode node = chain.node();
         Files.writeString(dir.resolve("pw"), "e2e\n");
-        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), "e2e".toCharArray(), EnumSet.of(AddressKind.P2WPKH));
+        LightWallet w =
+                WalletFixture.newWallet(dir.resolve("w.json"), "e2e".toCharArray(), EnumSet.of(AddressKind.P2WPKH));
         chain.pay(WalletFixture.receiving(w, AddressKind.P2WPKH, 0));
         node.mine(1);
         String peer = "127.0.0.1:" + node.p2pAddress().orElseThrow().getPort();
         assertEquals(0, InProcessCli.run(cli("sync", "--quiet", "--peer", peer)).code());
 
         InProcessCli.Run sent = InProcessCli.run(cli(
-                "send", "--to", spec.miningAddress().toString(), "--amount", "0.001", "--fee-rate", "2", "--yes",
-                "--peer", peer));
+                "send",
+                "--to",
+                spec.miningAddress().toString(),
+                "--amount",
+                "0.001",
+                "--fee-rate",
+                "2",
+                "--yes",
+                "--peer",
+                peer));
         assertEquals(0, sent.code(), sent.err());
         String original = JSON.readTree(sent.out()).get("txid").asText();
         awaitMempool(original, null);
@@ -101,8 +114,7 @@ class BumpBtcdTest {
         assertEquals(1, low.code(), low.err());
         assertTrue(low.err().contains("already pays"), low.err());
 
-        InProcessCli.Run bumped =
-                InProcessCli.run(cli("bump", original, "--fee-rate", "12", "--yes", "--peer", peer));
+        InProcessCli.Run bumped = InProcessCli.run(cli("bump", original, "--fee-rate", "12", "--yes", "--peer", peer));
         assertEquals(0, bumped.code(), bumped.out() + bumped.err());
         JsonNode b = JSON.readTree(bumped.out());
         String replacement = b.get("txid").asText();
@@ -118,7 +130,9 @@ class BumpBtcdTest {
         assertEquals(0, InProcessCli.run(cli("sync", "--quiet", "--peer", peer)).code());
         LightWallet after = LightWallet.load(dir.resolve("w.json"), "e2e".toCharArray());
         assertTrue(after.ledger().get(Sha256Hash.wrap(original)).isEmpty(), "the replaced payment is gone");
-        assertEquals(node.tipHeight(), after.ledger().get(Sha256Hash.wrap(replacement)).orElseThrow().height());
+        assertEquals(
+                node.tipHeight(),
+                after.ledger().get(Sha256Hash.wrap(replacement)).orElseThrow().height());
         JsonNode balance = JSON.readTree(InProcessCli.run(cli("balance")).out());
         assertEquals("0", balance.get("lockedByPending").asText());
         assertEquals(0, balance.get("stuckPayments").size());

@@ -38,7 +38,11 @@ class FeesAndBalanceCliTest {
 
     private String[] cli(String... rest) {
         List<String> all = new ArrayList<>(List.of(
-                "--wallet", dir.resolve("w.json").toString(), "--passphrase-file", dir.resolve("pw").toString(), "--json"));
+                "--wallet",
+                dir.resolve("w.json").toString(),
+                "--passphrase-file",
+                dir.resolve("pw").toString(),
+                "--json"));
         all.addAll(List.of(rest));
         return all.toArray(String[]::new);
     }
@@ -46,7 +50,8 @@ class FeesAndBalanceCliTest {
     @Test
     void sendWithoutAnEstimateDustAndTheSpendableFigureWhileASendIsPending() throws Exception {
         Files.writeString(dir.resolve("pw"), "pw\n");
-        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), "pw".toCharArray(), EnumSet.of(AddressKind.P2WPKH));
+        LightWallet w =
+                WalletFixture.newWallet(dir.resolve("w.json"), "pw".toCharArray(), EnumSet.of(AddressKind.P2WPKH));
         Address mine = WalletFixture.receiving(w, AddressKind.P2WPKH, 0);
         try (EmbeddedNode node = EmbeddedNode.start()) {
             node.mineTo(101, mine); // coinbases 1 and 2 are mature at tip 101: 100 BTC spendable
@@ -54,7 +59,8 @@ class FeesAndBalanceCliTest {
                 String url = server.baseUri().toString();
                 JsonNode fees = JSON.readTree(HttpClient.newHttpClient()
                         .send(
-                                HttpRequest.newBuilder(URI.create(url + "/api/v1/fee-estimates")).build(),
+                                HttpRequest.newBuilder(URI.create(url + "/api/v1/fee-estimates"))
+                                        .build(),
                                 HttpResponse.BodyHandlers.ofString())
                         .body());
                 assertEquals("estimatesmartfee", fees.get("source").asText(), fees.toString());
@@ -64,30 +70,51 @@ class FeesAndBalanceCliTest {
                     assertEquals(0, e.get("blocks").asInt(), e.toString());
                 }
 
-                assertEquals(0, InProcessCli.run(cli("sync", "--quiet", "--server", url)).code());
+                assertEquals(
+                        0,
+                        InProcessCli.run(cli("sync", "--quiet", "--server", url))
+                                .code());
                 String to = node.miningAddress().toString();
 
-                InProcessCli.Run noEstimate = InProcessCli.run(cli("send", "--to", to, "--amount", "1", "--yes", "--server", url));
+                InProcessCli.Run noEstimate =
+                        InProcessCli.run(cli("send", "--to", to, "--amount", "1", "--yes", "--server", url));
                 assertEquals(1, noEstimate.code(), noEstimate.out() + noEstimate.err());
-                assertTrue(noEstimate.err().contains("no fee estimate for confirmation within 6 blocks"), noEstimate.err());
+                assertTrue(
+                        noEstimate.err().contains("no fee estimate for confirmation within 6 blocks"),
+                        noEstimate.err());
                 assertTrue(noEstimate.err().contains("Insufficient data or no feerate found"), noEstimate.err());
                 assertTrue(noEstimate.err().contains("give --fee-rate"), noEstimate.err());
 
                 InProcessCli.Run dust = InProcessCli.run(cli(
-                        "send", "--to", mine.toString(), "--amount", "0.000001", "--fee-rate", "2", "--yes", "--server", url));
+                        "send",
+                        "--to",
+                        mine.toString(),
+                        "--amount",
+                        "0.000001",
+                        "--fee-rate",
+                        "2",
+                        "--yes",
+                        "--server",
+                        url));
                 assertEquals(1, dust.code(), dust.out() + dust.err());
                 assertTrue(dust.err().contains("below the dust limit of 294 sat for a P2WPKH output"), dust.err());
 
-                InProcessCli.Run sent = InProcessCli.run(cli(
-                        "send", "--to", to, "--amount", "10", "--fee-rate", "2", "--yes", "--server", url));
+                InProcessCli.Run sent = InProcessCli.run(
+                        cli("send", "--to", to, "--amount", "10", "--fee-rate", "2", "--yes", "--server", url));
                 assertEquals(0, sent.code(), sent.out() + sent.err());
                 JsonNode b = JSON.readTree(InProcessCli.run(cli("balance")).out());
-                assertEquals(new BigDecimal("50"), new BigDecimal(b.get("spendable").asText()), b.toString());
-                assertEquals(new BigDecimal("50"), new BigDecimal(b.get("lockedByPending").asText()), b.toString());
-                assertTrue(new BigDecimal(b.get("unconfirmed").asText()).compareTo(new BigDecimal("39.99")) > 0, b.toString());
+                assertEquals(
+                        new BigDecimal("50"), new BigDecimal(b.get("spendable").asText()), b.toString());
+                assertEquals(
+                        new BigDecimal("50"),
+                        new BigDecimal(b.get("lockedByPending").asText()),
+                        b.toString());
+                assertTrue(
+                        new BigDecimal(b.get("unconfirmed").asText()).compareTo(new BigDecimal("39.99")) > 0,
+                        b.toString());
 
-                InProcessCli.Run tooMuch = InProcessCli.run(cli(
-                        "send", "--to", to, "--amount", "51", "--fee-rate", "2", "--yes", "--server", url));
+                InProcessCli.Run tooMuch = InProcessCli.run(
+                        cli("send", "--to", to, "--amount", "51", "--fee-rate", "2", "--yes", "--server", url));
                 assertEquals(1, tooMuch.code(), tooMuch.err());
                 assertTrue(tooMuch.err().contains("spendable 50 BTC"), "send and balance agree: " + tooMuch.err());
             }

@@ -37,7 +37,10 @@ class EmbeddedNodeFeeEstimateTest {
         try (EmbeddedNode node = EmbeddedNode.start()) {
             for (String params : new String[] {"[6]", "[1]", "[1008, \"conservative\"]", "[2, \"ECONOMICAL\"]"}) {
                 JsonNode r = call(node, params).get("result");
-                assertEquals("Insufficient data or no feerate found", r.get("errors").get(0).asText(), params);
+                assertEquals(
+                        "Insufficient data or no feerate found",
+                        r.get("errors").get(0).asText(),
+                        params);
                 assertEquals(0, r.get("blocks").asInt(), params);
                 assertTrue(r.get("feerate") == null, params);
             }
@@ -50,7 +53,9 @@ class EmbeddedNodeFeeEstimateTest {
             for (String params : new String[] {"[0]", "[1009]", "[-1]"}) {
                 JsonNode e = call(node, params).get("error");
                 assertEquals(-8, e.get("code").asInt(), params);
-                assertEquals("Invalid conf_target, must be between 1 and 1008", e.get("message").asText());
+                assertEquals(
+                        "Invalid conf_target, must be between 1 and 1008",
+                        e.get("message").asText());
             }
             JsonNode mode = call(node, "[6, \"fast\"]").get("error");
             assertEquals(-8, mode.get("code").asInt());

@@ -67,7 +67,8 @@ class P2pSourceTest {
                 P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
             org.blockfilter.wallet.source.FeeEstimate e = source.feeEstimate(6);
             assertTrue(e.satPerVByte().isEmpty());
-            assertTrue(e.detail().contains("serves no fee estimates") && e.detail().contains("--fee-rate"), e.detail());
+            assertTrue(
+                    e.detail().contains("serves no fee estimates") && e.detail().contains("--fee-rate"), e.detail());
         }
     }
 
