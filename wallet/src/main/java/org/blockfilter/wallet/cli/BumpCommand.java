@@ -1,6 +1,5 @@
 package org.blockfilter.wallet.cli;
 
-import java.io.Console;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,24 +34,9 @@ final class BumpCommand extends NetworkOptions implements Callable<Integer> {
         Sha256Hash id = WalletCli.txid(txid);
         LightWallet w = cli.load();
         PreparedPayment p = new FeeBumper(w).bump(w.unlock(cli.passphrase(false)), id, feeRate);
-        String summary = "replace " + id + " with " + p.txid() + ": pay "
-                + p.amount().toPlainString() + " BTC to "
-                + p.recipient() + "\nfee " + p.fee().toPlainString() + " BTC (" + p.vsize() + " vB, "
-                + String.format("%.2f", p.effectiveSatPerVByte()) + " sat/vB), " + p.inputs() + " input(s), change "
-                + (p.changeAddress() == null
-                        ? "none (dust folded into fee)"
-                        : p.change().toPlainString() + " BTC to " + p.changeAddress());
-        if (!yes) {
-            Console console = System.console();
-            if (console == null) {
-                cli.err.println(summary);
-                throw new IllegalArgumentException("not sent: confirm with --yes when there is no console");
-            }
-            String answer = console.readLine("%s%nSend? [y/N] ", summary);
-            if (answer == null || !answer.trim().equalsIgnoreCase("y")) {
-                cli.err.println("not sent");
-                return 1;
-            }
+        String summary = "replace " + id + " with " + p.txid() + ": " + p.summary();
+        if (!confirmed(summary, yes)) {
+            return 1;
         }
         List<ChainSource> sources = open(w.network());
         try {

@@ -1,6 +1,5 @@
 package org.blockfilter.wallet.cli;
 
-import java.io.Console;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,62 +53,37 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("amount has more than 8 decimals: " + amount);
         }
-        List<ChainSource> sources = null;
+        // Without --fee-rate the sources are asked for an estimate first, and kept for the broadcast.
+        List<ChainSource> sources = feeRate == null ? open(w.network()) : null;
         String feeLine = "";
         String rateFrom = "--fee-rate";
         long rate;
-        if (feeRate != null) {
-            rate = feeRate;
-        } else {
-            sources = open(w.network());
-            try {
+        PreparedPayment p;
+        try {
+            if (feeRate != null) {
+                rate = feeRate;
+            } else {
                 FeeRateChoice choice = FeeRateChoice.choose(sources, targetBlocks);
                 rate = choice.satPerVByte();
                 feeLine = choice.describe() + "\n";
                 rateFrom = choice.chosen().detail();
-            } catch (RuntimeException e) {
-                closeAll(sources);
-                throw e;
             }
-        }
-        WalletKeys unlocked = w.unlock(cli.passphrase(false));
-        Spender spender = new Spender(w);
-        PreparedPayment p;
-        try {
+            WalletKeys unlocked = w.unlock(cli.passphrase(false));
+            Spender spender = new Spender(w);
             p = spender.prepare(unlocked, address, value, rate);
-        } catch (RuntimeException e) {
-            closeAll(sources);
-            throw e;
-        }
-        String summary = feeLine + "pay " + p.amount().toPlainString() + " BTC to " + p.recipient() + "\nfee "
-                + p.fee().toPlainString()
-                + " BTC (" + p.vsize() + " vB, " + String.format("%.2f", p.effectiveSatPerVByte()) + " sat/vB), "
-                + p.inputs() + " input(s), change "
-                + (p.changeAddress() == null
-                        ? "none (dust folded into fee)"
-                        : p.change().toPlainString() + " BTC to " + p.changeAddress());
-        if (!yes) {
-            Console console = System.console();
-            if (console == null) {
-                closeAll(sources);
-                cli.err.println(summary);
-                throw new IllegalArgumentException("not sent: confirm with --yes when there is no console");
-            }
-            String answer = console.readLine("%s%nSend? [y/N] ", summary);
-            if (answer == null || !answer.trim().equalsIgnoreCase("y")) {
-                closeAll(sources);
-                cli.err.println("not sent");
+            if (!confirmed(feeLine + p.summary(), yes)) {
                 return 1;
             }
-        }
-        if (sources == null) {
-            sources = open(w.network());
-        }
-        try {
+            if (sources == null) {
+                sources = open(w.network());
+            }
             spender.broadcast(p, sources);
         } finally {
-            sources.forEach(ChainSource::close);
+            if (sources != null) {
+                sources.forEach(ChainSource::close);
+            }
         }
+        String summary = feeLine + p.summary();
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("txid", p.txid().toString());
         j.put("amount", p.amount().toPlainString());
@@ -120,11 +94,5 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
         j.put("change", p.change().toPlainString());
         cli.print(j, summary + "\nsent " + p.txid());
         return 0;
-    }
-
-    private static void closeAll(List<ChainSource> sources) {
-        if (sources != null) {
-            sources.forEach(ChainSource::close);
-        }
     }
 }
