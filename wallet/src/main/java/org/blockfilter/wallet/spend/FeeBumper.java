@@ -70,6 +70,12 @@ public final class FeeBumper {
             throw new IllegalArgumentException("fee rate must be 1..100000 sat/vB, got " + satPerVByte);
         }
         Transaction old = original.tx();
+        for (WalletTx t : wallet.ledger().transactions()) {
+            if (t.pending() && t.tx().getInputs().stream().anyMatch(in -> in.getOutpoint().hash().equals(txid))) {
+                throw new IllegalArgumentException("cannot bump " + txid + ": pending payment " + t.txid()
+                        + " spends its outputs (a replacement would evict it); bump that one instead");
+            }
+        }
         List<Utxo> inputs = new ArrayList<>();
         for (TransactionInput in : old.getInputs()) {
             TransactionOutput prev = wallet.ledger()
@@ -184,6 +190,15 @@ public final class FeeBumper {
                 changeScript == null ? null : addressOf(changeScript),
                 inputs.size(),
                 signed.serialize());
+    }
+
+    /**
+     * Whether {@code tx} signals BIP 125 replaceability (an input's nSequence below 0xfffffffe).
+     * Nodes that follow BIP 125 (btcd) refuse to replace one that does not; Bitcoin Core replaces
+     * any transaction since v28 (full RBF by default).
+     */
+    public static boolean signalsReplaceability(Transaction tx) {
+        return tx.getInputs().stream().anyMatch(in -> in.getSequenceNumber() < 0xfffffffeL);
     }
 
     /** The fee for {@code vbytes} at {@code rate}, and at least the original's plus the incremental relay fee. */

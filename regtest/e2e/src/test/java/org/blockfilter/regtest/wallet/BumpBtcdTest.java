@@ -52,14 +52,7 @@ class BumpBtcdTest {
     }
 
     private String[] cli(String... rest) {
-        List<String> all = new ArrayList<>(List.of(
-                "--wallet",
-                dir.resolve("w.json").toString(),
-                "--passphrase-file",
-                dir.resolve("pw").toString(),
-                "--json"));
-        all.addAll(List.of(rest));
-        return all.toArray(String[]::new);
+        return WalletFixture.cli(dir, rest);
     }
 
     private List<String> mempool() {

@@ -37,14 +37,7 @@ class FeesAndBalanceCliTest {
     Path dir;
 
     private String[] cli(String... rest) {
-        List<String> all = new ArrayList<>(List.of(
-                "--wallet",
-                dir.resolve("w.json").toString(),
-                "--passphrase-file",
-                dir.resolve("pw").toString(),
-                "--json"));
-        all.addAll(List.of(rest));
-        return all.toArray(String[]::new);
+        return WalletFixture.cli(dir, rest);
     }
 
     @Test
