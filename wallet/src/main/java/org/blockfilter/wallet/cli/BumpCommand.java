@@ -35,7 +35,10 @@ final class BumpCommand extends NetworkOptions implements Callable<Integer> {
         LightWallet w = cli.load();
         PreparedPayment p = new FeeBumper(w).bump(w.unlock(cli.passphrase(false)), id, feeRate);
         String summary = "replace " + id + " with " + p.txid() + ": " + p.summary();
-        boolean signals = w.ledger().get(id).map(t -> FeeBumper.signalsReplaceability(t.tx())).orElse(true);
+        boolean signals = w.ledger()
+                .get(id)
+                .map(t -> FeeBumper.signalsReplaceability(t.tx()))
+                .orElse(true);
         if (!signals) {
             summary += "\nnote: " + id + " does not signal BIP 125 replaceability: nodes without full RBF (btcd)"
                     + " refuse the replacement; Bitcoin Core 28 and later accept it";

@@ -16,6 +16,7 @@ import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Network;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.store.PassphraseRequiredException;
 import org.blockfilter.wallet.sync.SourceFault;
@@ -103,6 +104,9 @@ public final class WalletCli {
                 boolean networkOnly = !se.faults().isEmpty()
                         && se.faults().stream().allMatch(f -> f.kind() == SourceFault.Kind.FAILED);
                 return networkOnly ? 3 : 2;
+            }
+            if (e instanceof NotAcceptedException) {
+                return 4; // the payment was not accepted: nothing recorded, its coins stay spendable
             }
             if (e instanceof SourceException) {
                 return 3;

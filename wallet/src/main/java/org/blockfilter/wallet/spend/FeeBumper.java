@@ -71,7 +71,9 @@ public final class FeeBumper {
         }
         Transaction old = original.tx();
         for (WalletTx t : wallet.ledger().transactions()) {
-            if (t.pending() && t.tx().getInputs().stream().anyMatch(in -> in.getOutpoint().hash().equals(txid))) {
+            if (t.pending()
+                    && t.tx().getInputs().stream()
+                            .anyMatch(in -> in.getOutpoint().hash().equals(txid))) {
                 throw new IllegalArgumentException("cannot bump " + txid + ": pending payment " + t.txid()
                         + " spends its outputs (a replacement would evict it); bump that one instead");
             }

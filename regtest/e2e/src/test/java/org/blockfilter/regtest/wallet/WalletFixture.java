@@ -146,7 +146,11 @@ public final class WalletFixture<N extends RegtestNode> implements AutoCloseable
     /** CLI arguments for the wallet {@code dir/w.json} with its passphrase in {@code dir/pw}, JSON answers. */
     public static String[] cli(Path dir, String... rest) {
         List<String> all = new ArrayList<>(List.of(
-                "--wallet", dir.resolve("w.json").toString(), "--passphrase-file", dir.resolve("pw").toString(), "--json"));
+                "--wallet",
+                dir.resolve("w.json").toString(),
+                "--passphrase-file",
+                dir.resolve("pw").toString(),
+                "--json"));
         all.addAll(List.of(rest));
         return all.toArray(String[]::new);
     }
