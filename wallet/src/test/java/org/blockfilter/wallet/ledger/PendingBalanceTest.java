@@ -38,6 +38,15 @@ class PendingBalanceTest {
                 .address();
     }
 
+    /** Syncs from {@code src}, then pays the miner 0.01 BTC at 2 sat/vB through it (pending). */
+    private static PreparedPayment syncAndPayACent(LightWallet w, Spender spender, MemorySource src) {
+        new SyncEngine(w, List.of(src), null).sync();
+        PreparedPayment p =
+                spender.prepare(w.unlock(TestWallets.PASSPHRASE), src.chain().minerAddress(), Coin.CENT, 2);
+        spender.broadcast(p, List.of(src));
+        return p;
+    }
+
     @Test
     void spendableIsZeroWhileAPendingPaymentSpendsTheOnlyCoin() {
         RegtestChainBuilder chain = new RegtestChainBuilder();
@@ -45,10 +54,8 @@ class PendingBalanceTest {
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(addr(w, 0)), Coin.COIN)));
         MemorySource src = new MemorySource("honest", chain);
-        new SyncEngine(w, List.of(src), null).sync();
         Spender spender = new Spender(w);
-        PreparedPayment p = spender.prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2);
-        spender.broadcast(p, List.of(src));
+        syncAndPayACent(w, spender, src);
 
         int tip = w.headers().tipHeight();
         assertThrows(
@@ -66,10 +73,7 @@ class PendingBalanceTest {
         chain.mineBlock(List.of(chain.pay(List.of(addr(w, 0)), Coin.COIN)));
         chain.mine(1);
         MemorySource src = new MemorySource("honest", chain);
-        new SyncEngine(w, List.of(src), null).sync();
-        Spender spender = new Spender(w);
-        PreparedPayment p = spender.prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2);
-        spender.broadcast(p, List.of(src));
+        PreparedPayment p = syncAndPayACent(w, new Spender(w), src);
         assertTrue(p.change().isPositive());
 
         // A longer branch without the block that paid the wallet.
