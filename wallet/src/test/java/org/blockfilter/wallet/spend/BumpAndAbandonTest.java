@@ -208,4 +208,37 @@ class BumpAndAbandonTest {
         w.ledger().abandon(p.txid());
         assertEquals(Coin.CENT, w.ledger().spendableBalance(w.headers().tipHeight()));
     }
+
+    @Test
+    void aPaymentWithAPendingChildIsNotBumpedAndAbandoningItTakesTheChildToo() {
+        fund(Coin.COIN);
+        PreparedPayment parent = send(Coin.CENT, 2);
+        Transaction p = tx(parent);
+        int changeIndex = p.getOutput(0).getValue().equals(Coin.CENT) ? 1 : 0;
+        Transaction child = new Transaction();
+        child.addInput(new TransactionInput(
+                child, new byte[0], new TransactionOutPoint(changeIndex, parent.txid()), parent.change()));
+        child.addOutput(parent.change().subtract(Coin.valueOf(1_000)), chain.minerAddress());
+        w.ledger()
+                .put(org.blockfilter.wallet.ledger.WalletTx.of(
+                        child, org.blockfilter.wallet.ledger.WalletTx.PENDING, null));
+
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> new FeeBumper(w).bump(w.unlock(TestWallets.PASSPHRASE), parent.txid(), 10));
+        assertTrue(e.getMessage().contains(child.getTxId() + " spends its outputs"), e.getMessage());
+
+        assertEquals(List.of(parent.txid(), child.getTxId()), w.ledger().abandon(parent.txid()));
+        assertEquals(Coin.COIN, w.ledger().spendableBalance(w.headers().tipHeight()));
+    }
+
+    @Test
+    void aPaymentThatDoesNotSignalReplaceabilityIsRecognised() {
+        Transaction t = new Transaction();
+        t.addInput(new TransactionInput(
+                t, new byte[0], new TransactionOutPoint(0, org.bitcoinj.base.Sha256Hash.ZERO_HASH), Coin.COIN));
+        assertFalse(FeeBumper.signalsReplaceability(t));
+        t.replaceInput(0, t.getInput(0).withSequence(Spender.RBF_SEQUENCE));
+        assertTrue(FeeBumper.signalsReplaceability(t));
+    }
 }
