@@ -52,6 +52,8 @@ import picocli.CommandLine.Option;
             BalanceCommand.class,
             HistoryCommand.class,
             SendCommand.class,
+            BumpCommand.class,
+            AbandonCommand.class,
             ResealCommand.class
         })
 public final class WalletCli {
@@ -180,6 +182,15 @@ public final class WalletCli {
         } else {
             out.println(human);
         }
+    }
+
+    /** A txid as the user typed it: 64 hex digits (display order). */
+    static org.bitcoinj.base.Sha256Hash txid(String s) {
+        if (s == null || !s.matches("[0-9a-fA-F]{64}")) {
+            throw new IllegalArgumentException(
+                    "TXID must be 64 hex digits, got " + (s == null ? "nothing" : s.length() + " characters"));
+        }
+        return org.bitcoinj.base.Sha256Hash.wrap(s.toLowerCase(java.util.Locale.ROOT));
     }
 
     static AddressKind kind(String s) {

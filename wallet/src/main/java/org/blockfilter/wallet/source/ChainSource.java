@@ -50,6 +50,14 @@ public interface ChainSource extends AutoCloseable {
      */
     Sha256Hash broadcast(byte[] rawTransaction);
 
+    /**
+     * The fee rate the source's node estimates for confirmation within {@code targetBlocks}
+     * (1..1008), or none with the reason. A source that serves no estimates says so (the default).
+     */
+    default FeeEstimate feeEstimate(int targetBlocks) {
+        return FeeEstimate.none(targetBlocks, name() + " serves no fee estimates");
+    }
+
     @Override
     void close();
 

@@ -35,6 +35,7 @@ final class FollowingServer implements AutoCloseable {
     private final Path dir;
     private final IndexStore store;
     private final FilterIndexer indexer;
+    private final StoreFilterIndexReader index;
     private final RestServer rest;
     private final P2pServer p2p;
 
@@ -47,7 +48,7 @@ final class FollowingServer implements AutoCloseable {
         indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(50));
         indexer.syncOnce();
         indexer.start();
-        StoreFilterIndexReader index = new StoreFilterIndexReader(store);
+        index = new StoreFilterIndexReader(store);
         rest = RestServer.start(RestConfig.defaults(), index, new RpcNodeGateway(rpc));
         p2p = P2pServer.start(
                 P2pConfig.forChain(Chain.REGTEST).withTipPollInterval(Duration.ofMillis(50)),
@@ -58,6 +59,11 @@ final class FollowingServer implements AutoCloseable {
 
     InetSocketAddress p2pAddress() {
         return new InetSocketAddress("127.0.0.1", p2p.port());
+    }
+
+    /** The index the server answers from. */
+    StoreFilterIndexReader index() {
+        return index;
     }
 
     URI baseUri() {

@@ -19,6 +19,7 @@ import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.FeeEstimate;
 import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
@@ -427,5 +428,14 @@ public final class P2pSource implements ChainSource {
 
     private SourceException fail(String message, Throwable cause) {
         return new SourceException(name, message, cause);
+    }
+
+    /** BIP 157 and the P2P protocol have no fee-estimate message (only {@code feefilter}, a floor). */
+    @Override
+    public FeeEstimate feeEstimate(int targetBlocks) {
+        return FeeEstimate.none(
+                targetBlocks,
+                name() + ": a P2P peer serves no fee estimates (the protocol has no message for them);"
+                        + " give --fee-rate, or a --server whose node estimates fees");
     }
 }

@@ -24,6 +24,7 @@ import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.wallet.internal.WalletHttp;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.FeeEstimate;
 import org.blockfilter.wallet.source.SourceException;
 
 /**
@@ -426,5 +427,14 @@ public final class ExportSource implements ChainSource {
 
     private SourceException fail(String message, Throwable cause) {
         return new SourceException(name, message, cause);
+    }
+
+    /** A static export is a copy of buried chain data: it holds no fee estimates. */
+    @Override
+    public FeeEstimate feeEstimate(int targetBlocks) {
+        return FeeEstimate.none(
+                targetBlocks,
+                name() + ": a static export holds no fee estimates; give --fee-rate, or a --server whose node"
+                        + " estimates fees");
     }
 }

@@ -24,6 +24,7 @@ import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.wallet.internal.WalletHttp;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.FeeEstimate;
 import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
 
@@ -103,6 +104,43 @@ public final class RestSource implements ChainSource {
     @Override
     public String name() {
         return name;
+    }
+
+    /**
+     * {@code GET /api/v1/fee-estimates?target=N}: the rate the server's node estimates, with the
+     * RPC it came from and the target the node answered for; none with the node's reason.
+     */
+    @Override
+    public FeeEstimate feeEstimate(int targetBlocks) {
+        if (targetBlocks < 1 || targetBlocks > 1008) {
+            throw new IllegalArgumentException("target must be 1..1008 blocks: " + targetBlocks);
+        }
+        JsonNode all = getJson("/api/v1/fee-estimates?target=" + targetBlocks);
+        JsonNode list = all.get("estimates");
+        if (list == null || !list.isArray() || list.size() != 1 || !list.get(0).isObject()) {
+            throw fail("fee-estimates: expected one estimate for target " + targetBlocks + ", got " + list);
+        }
+        JsonNode e = list.get(0);
+        String source = all.path("source").asText("?");
+        JsonNode rate = e.get("satPerVByte");
+        if (e.path("target").asInt(-1) != targetBlocks) {
+            throw fail("fee-estimates: answered for target " + e.get("target") + ", asked " + targetBlocks);
+        }
+        if (rate == null || rate.isNull()) {
+            String why = e.path("error").asText("no reason given");
+            return FeeEstimate.none(
+                    targetBlocks, name + ": the node has no estimate (" + source + ": " + abbreviate(why) + ")");
+        }
+        if (!rate.isNumber() || !(rate.asDouble() > 0) || rate.asDouble() >= 1e9) {
+            throw fail("fee-estimates: satPerVByte must be a positive number, got " + rate);
+        }
+        JsonNode blocks = e.get("blocks");
+        String forBlocks = blocks != null && blocks.isIntegralNumber() ? ", for " + blocks.asInt() + " blocks" : "";
+        return FeeEstimate.of(targetBlocks, rate.asDouble(), name + " (" + source + forBlocks + ")");
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 120 ? s : s.substring(0, 120) + "...";
     }
 
     /** The server's indexed height: the highest block it can serve filters for. */
