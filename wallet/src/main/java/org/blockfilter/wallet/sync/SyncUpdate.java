@@ -1,9 +1,9 @@
 package org.blockfilter.wallet.sync;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Consumer;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.wallet.keys.OutputScript;
 import org.blockfilter.wallet.ledger.WalletTx;
@@ -72,93 +72,76 @@ public record SyncUpdate(
 
     /** The block headers above {@code fork} replaced by {@code branch}. */
     static SyncUpdate headers(int fork, List<byte[]> branch) {
-        return new SyncUpdate(
-                OptionalInt.of(fork),
-                new ArrayList<>(branch),
-                Optional.empty(),
-                OptionalInt.empty(),
-                List.of(),
-                Optional.empty(),
-                OptionalInt.empty(),
-                List.of(),
-                List.of());
+        return NONE.with(d -> {
+            d.headerFork = OptionalInt.of(fork);
+            d.headers = branch;
+        });
     }
 
     SyncUpdate withFilterHeaderStart(int base, Sha256Hash anchor) {
-        return new SyncUpdate(
-                headerFork,
-                headers,
-                Optional.of(new FilterHeaderStart(base, anchor)),
-                keepFilterHeadersThrough,
-                filterHeaders,
-                checkpoints,
-                scannedHeight,
-                transactions,
-                usedScripts);
+        return with(d -> d.filterHeaderStart = Optional.of(new FilterHeaderStart(base, anchor)));
     }
 
     SyncUpdate withFilterHeadersKeptThrough(int height) {
-        return new SyncUpdate(
-                headerFork,
-                headers,
-                filterHeaderStart,
-                OptionalInt.of(height),
-                filterHeaders,
-                checkpoints,
-                scannedHeight,
-                transactions,
-                usedScripts);
+        return with(d -> d.keepFilterHeadersThrough = OptionalInt.of(height));
     }
 
     SyncUpdate withFilterHeaders(List<Sha256Hash> verified) {
-        return new SyncUpdate(
-                headerFork,
-                headers,
-                filterHeaderStart,
-                keepFilterHeadersThrough,
-                verified,
-                checkpoints,
-                scannedHeight,
-                transactions,
-                usedScripts);
+        return with(d -> d.filterHeaders = verified);
     }
 
     SyncUpdate withCheckpoints(List<Sha256Hash> verified) {
-        return new SyncUpdate(
-                headerFork,
-                headers,
-                filterHeaderStart,
-                keepFilterHeadersThrough,
-                filterHeaders,
-                Optional.of(verified),
-                scannedHeight,
-                transactions,
-                usedScripts);
+        return with(d -> d.checkpoints = Optional.of(verified));
     }
 
     SyncUpdate withScannedHeight(int height) {
-        return new SyncUpdate(
-                headerFork,
-                headers,
-                filterHeaderStart,
-                keepFilterHeadersThrough,
-                filterHeaders,
-                checkpoints,
-                OptionalInt.of(height),
-                transactions,
-                usedScripts);
+        return with(d -> d.scannedHeight = OptionalInt.of(height));
     }
 
     SyncUpdate withTransactions(List<WalletTx> found, List<OutputScript> used) {
+        return with(d -> {
+            d.transactions = found;
+            d.usedScripts = used;
+        });
+    }
+
+    private SyncUpdate with(Consumer<Draft> change) {
+        Draft d = new Draft(this);
+        change.accept(d);
         return new SyncUpdate(
-                headerFork,
-                headers,
-                filterHeaderStart,
-                keepFilterHeadersThrough,
-                filterHeaders,
-                checkpoints,
-                scannedHeight,
-                found,
-                used);
+                d.headerFork,
+                d.headers,
+                d.filterHeaderStart,
+                d.keepFilterHeadersThrough,
+                d.filterHeaders,
+                d.checkpoints,
+                d.scannedHeight,
+                d.transactions,
+                d.usedScripts);
+    }
+
+    /** A copy being changed by one of the {@code with} methods. */
+    private static final class Draft {
+        OptionalInt headerFork;
+        List<byte[]> headers;
+        Optional<FilterHeaderStart> filterHeaderStart;
+        OptionalInt keepFilterHeadersThrough;
+        List<Sha256Hash> filterHeaders;
+        Optional<List<Sha256Hash>> checkpoints;
+        OptionalInt scannedHeight;
+        List<WalletTx> transactions;
+        List<OutputScript> usedScripts;
+
+        Draft(SyncUpdate u) {
+            headerFork = u.headerFork;
+            headers = u.headers;
+            filterHeaderStart = u.filterHeaderStart;
+            keepFilterHeadersThrough = u.keepFilterHeadersThrough;
+            filterHeaders = u.filterHeaders;
+            checkpoints = u.checkpoints;
+            scannedHeight = u.scannedHeight;
+            transactions = u.transactions;
+            usedScripts = u.usedScripts;
+        }
     }
 }
