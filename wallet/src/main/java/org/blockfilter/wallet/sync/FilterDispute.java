@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.Block;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.FilterHeaders;
@@ -37,7 +36,8 @@ final class FilterDispute {
         }
         if (!r.previousHeader().equals(prev)) {
             throw Misbehaviour.lie(
-                    start - 1, "cfheaders previous header " + r.previousHeader() + " differs from the verified " + prev);
+                    start - 1,
+                    "cfheaders previous header " + r.previousHeader() + " differs from the verified " + prev);
         }
         List<Sha256Hash> out = new ArrayList<>(r.filterHashes().size());
         Sha256Hash h = prev;
@@ -89,7 +89,9 @@ final class FilterDispute {
                 pool.drop(e.getKey(), Misbehaviour.lie(height, "cfheaders stops short of height " + height));
                 continue;
             }
-            byCandidate.computeIfAbsent(e.getValue().get(index), k -> new ArrayList<>()).add(e.getKey());
+            byCandidate
+                    .computeIfAbsent(e.getValue().get(index), k -> new ArrayList<>())
+                    .add(e.getKey());
         }
         FilterEvidence evidence = state.evidence(pool.verifiedBlock(height));
         List<Sha256Hash> survivors = new ArrayList<>();

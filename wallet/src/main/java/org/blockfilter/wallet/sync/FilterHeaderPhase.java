@@ -37,7 +37,8 @@ final class FilterHeaderPhase {
                 && aligned >= 1
                 && state.checkpoints().size() >= aligned) {
             out.apply(SyncUpdate.NONE.withFilterHeaderStart(
-                    aligned * Bip157.CHECKPOINT_INTERVAL + 1, state.checkpoints().get(aligned - 1)));
+                    aligned * Bip157.CHECKPOINT_INTERVAL + 1,
+                    state.checkpoints().get(aligned - 1)));
         }
     }
 
@@ -68,7 +69,8 @@ final class FilterHeaderPhase {
                 dispute.settle(start, hashes);
                 continue;
             }
-            out.apply(SyncUpdate.NONE.withFilterHeaders(headersBySource.values().iterator().next()));
+            out.apply(SyncUpdate.NONE.withFilterHeaders(
+                    headersBySource.values().iterator().next()));
             out.stepDone("filter headers");
         }
     }

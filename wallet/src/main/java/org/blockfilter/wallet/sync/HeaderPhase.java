@@ -136,8 +136,8 @@ final class HeaderPhase {
         }
         return Misbehaviour.otherNetwork(
                 base,
-                "is not on this wallet's chain: its block " + base + " is " + theirs + ", the wallet's chain starts with "
-                        + state.blockHash(base) + " there; " + wallet);
+                "is not on this wallet's chain: its block " + base + " is " + theirs
+                        + ", the wallet's chain starts with " + state.blockHash(base) + " there; " + wallet);
     }
 
     /** " (testnet's)" when {@code genesis} is a known network's genesis block, else empty. */

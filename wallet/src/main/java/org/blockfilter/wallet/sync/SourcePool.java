@@ -139,8 +139,7 @@ final class SourcePool {
             int h = start + i;
             ChainSource.BlockFilterBytes b = got.get(i);
             if (!b.blockHash().equals(state.blockHash(h))) {
-                throw Misbehaviour.lie(
-                        h, "filter is for block " + b.blockHash() + ", expected " + state.blockHash(h));
+                throw Misbehaviour.lie(h, "filter is for block " + b.blockHash() + ", expected " + state.blockHash(h));
             }
             BasicFilter f = parse(h, b.blockHash(), b.filter());
             if (!FilterHeaders.next(f.filterHash(), state.filterHeader(h - 1)).equals(state.filterHeader(h))) {

@@ -74,8 +74,7 @@ final class StoredFilterHeaders {
     private Sha256Hash headerAt(ChainSource s, int height) {
         ChainSource.FilterHashBatch r = s.filterHeaders(height, state.blockHash(height));
         if (r.filterHashes().size() != 1) {
-            throw Misbehaviour.lie(
-                    height, "cfheaders has " + r.filterHashes().size() + " filter hashes, expected 1");
+            throw Misbehaviour.lie(height, "cfheaders has " + r.filterHashes().size() + " filter hashes, expected 1");
         }
         return FilterHeaders.next(r.filterHashes().get(0), r.previousHeader());
     }
@@ -161,14 +160,16 @@ final class StoredFilterHeaders {
             }
             dispute.settle(d, hashes);
             if (pool.isLive(s) && backers.stream().noneMatch(pool::isLive)) {
-                rollBack(d, s.name() + " and the sources backing the stored chain disagreed; the block refuted them", out);
+                rollBack(
+                        d,
+                        s.name() + " and the sources backing the stored chain disagreed; the block refuted them",
+                        out);
             }
             return;
         }
         Sha256Hash blockHash = state.blockHash(d);
         BasicFilter filter = FilterDispute.committedFilter(s, d, blockHash, theirHash);
-        String refutation =
-                state.evidence(pool.verifiedBlock(d)).refute(filter).orElse(null);
+        String refutation = state.evidence(pool.verifiedBlock(d)).refute(filter).orElse(null);
         if (refutation != null) {
             throw Misbehaviour.lie(
                     d,

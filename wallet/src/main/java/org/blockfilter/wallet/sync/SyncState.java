@@ -124,7 +124,10 @@ final class SyncState {
 
     /** The script of the wallet's output at {@code outpoint}; null when it is not one of them. */
     byte[] ownedScript(TransactionOutPoint outpoint) {
-        return wallet.ledger().ownedOutput(outpoint).map(TransactionOutput::getScriptBytes).orElse(null);
+        return wallet.ledger()
+                .ownedOutput(outpoint)
+                .map(TransactionOutput::getScriptBytes)
+                .orElse(null);
     }
 
     /** Whether {@code tx} pays the wallet or spends one of its outputs. */

@@ -44,8 +44,9 @@ class SourceClassificationTest {
         assertEquals(1, e.faults().size(), e.getMessage());
         SourceFault f = e.faults().get(0);
         assertTrue(
-                f.toString().startsWith("regtest-server OTHER_NETWORK: is on another network: its genesis is "
-                        + regtest.block(0).getHash() + " (regtest's); this wallet is a testnet wallet"),
+                f.toString()
+                        .startsWith("regtest-server OTHER_NETWORK: is on another network: its genesis is "
+                                + regtest.block(0).getHash() + " (regtest's); this wallet is a testnet wallet"),
                 f.toString());
         assertEquals(0, testnet.headers().tipHeight());
     }

@@ -66,10 +66,14 @@ class WalletCliProcessTest {
     }
 
     private Path wallet() {
-        Path file = dir.resolve("w.json");
+        return wallet(BitcoinNetwork.REGTEST);
+    }
+
+    private Path wallet(BitcoinNetwork network) {
+        Path file = dir.resolve(network + ".json");
         LightWallet.create(
                 file,
-                BitcoinNetwork.REGTEST,
+                network,
                 List.of("abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
                         .split(" ")),
                 "pw".toCharArray(),
@@ -97,6 +101,26 @@ class WalletCliProcessTest {
                 JsonNode j = new ObjectMapper().readTree(r.out()); // fails on anything before or after the object
                 assertEquals(10, j.get("height").asInt(), r.out());
                 assertTrue(r.out().trim().startsWith("{") && r.out().trim().endsWith("}"), r.out());
+            }
+        }
+    }
+
+    @Test
+    void anHonestServerOfAnotherNetworkIsNamedAsSuchAndExitsOne() throws Exception {
+        Path file = wallet(BitcoinNetwork.TESTNET);
+        try (EmbeddedNode node = EmbeddedNode.start()) {
+            node.mine(3);
+            try (ServerOnNode server = new ServerOnNode(node)) {
+                Result r = cli(
+                        "--wallet",
+                        file.toString(),
+                        "sync",
+                        "--quiet",
+                        "--server",
+                        server.baseUri().toString());
+                assertEquals(1, r.code(), r.out() + r.err());
+                assertTrue(r.err().contains("OTHER_NETWORK: is on another network: its genesis is "), r.err());
+                assertTrue(r.err().contains("(regtest's); this wallet is a testnet wallet"), r.err());
             }
         }
     }

@@ -103,6 +103,7 @@ public final class P2pSource implements ChainSource {
     private PeerConnection connection;
     /** The try (from 1) at which the peer last answered: later calls start with its silence. */
     private int answeredAt = 1;
+
     private boolean closed;
     private long pingNonce = new java.security.SecureRandom().nextLong();
 
@@ -420,8 +421,9 @@ public final class P2pSource implements ChainSource {
         }
         int tries = options.attempts() - first + 1;
         throw fail(
-                what + ": no answer after " + tries + (tries == 1 ? " attempt" : " attempts, each on a fresh connection")
-                        + "; the last: " + last.getMessage(),
+                what + ": no answer after " + tries
+                        + (tries == 1 ? " attempt" : " attempts, each on a fresh connection") + "; the last: "
+                        + last.getMessage(),
                 last);
     }
 

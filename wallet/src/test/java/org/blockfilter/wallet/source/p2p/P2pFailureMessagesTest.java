@@ -21,9 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /** What a P2P failure says: it names what happened (no name, refused, closed, silent) and guesses no peer software. */
 class P2pFailureMessagesTest {
-    private static final P2pSource.Options FAST = P2pSource.Options.DEFAULT
-            .withTimeout(Duration.ofMillis(500))
-            .withAttempts(2);
+    private static final P2pSource.Options FAST =
+            P2pSource.Options.DEFAULT.withTimeout(Duration.ofMillis(500)).withAttempts(2);
 
     private final ExecutorService peers = Executors.newCachedThreadPool();
     private final List<AutoCloseable> open = new ArrayList<>();
@@ -86,8 +85,7 @@ class P2pFailureMessagesTest {
         InetSocketAddress peer = listener(Socket::close);
         SourceException e = connectFails(peer);
         assertTrue(
-                e.getMessage().contains("the peer closed the connection during the version handshake"),
-                e.getMessage());
+                e.getMessage().contains("the peer closed the connection during the version handshake"), e.getMessage());
         assertNamesNoSoftware(e);
     }
 

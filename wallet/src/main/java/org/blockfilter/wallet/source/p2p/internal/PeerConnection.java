@@ -89,8 +89,8 @@ public final class PeerConnection implements AutoCloseable {
             try {
                 socket.connect(address, (int) Math.max(1, Math.min(timeoutMillis, silenceMillis)));
             } catch (SocketTimeoutException e) {
-                throw new Silent("no TCP connection to " + address + " within "
-                        + Math.min(timeoutMillis, silenceMillis) + " ms");
+                throw new Silent("no TCP connection to " + address + " within " + Math.min(timeoutMillis, silenceMillis)
+                        + " ms");
             } catch (ConnectException e) {
                 throw new ConnectException(address + " refused the connection (" + e.getMessage() + ")");
             }
@@ -177,9 +177,8 @@ public final class PeerConnection implements AutoCloseable {
                 r = in.read(buf, off, n - off);
             } catch (SocketTimeoutException e) {
                 long quiet = (System.nanoTime() - lastHeard) / 1_000_000;
-                throw new Silent(
-                        (wait < silenceMillis ? "the request's deadline passed; " : "")
-                                + "the peer was silent for " + quiet + " ms " + stage);
+                throw new Silent((wait < silenceMillis ? "the request's deadline passed; " : "")
+                        + "the peer was silent for " + quiet + " ms " + stage);
             }
             lastHeard = System.nanoTime();
             if (r < 0) {
