@@ -84,45 +84,36 @@ class WalletCliProcessTest {
         return file;
     }
 
-    @Test
-    void jsonSyncPrintsOnlyJsonOnStdout() throws Exception {
-        Path file = wallet();
+    /** The CLI with {@code args} and {@code --server} of our server on an embedded node with {@code blocks} blocks. */
+    private Result againstServer(int blocks, String... args) throws Exception {
         try (EmbeddedNode node = EmbeddedNode.start()) {
-            node.mine(10);
+            node.mine(blocks);
             try (ServerOnNode server = new ServerOnNode(node)) {
-                Result r = cli(
-                        "--wallet",
-                        file.toString(),
-                        "--json",
-                        "sync",
-                        "--server",
-                        server.baseUri().toString());
-                assertEquals(0, r.code(), r.out() + r.err());
-                JsonNode j = new ObjectMapper().readTree(r.out()); // fails on anything before or after the object
-                assertEquals(10, j.get("height").asInt(), r.out());
-                assertTrue(r.out().trim().startsWith("{") && r.out().trim().endsWith("}"), r.out());
+                List<String> all = new ArrayList<>(List.of(args));
+                all.add("--server");
+                all.add(server.baseUri().toString());
+                return cli(all.toArray(String[]::new));
             }
         }
     }
 
     @Test
+    void jsonSyncPrintsOnlyJsonOnStdout() throws Exception {
+        Path file = wallet();
+        Result r = againstServer(10, "--wallet", file.toString(), "--json", "sync");
+        assertEquals(0, r.code(), r.out() + r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out()); // fails on anything before or after the object
+        assertEquals(10, j.get("height").asInt(), r.out());
+        assertTrue(r.out().trim().startsWith("{") && r.out().trim().endsWith("}"), r.out());
+    }
+
+    @Test
     void anHonestServerOfAnotherNetworkIsNamedAsSuchAndExitsOne() throws Exception {
         Path file = wallet(BitcoinNetwork.TESTNET);
-        try (EmbeddedNode node = EmbeddedNode.start()) {
-            node.mine(3);
-            try (ServerOnNode server = new ServerOnNode(node)) {
-                Result r = cli(
-                        "--wallet",
-                        file.toString(),
-                        "sync",
-                        "--quiet",
-                        "--server",
-                        server.baseUri().toString());
-                assertEquals(1, r.code(), r.out() + r.err());
-                assertTrue(r.err().contains("OTHER_NETWORK: is on another network: its genesis is "), r.err());
-                assertTrue(r.err().contains("(regtest's); this wallet is a testnet wallet"), r.err());
-            }
-        }
+        Result r = againstServer(3, "--wallet", file.toString(), "sync", "--quiet");
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("OTHER_NETWORK: is on another network: its genesis is "), r.err());
+        assertTrue(r.err().contains("(regtest's); this wallet is a testnet wallet"), r.err());
     }
 
     @Test
