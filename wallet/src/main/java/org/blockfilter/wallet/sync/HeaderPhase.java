@@ -2,6 +2,7 @@ package org.blockfilter.wallet.sync;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
@@ -11,7 +12,7 @@ import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 
 /**
- * Step 1 of a sync, block headers: from every live source, its tip, the fork point with the
+ * Step 1 of a sync, block headers: from every live source, its tip (asked of all at once), the fork point with the
  * wallet's chain (exponential, then binary search, never below the chain's base), and the branch
  * above it, checked by {@link VerifiedHeaderChain#validateBranch}. A branch that extends the tip,
  * or replaces a branch with less work (a reorg), becomes a {@link SyncUpdate}. A source whose
@@ -34,14 +35,13 @@ final class HeaderPhase {
     }
 
     void run(UpdateSink out) {
-        for (ChainSource s : pool.live()) {
-            pool.ask(s, src -> {
-                int tip = src.tipHeight();
-                pool.setTip(src, tip);
-                absorb(src, tip, out);
-                return tip;
-            });
-        }
+        // The first contact with each source, all at once: an unreachable or silent one costs its wait once.
+        Map<ChainSource, Integer> tips = pool.askEach(pool.live(), ChainSource::tipHeight);
+        tips.forEach(pool::setTip);
+        tips.forEach((s, tip) -> pool.ask(s, src -> {
+            absorb(src, tip, out);
+            return tip;
+        }));
         // A source processed before a heavier branch arrived may now be on the weaker side.
         for (ChainSource s : pool.live()) {
             int h = Math.min(pool.tip(s), state.headerTip());

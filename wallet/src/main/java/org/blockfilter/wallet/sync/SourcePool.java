@@ -2,9 +2,14 @@ package org.blockfilter.wallet.sync;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.NetworkParameters;
@@ -52,6 +57,45 @@ final class SourcePool {
         } catch (RuntimeException e) {
             drop(s, e);
             return Optional.empty();
+        }
+    }
+
+    /**
+     * {@code request} asked of every source in {@code sources} at once, each on its own thread, so
+     * that a slow or silent source delays the others by nothing; the answers of those that gave
+     * one, in the order of {@code sources}. The others are dropped as {@link #ask} drops them.
+     */
+    <T> Map<ChainSource, T> askEach(List<ChainSource> sources, Request<T> request) {
+        ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, sources.size()), r -> {
+            Thread t = new Thread(r, "sync-request");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Map<ChainSource, Future<T>> pending = new LinkedHashMap<>();
+            for (ChainSource s : sources) {
+                pending.put(s, threads.submit(() -> request.ask(s)));
+            }
+            Map<ChainSource, T> answers = new LinkedHashMap<>();
+            pending.forEach((s, f) -> ask(s, src -> join(f)).ifPresent(a -> answers.put(s, a)));
+            return answers;
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** The request's answer, or what it threw. */
+    private static <T> T join(Future<T> f) {
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SyncException("interrupted while waiting for the sources", List.of());
         }
     }
 

@@ -83,38 +83,82 @@ class P2pSourceInSyncTest {
         }
     }
 
-    @Test
-    void aSilentPeerDelaysTheSyncByItsSilenceNotByItsTimeout() throws IOException {
-        try (ServerSocket silent = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
-            List<Socket> accepted = new ArrayList<>();
-            Thread acceptor = new Thread(() -> {
+    /** A listener that accepts connections, never says a word, and records when each connection came. */
+    private static final class SilentPeer implements AutoCloseable {
+        final ServerSocket server;
+        final List<Long> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final List<Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        SilentPeer() throws IOException {
+            server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+            Thread t = new Thread(() -> {
                 try {
                     while (true) {
-                        accepted.add(silent.accept()); // and never a word
+                        Socket s = server.accept();
+                        accepted.add(System.nanoTime());
+                        held.add(s);
                     }
                 } catch (IOException closed) {
                     // the test is over
                 }
             });
-            acceptor.setDaemon(true);
-            acceptor.start();
-            // A generous timeout, as a user would set; only the silence is short.
-            P2pSource.Options options = P2pSource.Options.DEFAULT
-                    .withTimeout(Duration.ofSeconds(30))
-                    .withSilence(Duration.ofMillis(100));
-            try (P2pSource p2p = P2pSource.open(
-                    new InetSocketAddress("127.0.0.1", silent.getLocalPort()), RegTestParams.get(), options)) {
-                long t0 = System.nanoTime();
-                SyncReport r = new SyncEngine(wallet, List.of(p2p, new MemorySource("honest", chain)), null).sync();
-                long millis = (System.nanoTime() - t0) / 1_000_000;
+            t.setDaemon(true);
+            t.start();
+        }
 
-                SourceFault f = fault(r, p2p.name());
-                assertEquals(SourceFault.Kind.FAILED, f.kind(), f.toString());
-                assertTrue(f.reason().contains("silent for"), f.toString());
-                assertEquals(Coin.COIN, wallet.ledger().balance(true));
-                // 100 + 200 + 400 ms of silence; one 30 s timeout would be 30 000 ms.
-                assertTrue(millis < 10_000, "took " + millis + " ms: " + r.dropped());
+        P2pSource source(P2pSource.Options options) {
+            return P2pSource.open(
+                    new InetSocketAddress("127.0.0.1", server.getLocalPort()), RegTestParams.get(), options);
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            for (Socket s : held) {
+                s.close();
             }
+        }
+    }
+
+    @Test
+    void silentPeersAreWaitedForAtOnceNotOneAfterTheOther() throws IOException {
+        P2pSource.Options options =
+                P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(30)).withSilence(Duration.ofMillis(200));
+        try (SilentPeer a = new SilentPeer();
+                SilentPeer b = new SilentPeer();
+                P2pSource first = a.source(options);
+                P2pSource second = b.source(options)) {
+            SyncReport r =
+                    new SyncEngine(wallet, List.of(first, second, new MemorySource("honest", chain)), null).sync();
+
+            assertEquals(SourceFault.Kind.FAILED, fault(r, first.name()).kind());
+            assertEquals(SourceFault.Kind.FAILED, fault(r, second.name()).kind());
+            assertEquals(Coin.COIN, wallet.ledger().balance(true));
+            assertEquals(3, a.accepted.size(), "three tries of the first peer");
+            // One after the other, the second peer would hear from us only after the first peer's last try.
+            assertTrue(
+                    b.accepted.get(0) < a.accepted.get(2),
+                    "the second peer was first asked after the first peer's last try");
+        }
+    }
+
+    @Test
+    void aSilentPeerDelaysTheSyncByItsSilenceNotByItsTimeout() throws IOException {
+        // A generous timeout, as a user would set; only the silence is short.
+        P2pSource.Options options =
+                P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(30)).withSilence(Duration.ofMillis(100));
+        try (SilentPeer silent = new SilentPeer();
+                P2pSource p2p = silent.source(options)) {
+            long t0 = System.nanoTime();
+            SyncReport r = new SyncEngine(wallet, List.of(p2p, new MemorySource("honest", chain)), null).sync();
+            long millis = (System.nanoTime() - t0) / 1_000_000;
+
+            SourceFault f = fault(r, p2p.name());
+            assertEquals(SourceFault.Kind.FAILED, f.kind(), f.toString());
+            assertTrue(f.reason().contains("silent for"), f.toString());
+            assertEquals(Coin.COIN, wallet.ledger().balance(true));
+            // 100 + 200 + 400 ms of silence; one 30 s timeout would be 30 000 ms.
+            assertTrue(millis < 10_000, "took " + millis + " ms: " + r.dropped());
         }
     }
 }
