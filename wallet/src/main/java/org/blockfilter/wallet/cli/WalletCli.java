@@ -16,6 +16,7 @@ import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Network;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.store.PassphraseRequiredException;
 import org.blockfilter.wallet.sync.SourceFault;
@@ -107,6 +108,9 @@ public final class WalletCli {
                     return 2;
                 }
                 return kinds.contains(SourceFault.Kind.OTHER_NETWORK) ? 1 : 3;
+            }
+            if (e instanceof NotAcceptedException) {
+                return 4; // the payment was not accepted: nothing recorded, its coins stay spendable
             }
             if (e instanceof SourceException) {
                 return 3;

@@ -1,9 +1,9 @@
 package org.blockfilter.wallet.source;
 
 /**
- * A chain source did not answer: it failed, timed out, refused the request or could not be
- * reached. Names the source. An answer that came but is invalid is the subtype {@link
- * InvalidAnswerException}.
+ * A chain source did not answer: it failed, timed out, refused the request (as {@link
+ * NotAcceptedException} says for a transaction) or could not be reached. Names the source. An
+ * answer that came but is invalid is the subtype {@link InvalidAnswerException}.
  */
 public class SourceException extends RuntimeException {
     private final String source;

@@ -28,6 +28,10 @@ import org.blockfilter.filters.wire.WireFormatException;
  */
 public final class PeerConnection implements AutoCloseable {
     public static final int PROTOCOL_VERSION = 70016;
+    /** BIP 339: the first protocol version that may negotiate wtxid relay. */
+    public static final int WTXID_RELAY_VERSION = 70016;
+
+    private static final String WTXID_RELAY = "wtxidrelay";
 
     private final Socket socket;
     private final InputStream in;
@@ -35,6 +39,7 @@ public final class PeerConnection implements AutoCloseable {
     private final byte[] magic;
     private final long silenceMillis;
     private Message.Version peerVersion;
+    private boolean wtxidRelay;
     private String stage = "during the version handshake";
     /** When the peer last sent a byte, or we last sent a message ({@link System#nanoTime()}). */
     private long lastHeard = System.nanoTime();
@@ -75,6 +80,21 @@ public final class PeerConnection implements AutoCloseable {
     public static PeerConnection open(
             InetSocketAddress peer, long packetMagic, long timeoutMillis, long silenceMillis, String userAgent)
             throws IOException {
+        return open(peer, packetMagic, timeoutMillis, silenceMillis, userAgent, false);
+    }
+
+    /**
+     * As {@link #open(InetSocketAddress, long, long, long, String)}; with {@code relay} true the peer
+     * announces the transactions it accepts to this connection (BIP 37's relay flag).
+     */
+    public static PeerConnection open(
+            InetSocketAddress peer,
+            long packetMagic,
+            long timeoutMillis,
+            long silenceMillis,
+            String userAgent,
+            boolean relay)
+            throws IOException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
         InetSocketAddress address = peer;
         if (address.isUnresolved()) {
@@ -95,7 +115,7 @@ public final class PeerConnection implements AutoCloseable {
                 throw new ConnectException(address + " refused the connection (" + e.getMessage() + ")");
             }
             PeerConnection c = new PeerConnection(socket, packetMagic, silenceMillis);
-            c.handshake(deadline, userAgent);
+            c.handshake(deadline, userAgent, relay);
             c.stage = "after our request";
             return c;
         } catch (IOException | RuntimeException e) {
@@ -104,7 +124,12 @@ public final class PeerConnection implements AutoCloseable {
         }
     }
 
-    private void handshake(long deadline, String userAgent) throws IOException {
+    /**
+     * BIP 339: a peer of protocol 70016 or later that supports wtxid relay sends {@code
+     * wtxidrelay} after its version and before its verack; we send ours at the same point, so
+     * when the peer sent one, both did and transactions are announced by wtxid.
+     */
+    private void handshake(long deadline, String userAgent, boolean relay) throws IOException {
         long nonce = new SecureRandom().nextLong();
         send(new Message.Version(
                 PROTOCOL_VERSION,
@@ -114,7 +139,7 @@ public final class PeerConnection implements AutoCloseable {
                 nonce,
                 userAgent,
                 0,
-                false));
+                relay));
         boolean verackSeen = false;
         while (peerVersion == null || !verackSeen) {
             Message m = receive(deadline);
@@ -126,11 +151,24 @@ public final class PeerConnection implements AutoCloseable {
                     throw new IOException("connected to ourselves");
                 }
                 peerVersion = v;
+                if (v.protocolVersion() >= WTXID_RELAY_VERSION) {
+                    sendEmpty(WTXID_RELAY);
+                }
                 send(new Message.Verack());
             } else if (m instanceof Message.Verack) {
                 verackSeen = true;
+            } else if (m instanceof Message.Unknown u
+                    && u.command().equals(WTXID_RELAY)
+                    && peerVersion != null
+                    && peerVersion.protocolVersion() >= WTXID_RELAY_VERSION) {
+                wtxidRelay = true;
             }
         }
+    }
+
+    /** True when both sides sent {@code wtxidrelay} (BIP 339): transactions are announced by wtxid. */
+    public boolean wtxidRelay() {
+        return wtxidRelay;
     }
 
     /** The peer's version message. */
@@ -142,6 +180,11 @@ public final class PeerConnection implements AutoCloseable {
         out.write(MessageFrame.encode(magic, m.command(), MessageCodec.encode(m)));
         out.flush();
         lastHeard = System.nanoTime();
+    }
+
+    private void sendEmpty(String command) throws IOException {
+        out.write(MessageFrame.encode(magic, command, new byte[0]));
+        out.flush();
     }
 
     /**
