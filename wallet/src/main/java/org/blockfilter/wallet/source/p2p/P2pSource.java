@@ -297,9 +297,14 @@ public final class P2pSource implements ChainSource {
             throw new IllegalArgumentException("not a serialized transaction: " + e.getMessage(), e);
         }
         TxAnnouncement.Verdict verdict = call("tx", c -> {
+            // The peer may take its time to ask for the transaction or to announce it: silence is no failure here.
+            long silence = c.silenceMillis();
+            c.allowSilence(Math.max(options.timeout().toMillis(), relayWait().toMillis()));
             try (PeerConnection watcher = openWatcher()) {
                 return new TxAnnouncement(c, watcher, rawTransaction, () -> ++pingNonce)
                         .run(options.timeout(), relayWait());
+            } finally {
+                c.allowSilence(silence);
             }
         });
         if (!verdict.accepted()) {
@@ -325,7 +330,7 @@ public final class P2pSource implements ChainSource {
                     peer,
                     params.getPacketMagic(),
                     options.timeout().toMillis(),
-                    options.silenceMillis(answeredAt),
+                    relayWait().toMillis(),
                     USER_AGENT,
                     true);
         } catch (IOException | RuntimeException e) {

@@ -37,7 +37,7 @@ public final class PeerConnection implements AutoCloseable {
     private final InputStream in;
     private final OutputStream out;
     private final byte[] magic;
-    private final long silenceMillis;
+    private long silenceMillis;
     private Message.Version peerVersion;
     private boolean wtxidRelay;
     private String stage = "during the version handshake";
@@ -169,6 +169,20 @@ public final class PeerConnection implements AutoCloseable {
     /** True when both sides sent {@code wtxidrelay} (BIP 339): transactions are announced by wtxid. */
     public boolean wtxidRelay() {
         return wtxidRelay;
+    }
+
+    /**
+     * From now on a read fails once the peer has sent nothing for {@code millis}; for waits in
+     * which silence is expected (a peer that takes its time to ask for a transaction or announce
+     * it), not for a request's answer.
+     */
+    public void allowSilence(long millis) {
+        this.silenceMillis = Math.max(1, millis);
+    }
+
+    /** The silence a read allows now, in milliseconds. */
+    public long silenceMillis() {
+        return silenceMillis;
     }
 
     /** The peer's version message. */
