@@ -29,7 +29,8 @@ final class Transports {
                 out.add(ExportSource.create(URI.create(e), timeout));
             }
             for (String p : peers) {
-                out.add(P2pSource.connect(
+                // Connected and resolved on first use, so an unreachable peer is one failed source of the sync.
+                out.add(P2pSource.open(
                         peerAddress(p, network), network, P2pSource.Options.DEFAULT.withTimeout(timeout)));
             }
         } catch (RuntimeException e) {
@@ -41,7 +42,7 @@ final class Transports {
 
     /**
      * {@code host:port}, {@code [v6-address]:port}, or a host (or bare IPv6 address) alone, which
-     * means the network's default P2P port.
+     * means the network's default P2P port; unresolved (the source resolves it when it connects).
      */
     static InetSocketAddress peerAddress(String peer, Chain network) {
         int colon = peer.lastIndexOf(':');
@@ -55,7 +56,7 @@ final class Transports {
             throw new IllegalArgumentException("--peer must be host[:port], got '" + peer + "'");
         }
         if (!hasPort) {
-            return new InetSocketAddress(host, network.defaultP2pPort());
+            return InetSocketAddress.createUnresolved(host, network.defaultP2pPort());
         }
         int port;
         try {
@@ -67,6 +68,6 @@ final class Transports {
             throw new IllegalArgumentException(
                     "--peer port must be 1..65535, got '" + peer.substring(colon + 1) + "' in " + peer);
         }
-        return new InetSocketAddress(host, port);
+        return InetSocketAddress.createUnresolved(host, port);
     }
 }

@@ -10,7 +10,8 @@ import org.bitcoinj.base.Sha256Hash;
  * against their headers, and blocks against their headers and merkle roots.
  *
  * <p>Every call has a timeout and throws {@link SourceException} (naming the source) when the
- * source fails, times out, or answers with something malformed. Implementations are
+ * source fails, times out or refuses, and its subtype {@link InvalidAnswerException} when the
+ * source answers with something malformed or not what was asked. Implementations are
  * thread-safe; no method returns null.
  */
 public interface ChainSource extends AutoCloseable {

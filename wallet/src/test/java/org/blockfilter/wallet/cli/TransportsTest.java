@@ -18,8 +18,11 @@ class TransportsTest {
 
     @Test
     void aPeerWithAPortUsesIt() {
-        assertEquals(new InetSocketAddress("127.0.0.1", 8158), Transports.peerAddress("127.0.0.1:8158", Chain.REGTEST));
-        assertEquals(new InetSocketAddress("::1", 8158), Transports.peerAddress("[::1]:8158", Chain.REGTEST));
+        assertEquals(
+                InetSocketAddress.createUnresolved("127.0.0.1", 8158),
+                Transports.peerAddress("127.0.0.1:8158", Chain.REGTEST));
+        assertEquals(
+                InetSocketAddress.createUnresolved("::1", 8158), Transports.peerAddress("[::1]:8158", Chain.REGTEST));
     }
 
     @Test

@@ -53,7 +53,9 @@ final class FilterFlippingP2pProxy extends LoopbackRelay {
         byte[] header = new byte[24];
         while (true) {
             in.readFully(header);
-            int length = (header[16] & 0xff) | (header[17] & 0xff) << 8 | (header[18] & 0xff) << 16
+            int length = (header[16] & 0xff)
+                    | (header[17] & 0xff) << 8
+                    | (header[18] & 0xff) << 16
                     | (header[19] & 0xff) << 24;
             byte[] payload = in.readNBytes(length);
             String command = new String(header, 4, 12, StandardCharsets.US_ASCII).replace("\0", "");

@@ -46,9 +46,12 @@ public final class LightClientSyncBenchmark {
             "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
     /** A ramp of ~10 blocks: enough unspent outputs for the first steady block to spend (see docs/benchmarks.md). */
     private static final int UTXO_TARGET = 200_000;
+
     private static final Duration CLIENT_TIMEOUT = Duration.ofMinutes(30);
     /** The packaged wallet, as a user runs it; without it the test classpath (~100 jars) is used, which starts slower. */
-    private static final Path WALLET_JAR = Path.of("../../wallet/target/blockfilter-wallet.jar").toAbsolutePath().normalize();
+    private static final Path WALLET_JAR = Path.of("../../wallet/target/blockfilter-wallet.jar")
+            .toAbsolutePath()
+            .normalize();
 
     private LightClientSyncBenchmark() {}
 
@@ -69,41 +72,78 @@ public final class LightClientSyncBenchmark {
         Path csv = args.length > 2 ? Path.of(args[2]) : null;
         PrintStream out = System.out;
         out.println("uptime before: " + uptime());
-        MainnetProfile profile = MainnetProfile.MAINNET.withUtxoTarget(UTXO_TARGET).withSteadyBlocks(steady);
+        MainnetProfile profile =
+                MainnetProfile.MAINNET.withUtxoTarget(UTXO_TARGET).withSteadyBlocks(steady);
         Path cache = Path.of("target", "mainnet-profile").toAbsolutePath();
         long t0 = System.nanoTime();
         Path chainFile = RecentBlockTimes.ensure(profile, cache, Instant.now(), out);
         int tip;
         try (ProfileChain chain = ProfileChain.open(chainFile)) {
             tip = chain.tipHeight();
-            out.printf(Locale.ROOT, "chain: %s, tip %d (ramp to %d), steady filter elements %s, ready in %.0f s%n",
-                    chainFile.getFileName(), tip, chain.rampEndHeight(),
-                    chain.meta().getProperty("steady.filter_elements"), seconds(t0));
+            out.printf(
+                    Locale.ROOT,
+                    "chain: %s, tip %d (ramp to %d), steady filter elements %s, ready in %.0f s%n",
+                    chainFile.getFileName(),
+                    tip,
+                    chain.rampEndHeight(),
+                    chain.meta().getProperty("steady.filter_elements"),
+                    seconds(t0));
         }
         Path work = Files.createTempDirectory("light-client-sync");
         List<Process> children = new ArrayList<>();
         try {
             Path portFile = work.resolve("node.port");
-            children.add(java("-Xmx1g", work.resolve("node.log"), MainnetProfileRpcMain.class.getName(),
-                    "--cache-dir", cache.toString(), "--utxo-target", Integer.toString(UTXO_TARGET),
-                    "--steady-blocks", Integer.toString(steady), "--recent-block-times", "--port-file", portFile.toString()));
+            children.add(java(
+                    "-Xmx1g",
+                    work.resolve("node.log"),
+                    MainnetProfileRpcMain.class.getName(),
+                    "--cache-dir",
+                    cache.toString(),
+                    "--utxo-target",
+                    Integer.toString(UTXO_TARGET),
+                    "--steady-blocks",
+                    Integer.toString(steady),
+                    "--recent-block-times",
+                    "--port-file",
+                    portFile.toString()));
             awaitFile(portFile, Duration.ofMinutes(2));
             String node = "http://mp:mp@127.0.0.1:" + Files.readString(portFile).trim();
             Path index = work.resolve("index");
 
             long i0 = System.nanoTime();
-            Process indexer = java("-Xmx1g", work.resolve("index.log"), ServerMain.class.getName(),
-                    "--node", node, "--data-dir", index.toString(), "--exit-when-synced");
+            Process indexer = java(
+                    "-Xmx1g",
+                    work.resolve("index.log"),
+                    ServerMain.class.getName(),
+                    "--node",
+                    node,
+                    "--data-dir",
+                    index.toString(),
+                    "--exit-when-synced");
             if (!indexer.waitFor(2, TimeUnit.HOURS) || indexer.exitValue() != 0) {
                 throw new IllegalStateException("indexing failed; see " + work.resolve("index.log"));
             }
-            out.printf(Locale.ROOT, "server indexed %d blocks once in %.1f s (uptime %s)%n", tip + 1, seconds(i0), uptime());
+            out.printf(
+                    Locale.ROOT,
+                    "server indexed %d blocks once in %.1f s (uptime %s)%n",
+                    tip + 1,
+                    seconds(i0),
+                    uptime());
 
             int restPort = freePort();
             int p2pPort = freePort();
-            children.add(java("-Xmx1g", work.resolve("server.log"), ServerMain.class.getName(),
-                    "--node", node, "--data-dir", index.toString(),
-                    "--port", Integer.toString(restPort), "--p2p-port", Integer.toString(p2pPort)));
+            children.add(java(
+                    "-Xmx1g",
+                    work.resolve("server.log"),
+                    ServerMain.class.getName(),
+                    "--node",
+                    node,
+                    "--data-dir",
+                    index.toString(),
+                    "--port",
+                    Integer.toString(restPort),
+                    "--p2p-port",
+                    Integer.toString(p2pPort)));
             awaitPort(restPort);
             awaitPort(p2pPort);
 
@@ -120,8 +160,20 @@ public final class LightClientSyncBenchmark {
                     Run r;
                     try (CountingProxy proxy = new CountingProxy(target)) {
                         r = switch (client) {
-                            case "ours-p2p" -> ours(client, "--peer", "127.0.0.1:" + proxy.address().getPort(), dir, proxy);
-                            case "ours-rest" -> ours(client, "--server", "http://127.0.0.1:" + proxy.address().getPort(), dir, proxy);
+                            case "ours-p2p" ->
+                                ours(
+                                        client,
+                                        "--peer",
+                                        "127.0.0.1:" + proxy.address().getPort(),
+                                        dir,
+                                        proxy);
+                            case "ours-rest" ->
+                                ours(
+                                        client,
+                                        "--server",
+                                        "http://127.0.0.1:" + proxy.address().getPort(),
+                                        dir,
+                                        proxy);
                             case "neutrino" -> neutrino(neutrino, tip, dir, proxy);
                             default -> kyoto(python, tip, dir, proxy);
                         };
@@ -143,30 +195,59 @@ public final class LightClientSyncBenchmark {
         out.println("uptime after: " + uptime());
     }
 
-    private static Run ours(String client, String option, String source, Path dir, CountingProxy proxy) throws Exception {
+    private static Run ours(String client, String option, String source, Path dir, CountingProxy proxy)
+            throws Exception {
         Path wallet = dir.resolve("w.json");
         Path mnemonic = dir.resolve("mnemonic.txt");
         Files.writeString(mnemonic, MNEMONIC, StandardCharsets.UTF_8);
-        cli(dir, "--wallet", wallet.toString(), "restore", "--mnemonic-file", mnemonic.toString(),
-                "--birthday-height", "0", "--seal", "secret-only");
+        cli(
+                dir,
+                "--wallet",
+                wallet.toString(),
+                "restore",
+                "--mnemonic-file",
+                mnemonic.toString(),
+                "--birthday-height",
+                "0",
+                "--seal",
+                "secret-only");
         proxy.reset();
         long t = System.nanoTime();
-        JsonNode j = JSON.readTree(cli(dir, "--wallet", wallet.toString(), "--json", "sync", "--quiet", option, source));
+        JsonNode j =
+                JSON.readTree(cli(dir, "--wallet", wallet.toString(), "--json", "sync", "--quiet", option, source));
         double s = seconds(t);
-        return new Run(client, s, j.path("millis").asLong(-1) / 1000.0, proxy.bytesDown(), proxy.bytesUp(),
-                j.path("filtersScanned").asInt(-1), j.path("height").asInt(-1),
+        return new Run(
+                client,
+                s,
+                j.path("millis").asLong(-1) / 1000.0,
+                proxy.bytesDown(),
+                proxy.bytesUp(),
+                j.path("filtersScanned").asInt(-1),
+                j.path("height").asInt(-1),
                 "inner = the sync's own millis (JVM start, wallet load and save excluded)");
     }
 
     private static Run neutrino(Path binary, int tip, Path dir, CountingProxy proxy) throws Exception {
         long t = System.nanoTime();
-        NeutrinoSync.Result r = NeutrinoSync.sync(binary, "127.0.0.1:" + proxy.address().getPort(), tip,
-                dir.resolve("neutrino"), CLIENT_TIMEOUT, false);
+        NeutrinoSync.Result r = NeutrinoSync.sync(
+                binary, "127.0.0.1:" + proxy.address().getPort(), tip, dir.resolve("neutrino"), CLIENT_TIMEOUT, false);
         double s = seconds(t);
-        return new Run("neutrino", s, r.filtersSeconds(), proxy.bytesDown(), proxy.bytesUp(), r.filtersVerified(),
-                r.height(), String.format(
-                Locale.ROOT, "headers %.1f s, filter headers %.1f s, filters %.1f s; its own count %d B in, %d B out",
-                r.headersSeconds(), r.filterHeadersSeconds(), r.filtersSeconds(), r.bytesReceived(), r.bytesSent()));
+        return new Run(
+                "neutrino",
+                s,
+                r.filtersSeconds(),
+                proxy.bytesDown(),
+                proxy.bytesUp(),
+                r.filtersVerified(),
+                r.height(),
+                String.format(
+                        Locale.ROOT,
+                        "headers %.1f s, filter headers %.1f s, filters %.1f s; its own count %d B in, %d B out",
+                        r.headersSeconds(),
+                        r.filterHeadersSeconds(),
+                        r.filtersSeconds(),
+                        r.bytesReceived(),
+                        r.bytesSent()));
     }
 
     private static Run kyoto(BdkPython python, int tip, Path dir, CountingProxy proxy) throws Exception {
@@ -178,7 +259,13 @@ public final class LightClientSyncBenchmark {
             }
             double secs = seconds(t);
             // Kyoto's log names no count of filters; it reports a sync only once every filter to the tip was checked.
-            return new Run("kyoto", secs, Double.NaN, proxy.bytesDown(), proxy.bytesUp(), s.height() == tip ? tip : -1,
+            return new Run(
+                    "kyoto",
+                    secs,
+                    Double.NaN,
+                    proxy.bytesDown(),
+                    proxy.bytesUp(),
+                    s.height() == tip ? tip : -1,
                     s.height(),
                     "filters checked against filter headers inside Kyoto; count = tip when synced");
         }
@@ -188,7 +275,8 @@ public final class LightClientSyncBenchmark {
         StringBuilder table = new StringBuilder(
                 "| client | median wall s | median inner s | bytes down (median) | bytes up (median) | filters checked | tip reached |\n"
                         + "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
-        StringBuilder rows = new StringBuilder("client,round,seconds,inner_seconds,bytes_down,bytes_up,filters,height\n");
+        StringBuilder rows =
+                new StringBuilder("client,round,seconds,inner_seconds,bytes_down,bytes_up,filters,height\n");
         Map<String, Double> medians = new TreeMap<>();
         for (var e : runs.entrySet()) {
             List<Run> rs = e.getValue();
@@ -196,24 +284,42 @@ public final class LightClientSyncBenchmark {
             medians.put(e.getKey(), m);
             Run last = rs.get(rs.size() - 1);
             double inner = median(rs.stream().map(Run::innerSeconds).toList());
-            table.append(String.format(Locale.ROOT, "| %s | %.1f | %s | %,d | %,d | %d | %s |%n", e.getKey(), m,
+            table.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %.1f | %s | %,d | %,d | %d | %s |%n",
+                    e.getKey(),
+                    m,
                     Double.isNaN(inner) ? "n/a" : String.format(Locale.ROOT, "%.1f", inner),
-                    Math.round(median(rs.stream().map(r -> (double) r.bytesDown()).toList())),
-                    Math.round(median(rs.stream().map(r -> (double) r.bytesUp()).toList())), last.filters(),
+                    Math.round(
+                            median(rs.stream().map(r -> (double) r.bytesDown()).toList())),
+                    Math.round(median(rs.stream().map(r -> (double) r.bytesUp()).toList())),
+                    last.filters(),
                     rs.stream().allMatch(r -> r.height() == tip) ? "yes" : "no"));
             for (int i = 0; i < rs.size(); i++) {
                 Run r = rs.get(i);
-                rows.append(String.format(Locale.ROOT, "%s,%d,%.2f,%s,%d,%d,%d,%d%n", r.client(), i + 1, r.seconds(),
+                rows.append(String.format(
+                        Locale.ROOT,
+                        "%s,%d,%.2f,%s,%d,%d,%d,%d%n",
+                        r.client(),
+                        i + 1,
+                        r.seconds(),
                         Double.isNaN(r.innerSeconds()) ? "" : String.format(Locale.ROOT, "%.2f", r.innerSeconds()),
-                        r.bytesDown(), r.bytesUp(), r.filters(), r.height()));
+                        r.bytesDown(),
+                        r.bytesUp(),
+                        r.filters(),
+                        r.height()));
             }
         }
         out.print(table);
-        double fastestPeer = Math.min(medians.getOrDefault("neutrino", Double.MAX_VALUE),
-                medians.getOrDefault("kyoto", Double.MAX_VALUE));
+        double fastestPeer = Math.min(
+                medians.getOrDefault("neutrino", Double.MAX_VALUE), medians.getOrDefault("kyoto", Double.MAX_VALUE));
         for (String ours : List.of("ours-p2p", "ours-rest")) {
             if (medians.containsKey(ours)) {
-                out.printf(Locale.ROOT, "%s / fastest of neutrino and kyoto: %.2f%n", ours, medians.get(ours) / fastestPeer);
+                out.printf(
+                        Locale.ROOT,
+                        "%s / fastest of neutrino and kyoto: %.2f%n",
+                        ours,
+                        medians.get(ours) / fastestPeer);
             }
         }
         if (csv != null) {
@@ -228,7 +334,10 @@ public final class LightClientSyncBenchmark {
         if (Files.isRegularFile(WALLET_JAR)) {
             cmd.addAll(List.of("-jar", WALLET_JAR.toString()));
         } else {
-            cmd.addAll(List.of("-Dlogback.configurationFile=logback.xml", "-cp", System.getProperty("java.class.path"),
+            cmd.addAll(List.of(
+                    "-Dlogback.configurationFile=logback.xml",
+                    "-cp",
+                    System.getProperty("java.class.path"),
                     WalletCli.class.getName()));
         }
         cmd.addAll(List.of(args));
@@ -245,9 +354,13 @@ public final class LightClientSyncBenchmark {
     }
 
     private static Process java(String heap, Path log, String main, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(javaBin(), heap, "-cp", System.getProperty("java.class.path"), main));
+        List<String> cmd =
+                new ArrayList<>(List.of(javaBin(), heap, "-cp", System.getProperty("java.class.path"), main));
         cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 
     private static String javaBin() {

@@ -63,8 +63,12 @@ class NeutrinoFromOurServerTest {
         RegtestNode node = chain.node();
 
         NeutrinoSync.Result r = NeutrinoSync.sync(
-                neutrino, "127.0.0.1:" + server.p2pAddress().getPort(), tip, dir.resolve("neutrino"),
-                Duration.ofSeconds(50), true);
+                neutrino,
+                "127.0.0.1:" + server.p2pAddress().getPort(),
+                tip,
+                dir.resolve("neutrino"),
+                Duration.ofSeconds(50),
+                true);
 
         assertEquals(tip, r.height(), r.log());
         assertEquals(node.tipHash().toString(), r.hash());
@@ -89,9 +93,15 @@ class NeutrinoFromOurServerTest {
             AssertionError e = assertThrows(
                     AssertionError.class,
                     () -> NeutrinoSync.sync(
-                            neutrino, "127.0.0.1:" + liar.port(), tip, dir.resolve("neutrino"), Duration.ofSeconds(40),
-                            false, 1)); // one retry: the lie is repeated, so more only make the test slower
-            assertTrue(e.getMessage().contains("filter at height 1 (" + first + ") not fetched or not verified"),
+                            neutrino,
+                            "127.0.0.1:" + liar.port(),
+                            tip,
+                            dir.resolve("neutrino"),
+                            Duration.ofSeconds(40),
+                            false,
+                            1)); // one retry: the lie is repeated, so more only make the test slower
+            assertTrue(
+                    e.getMessage().contains("filter at height 1 (" + first + ") not fetched or not verified"),
                     e.getMessage());
             assertTrue(liar.flipped() >= 1, "the proxy altered the filter of block 1");
         }

@@ -58,7 +58,8 @@ public final class NeutrinoSync {
             Map<String, String> env = System.getenv();
             if ("true".equalsIgnoreCase(env.getOrDefault("CI", ""))
                     || "true".equalsIgnoreCase(env.getOrDefault("BLOCKFILTER_REQUIRE_BTCD", ""))) {
-                throw new AssertionError("neutrino is required here (CI=true) but could not be built: " + e.getMessage(), e);
+                throw new AssertionError(
+                        "neutrino is required here (CI=true) but could not be built: " + e.getMessage(), e);
             }
             Assumptions.abort("neutrino unavailable, test skipped: " + e.getMessage());
             throw e;
@@ -81,11 +82,13 @@ public final class NeutrinoSync {
             }
             String go = goExecutable()
                     .orElseThrow(() -> new IllegalStateException(
-                            "Go is not installed (no go on PATH, in $GOROOT/bin or /usr/local/go/bin) to build " + src));
+                            "Go is not installed (no go on PATH, in $GOROOT/bin or /usr/local/go/bin) to build "
+                                    + src));
             Files.createDirectories(out.getParent());
             Path log = Files.createTempFile("neutrino-build", ".log");
             try {
-                System.err.println("[regtest] building neutrino-sync with " + go + " (first time: modules from the Go proxy)");
+                System.err.println(
+                        "[regtest] building neutrino-sync with " + go + " (first time: modules from the Go proxy)");
                 Process p = new ProcessBuilder(go, "build", "-o", out.toString(), ".")
                         .directory(src.toFile())
                         .redirectErrorStream(true)
@@ -116,21 +119,32 @@ public final class NeutrinoSync {
      *
      * @throws AssertionError when neutrino reports an error or exits otherwise than 0; the message has its log
      */
-    public static Result sync(Path binary, String peer, int height, Path dataDir, Duration timeout, boolean dumpFilterHeaders)
+    public static Result sync(
+            Path binary, String peer, int height, Path dataDir, Duration timeout, boolean dumpFilterHeaders)
             throws IOException, InterruptedException {
         return sync(binary, peer, height, dataDir, timeout, dumpFilterHeaders, -1);
     }
 
     /** {@link #sync}, with neutrino asking at most {@code retries} more times for a filter it did not get or verify (-1: its default). */
     public static Result sync(
-            Path binary, String peer, int height, Path dataDir, Duration timeout, boolean dumpFilterHeaders, int retries)
+            Path binary,
+            String peer,
+            int height,
+            Path dataDir,
+            Duration timeout,
+            boolean dumpFilterHeaders,
+            int retries)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(
                 binary.toString(),
-                "-peer", peer,
-                "-height", Integer.toString(height),
-                "-datadir", dataDir.toString(),
-                "-timeout", timeout.toSeconds() + "s"));
+                "-peer",
+                peer,
+                "-height",
+                Integer.toString(height),
+                "-datadir",
+                dataDir.toString(),
+                "-timeout",
+                timeout.toSeconds() + "s"));
         if (dumpFilterHeaders) {
             cmd.add("-dump-filter-headers");
         }
@@ -168,7 +182,8 @@ public final class NeutrinoSync {
                 }
             }
             if (p.exitValue() != 0 || result == null) {
-                throw new AssertionError("neutrino-sync exited " + p.exitValue() + " without a result; its log:\n" + log);
+                throw new AssertionError(
+                        "neutrino-sync exited " + p.exitValue() + " without a result; its log:\n" + log);
             }
             return new Result(
                     result.get("height").asInt(),
@@ -195,7 +210,8 @@ public final class NeutrinoSync {
     /** The program's sources: under the working directory (the e2e module, as surefire runs) or the repository root. */
     private static Path sources() {
         Path cwd = Path.of("").toAbsolutePath();
-        for (Path candidate : List.of(cwd.resolve(SOURCES), cwd.resolve("regtest/e2e").resolve(SOURCES))) {
+        for (Path candidate :
+                List.of(cwd.resolve(SOURCES), cwd.resolve("regtest/e2e").resolve(SOURCES))) {
             if (Files.isRegularFile(candidate.resolve("go.mod"))) {
                 return candidate;
             }

@@ -47,7 +47,8 @@ public final class RecentBlockTimes {
         if (Files.exists(file) && Files.exists(meta)) {
             long tipTime = Long.parseLong(load(meta).getProperty("tip_time", "0"));
             if (now.getEpochSecond() - tipTime < REUSE_WITHIN.toSeconds()) {
-                progress.println("mainnet-profile: reusing " + file + " (tip time " + Instant.ofEpochSecond(tipTime) + ")");
+                progress.println(
+                        "mainnet-profile: reusing " + file + " (tip time " + Instant.ofEpochSecond(tipTime) + ")");
                 return file;
             }
             progress.println("mainnet-profile: re-stamping " + file + " to end at " + now);
@@ -116,7 +117,8 @@ public final class RecentBlockTimes {
         }
         int version = ByteBuffer.wrap(start, 4, 4).getInt();
         if (version != ChainGenerator.FORMAT_VERSION) {
-            throw new IOException("chain file format version " + version + ", expected " + ChainGenerator.FORMAT_VERSION);
+            throw new IOException(
+                    "chain file format version " + version + ", expected " + ChainGenerator.FORMAT_VERSION);
         }
         int keyLength = ((start[8] & 0xff) << 8) | (start[9] & 0xff);
         return 10L + keyLength;

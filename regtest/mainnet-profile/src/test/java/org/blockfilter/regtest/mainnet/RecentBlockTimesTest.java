@@ -51,10 +51,12 @@ class RecentBlockTimesTest {
                         block.time().getEpochSecond(),
                         "time at " + h);
                 assertTrue(block.getHash().toBigInteger().compareTo(block.getDifficultyTargetAsInteger()) <= 0);
-                assertEquals(block.getMerkleRoot(), Block.read(ByteBuffer.wrap(old)).getMerkleRoot());
+                assertEquals(
+                        block.getMerkleRoot(), Block.read(ByteBuffer.wrap(old)).getMerkleRoot());
             }
             assertEquals(Long.toString(NOW.getEpochSecond()), r.meta().getProperty("tip_time"));
-            assertEquals(f.meta().getProperty("steady.filter_elements"), r.meta().getProperty("steady.filter_elements"));
+            assertEquals(
+                    f.meta().getProperty("steady.filter_elements"), r.meta().getProperty("steady.filter_elements"));
         }
     }
 
@@ -79,8 +81,8 @@ class RecentBlockTimesTest {
     @Test
     void aTipTimeThatWouldPutBlocksBeforeGenesisIsRefused() throws IOException {
         Path file = ChainGenerator.ensure(SMALL, dir, QUIET);
-        IllegalArgumentException e = assertThrows(
-                IllegalArgumentException.class, () -> RecentBlockTimes.restamp(file, 1_296_688_602L + 60));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> RecentBlockTimes.restamp(file, 1_296_688_602L + 60));
         assertTrue(e.getMessage().contains("before genesis"), e.getMessage());
     }
 }
