@@ -25,6 +25,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -47,7 +48,12 @@ import java.util.function.UnaryOperator;
  * ciphertext}: AES-256-GCM of the {@link WalletFileContent} JSON above (its {@code checksum}
  * included), with the header fields as associated data, so none of them can be changed unnoticed.
  * The envelope has its own {@code checksum} too, so accidental damage is reported as damage
- * before any passphrase is tried. Plain files (secret-only and none) keep the version 1 layout.
+ * before any passphrase is tried. Plain files (secret-only and none) are the document itself.
+ *
+ * <p>The document is {@link WalletFileContent} ({@code version} {@value WalletFileContent#CURRENT_VERSION}),
+ * whose block and filter headers live in flat files beside it ({@link ChainFiles}). A file of the
+ * one-document format ({@link LegacyWalletFileContent}, {@code version} 1) is read as such and
+ * rewritten once by {@link #migrate}.
  *
  * <p>Stateless; thread-safe.
  */
@@ -66,7 +72,15 @@ public final class WalletFile {
 
     private static final String SEAL_ALL = "all";
 
+    /** Bytes of the last document this thread wrote (for tests and benchmarks of what a save costs). */
+    private static final ThreadLocal<long[]> LAST_WRITE = ThreadLocal.withInitial(() -> new long[1]);
+
     private WalletFile() {}
+
+    /** Bytes of the last document (envelope included) this thread wrote. */
+    public static long lastWriteBytes() {
+        return LAST_WRITE.get()[0];
+    }
 
     /** Writes a new wallet; refuses to overwrite an existing one. */
     public static void create(Path path, WalletFileContent content) {
@@ -75,11 +89,17 @@ public final class WalletFile {
 
     /** Writes a new wallet, sealed whole with {@code key} (null: plain); refuses to overwrite an existing one. */
     public static void create(Path path, WalletFileContent content, FileKey key) {
+        create(path, content, key, () -> {});
+    }
+
+    /** {@link #create} that runs {@code beforeWrite} (writing the header files) under the lock, before the document. */
+    public static void create(Path path, WalletFileContent content, FileKey key, Runnable beforeWrite) {
         try (Lock ignored = lock(path, DEFAULT_LOCK_WAIT)) {
             if (Files.exists(path)) {
                 throw new WalletFileException(
                         "wallet file already exists: " + path, new FileAlreadyExistsException(path.toString()));
             }
+            beforeWrite.run();
             write(path, content, key);
         }
     }
@@ -115,6 +135,12 @@ public final class WalletFile {
                 } catch (PassphraseRequiredException e) {
                     o = new Opened(null, null);
                 }
+                if (o.legacy() != null) {
+                    throw new WalletFileException(
+                            "wallet " + path.toAbsolutePath() + " was rewritten in the one-document format since this"
+                                    + " process loaded it; nothing was saved, run the command again",
+                            null);
+                }
                 if (o.key() != readKey || o.content() == null) {
                     throw new WalletFileException(
                             "wallet " + path.toAbsolutePath() + " was resealed by another process since this one"
@@ -131,6 +157,34 @@ public final class WalletFile {
 
     public static WalletFileContent update(Path path, UnaryOperator<WalletFileContent> change) {
         return update(path, change, DEFAULT_LOCK_WAIT);
+    }
+
+    /**
+     * Rewrites a one-document wallet file (sealed with {@code key}, null: plain) as the current
+     * document under the lock: {@code convert} writes the header files and returns the document,
+     * which is written last, so a crash leaves the old file (migrated again next time) or the new
+     * one. When another process migrated it first, its document is returned unchanged.
+     */
+    public static WalletFileContent migrate(
+            Path path, FileKey key, Function<LegacyWalletFileContent, WalletFileContent> convert) {
+        try (Lock ignored = lock(path, DEFAULT_LOCK_WAIT)) {
+            Opened o = read(path, key, null);
+            if (o.legacy() == null) {
+                return o.content();
+            }
+            WalletFileContent next = convert.apply(o.legacy());
+            write(path, next, key);
+            return next;
+        }
+    }
+
+    /**
+     * Writes {@code content} over the wallet file; only from inside {@link #update}'s change, which
+     * holds the lock: for a save that must commit a shorter chain before it rewrites header records
+     * (a reorg).
+     */
+    public static void writeLocked(Path path, WalletFileContent content, FileKey key) {
+        write(path, content, key);
     }
 
     /**
@@ -224,6 +278,7 @@ public final class WalletFile {
                 }
                 ch.force(true);
             }
+            LAST_WRITE.get()[0] = bytes.length;
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -244,8 +299,15 @@ public final class WalletFile {
         return read(path, null, null).content();
     }
 
-    /** What {@link #open} read: the content and the file's key (null for a plain file). */
-    public record Opened(WalletFileContent content, FileKey key) {}
+    /**
+     * What {@link #open} read: the content and the file's key (null for a plain file); for a file of
+     * the one-document format {@code content} is null and {@code legacy} holds it.
+     */
+    public record Opened(WalletFileContent content, FileKey key, LegacyWalletFileContent legacy) {
+        Opened(WalletFileContent content, FileKey key) {
+            this(content, key, null);
+        }
+    }
 
     /**
      * Reads a wallet file of any sealing. A sealed one is decrypted with a key derived from
@@ -295,9 +357,9 @@ public final class WalletFile {
                                 + " a backup",
                         e);
             }
-            return new Opened(plain(path, tree(path, body)), k);
+            return plain(path, tree(path, body), k);
         }
-        return new Opened(plain(path, tree), null);
+        return plain(path, tree, null);
     }
 
     private static JsonNode tree(Path path, byte[] bytes) {
@@ -326,20 +388,23 @@ public final class WalletFile {
         }
     }
 
-    private static WalletFileContent plain(Path path, JsonNode tree) {
+    private static Opened plain(Path path, JsonNode tree, FileKey key) {
         verifyChecksum(path, tree);
-        WalletFileContent c;
+        int version = tree == null ? -1 : tree.path("version").asInt(-1);
         try {
-            c = tree == null || tree.isMissingNode() ? null : JSON.treeToValue(tree, WalletFileContent.class);
+            if (version == WalletFileContent.CURRENT_VERSION) {
+                return new Opened(JSON.treeToValue(tree, WalletFileContent.class), key);
+            }
+            if (version == LegacyWalletFileContent.VERSION) {
+                return new Opened(null, key, JSON.treeToValue(tree, LegacyWalletFileContent.class));
+            }
         } catch (JsonProcessingException e) {
             throw new WalletFileException(
                     "not a readable wallet file: " + path + " (" + e.getOriginalMessage() + ")", e);
         }
-        if (c == null || c.version() != WalletFileContent.CURRENT_VERSION) {
-            throw new WalletFileException(
-                    "unsupported wallet file version in " + path + ": " + (c == null ? "empty" : c.version()), null);
-        }
-        return c;
+        throw new WalletFileException(
+                "unsupported wallet file version in " + path + ": " + (tree == null ? "empty" : tree.path("version")),
+                null);
     }
 
     /** The sealed envelope's fields, decoded; {@code aad} is the header as GCM authenticates it. */

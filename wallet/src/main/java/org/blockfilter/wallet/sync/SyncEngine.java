@@ -220,6 +220,7 @@ public final class SyncEngine {
     /** Highest height at or below {@code upTo} where the source's chain and ours agree. */
     private int forkPoint(ChainSource s, int upTo) {
         VerifiedHeaderChain chain = wallet.headers();
+        int base = chain.baseHeight();
         int unequal = upTo + 1;
         int h = upTo;
         int step = 1;
@@ -227,11 +228,16 @@ public final class SyncEngine {
             if (headerHash(s, h).equals(chain.hash(h))) {
                 break;
             }
-            if (h == 0) {
-                throw new InvalidHeaderException(0, "genesis differs: the source is on another network");
+            if (h == base) {
+                throw new InvalidHeaderException(
+                        base,
+                        base == 0
+                                ? "genesis differs: the source is on another network"
+                                : "its block " + base + " is not the wallet's first block " + chain.hash(base)
+                                        + ": the source is on another chain or network");
             }
             unequal = h;
-            h = Math.max(0, h - step);
+            h = Math.max(base, h - step);
             step *= 2;
         }
         // h agrees, unequal disagrees (or is past upTo): find the last agreeing height between them.
@@ -263,7 +269,7 @@ public final class SyncEngine {
         wallet.ledger().rollbackAbove(fork);
         FilterHeaderChain fh = wallet.filterHeaders();
         if (fork < fh.base() - 1) {
-            wallet.resetFilterHeaders(new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV));
+            wallet.resetFilterHeaders(wallet.newFilterHeaderChain());
         } else {
             fh.truncate(fork);
         }
@@ -314,8 +320,8 @@ public final class SyncEngine {
                         int keep = i * Bip157.CHECKPOINT_INTERVAL;
                         FilterHeaderChain fh = wallet.filterHeaders();
                         if (i == 0 || keep < fh.base() - 1) {
-                            wallet.resetFilterHeaders(new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV));
-                            keep = -1;
+                            wallet.resetFilterHeaders(wallet.newFilterHeaderChain());
+                            keep = chain.baseHeight() - 1;
                         } else {
                             fh.truncate(keep);
                         }
@@ -332,6 +338,13 @@ public final class SyncEngine {
             // Settle the first differing interval by its filter hashes.
             int start = first * Bip157.CHECKPOINT_INTERVAL + (first == 0 ? 0 : 1);
             int stop = (first + 1) * Bip157.CHECKPOINT_INTERVAL;
+            if (start < chain.baseHeight()) {
+                throw new SyncException(
+                        "sources disagree on the filter-header checkpoint at height " + stop + ", at or below the"
+                                + " wallet's first block header (" + chain.baseHeight() + "), where no block can settle"
+                                + " it; refusing to guess",
+                        pool.faults());
+            }
             Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
             for (ChainSource s : answers.keySet()) {
                 if (!pool.isLive(s)) {
@@ -369,15 +382,17 @@ public final class SyncEngine {
         int birthday = Math.min(wallet.birthdayHeight(), chain.tipHeight() + 1);
         FilterHeaderChain fh = wallet.filterHeaders();
         int aligned = (birthday - 1) / Bip157.CHECKPOINT_INTERVAL;
-        if (fh.base() == 0
-                && fh.tipHeight() < 0
-                && birthday > Bip157.CHECKPOINT_INTERVAL
+        if (fh.base() == chain.baseHeight()
+                && fh.tipHeight() < fh.base()
+                && aligned * Bip157.CHECKPOINT_INTERVAL >= chain.baseHeight()
                 && aligned >= 1
                 && wallet.checkpoints().size() >= aligned) {
-            // Start at the checkpoint below the birthday instead of genesis.
+            // Start at the checkpoint below the birthday instead of the first block header.
             wallet.resetFilterHeaders(new FilterHeaderChain(
                     aligned * Bip157.CHECKPOINT_INTERVAL + 1,
                     wallet.checkpoints().get(aligned - 1)));
+        } else if (!fh.anchored() && fh.base() <= chain.tipHeight()) {
+            new FilterHeaderAnchor(wallet, pool, this::settle).anchor(fh);
         }
         checkStoredFilterHeaders();
         int target = target();
