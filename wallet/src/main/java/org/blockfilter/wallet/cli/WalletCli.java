@@ -210,19 +210,35 @@ public final class WalletCli {
         }
     }
 
-    static LightWallet.Birthday birthday(Integer height, String date) {
-        if (height != null && date != null) {
-            throw new IllegalArgumentException("give --birthday-height or --birthday-date, not both");
+    /**
+     * The birthday from {@code --birthday DATE|HEIGHT} (or the older {@code --birthday-height} /
+     * {@code --birthday-date}); {@code fallback} when none is given.
+     */
+    static LightWallet.Birthday birthday(
+            String birthday, Integer height, String date, java.util.function.Supplier<LightWallet.Birthday> fallback) {
+        int given = (birthday != null ? 1 : 0) + (height != null ? 1 : 0) + (date != null ? 1 : 0);
+        if (given > 1) {
+            throw new IllegalArgumentException("give one of --birthday, --birthday-height, --birthday-date");
+        }
+        if (birthday != null && birthday.matches("[0-9]{1,9}")) {
+            height = Integer.parseInt(birthday);
+        } else if (birthday != null) {
+            date = birthday;
         }
         if (date != null) {
             try {
                 return LightWallet.Birthday.ofTime(
                         LocalDate.parse(date).atStartOfDay().toEpochSecond(ZoneOffset.UTC));
             } catch (java.time.format.DateTimeParseException e) {
-                throw new IllegalArgumentException("--birthday-date must be YYYY-MM-DD, got " + date);
+                throw new IllegalArgumentException("--birthday must be a height or a date YYYY-MM-DD, got " + date);
             }
         }
-        return LightWallet.Birthday.ofHeight(height == null ? 0 : height);
+        return height == null ? fallback.get() : LightWallet.Birthday.ofHeight(height);
+    }
+
+    /** A restored or watched wallet's default birthday: the earliest height its kinds could have been paid. */
+    LightWallet.Birthday safeBirthday(java.util.Collection<AddressKind> kinds) {
+        return LightWallet.Birthday.ofHeight(org.blockfilter.wallet.ChainStart.safeBirthday(network(), kinds));
     }
 
     abstract static class NewWalletOptions {
@@ -238,10 +254,18 @@ public final class WalletCli {
                 defaultValue = "20")
         int gapLimit;
 
-        @Option(names = "--birthday-height", description = "first block height to scan")
+        @Option(
+                names = "--birthday",
+                paramLabel = "DATE|HEIGHT",
+                description = "first block height, or first day (YYYY-MM-DD, UTC), to scan; the header chain starts at"
+                        + " the highest checkpoint at or below it (create: the tip of the first sync; restore and"
+                        + " watch: the earliest height the account kinds could have been paid, see docs/wallet.md)")
+        String birthday;
+
+        @Option(names = "--birthday-height", hidden = true, description = "same as --birthday HEIGHT")
         Integer birthdayHeight;
 
-        @Option(names = "--birthday-date", description = "first day to scan (YYYY-MM-DD, UTC)")
+        @Option(names = "--birthday-date", hidden = true, description = "same as --birthday DATE")
         String birthdayDate;
 
         @Option(
@@ -301,7 +325,7 @@ public final class WalletCli {
                     cli.passphrase(true),
                     kindSet(),
                     gapLimit,
-                    birthday(birthdayHeight, birthdayDate),
+                    birthday(birthday, birthdayHeight, birthdayDate, LightWallet.Birthday::atTip),
                     SealedSecret.DEFAULT_N,
                     Sealing.parse(seal));
             return created(w, mnemonic);
@@ -334,7 +358,7 @@ public final class WalletCli {
                     cli.passphrase(true),
                     kindSet(),
                     gapLimit,
-                    birthday(birthdayHeight, birthdayDate),
+                    birthday(birthday, birthdayHeight, birthdayDate, () -> cli.safeBirthday(kindSet())),
                     SealedSecret.DEFAULT_N,
                     Sealing.parse(seal));
             return created(w, null);
@@ -364,7 +388,7 @@ public final class WalletCli {
                     xpub,
                     kind(kind),
                     gapLimit,
-                    birthday(birthdayHeight, birthdayDate),
+                    birthday(birthday, birthdayHeight, birthdayDate, () -> cli.safeBirthday(EnumSet.of(kind(kind)))),
                     sealing,
                     sealing == Sealing.ALL ? cli.passphrase(true) : null,
                     SealedSecret.DEFAULT_N);
