@@ -40,7 +40,9 @@ public final class LightWallet {
     private final Ledger ledger;
     /** The birthday height; -1 for a wallet born at the tip its first sync sees (until that sync). */
     int birthdayHeight;
-    final Long birthdayTime;
+    /** The birthday as a time; for a wallet born at the tip, its creation time until the birthday is fixed. */
+    Long birthdayTime;
+
     final WalletStorage storage;
     VerifiedHeaderChain headers;
     FilterHeaderChain filterHeaders;
@@ -49,6 +51,7 @@ public final class LightWallet {
     WalletFileContent baseline;
     /** The key of a file sealed whole, derived once at load or create; null for a plain file. */
     private FileKey fileKey;
+
     private long lastSaveBytes;
 
     LightWallet(
@@ -88,9 +91,13 @@ public final class LightWallet {
             return new Birthday(0, epochSeconds, false);
         }
 
-        /** Born now: the first sync scans from the tip it sees, and the header chain starts at the last checkpoint. */
+        /**
+         * Born now: the first sync scans from the tip it sees (or from the first block after now,
+         * less two hours, if that is lower: a payment between create and the first sync is found),
+         * and the header chain starts at the last checkpoint.
+         */
         public static Birthday atTip() {
-            return new Birthday(-1, null, true);
+            return new Birthday(-1, java.time.Instant.now().getEpochSecond(), true);
         }
     }
 
@@ -127,7 +134,15 @@ public final class LightWallet {
             int scryptN,
             Sealing sealing) {
         return create(
-                file, network, mnemonic, passphrase, kinds, gapLimit, birthday, scryptN, sealing,
+                file,
+                network,
+                mnemonic,
+                passphrase,
+                kinds,
+                gapLimit,
+                birthday,
+                scryptN,
+                sealing,
                 ChainStart.shipped(network));
     }
 
@@ -154,7 +169,12 @@ public final class LightWallet {
         SealedSecret sealed =
                 SealedSecret.seal(String.join(" ", mnemonic).getBytes(StandardCharsets.UTF_8), passphrase, scryptN);
         LightWallet w = new LightWallet(
-                file, network, publicOnly(keys), sealed, birthday.height(), birthday.epochSeconds(),
+                file,
+                network,
+                publicOnly(keys),
+                sealed,
+                birthday.height(),
+                birthday.epochSeconds(),
                 ChainStart.baseFor(network, checkpoints, birthday));
         w.write(sealing == Sealing.ALL ? FileKey.create(passphrase, scryptN) : null);
         return w;
@@ -181,7 +201,16 @@ public final class LightWallet {
             char[] passphrase,
             int scryptN) {
         return watchOnly(
-                file, network, xpub, kind, gapLimit, birthday, sealing, passphrase, scryptN, ChainStart.shipped(network));
+                file,
+                network,
+                xpub,
+                kind,
+                gapLimit,
+                birthday,
+                sealing,
+                passphrase,
+                scryptN,
+                ChainStart.shipped(network));
     }
 
     /** {@link #watchOnly} whose header chain starts at the highest of {@code checkpoints} at or below the birthday. */
@@ -202,7 +231,12 @@ public final class LightWallet {
         }
         WalletKeys keys = WalletKeys.of(network, gapLimit, List.of(HdAccount.watchOnly(xpub, kind, network)));
         LightWallet w = new LightWallet(
-                file, network, keys, null, birthday.height(), birthday.epochSeconds(),
+                file,
+                network,
+                keys,
+                null,
+                birthday.height(),
+                birthday.epochSeconds(),
                 ChainStart.baseFor(network, checkpoints, birthday));
         w.write(sealing == Sealing.ALL ? FileKey.create(passphrase, scryptN) : null);
         return w;
@@ -266,6 +300,9 @@ public final class LightWallet {
     }
 
     private void saveAs(FileKey writeKey) {
+        if (birthdayHeight < 0 && headers.tipHeight() > headers.baseHeight()) {
+            fixBirthday(); // the first sync has its headers: what it scans from is fixed now, even if it stops here
+        }
         long[] records = new long[1];
         WalletFileContent written = WalletFile.update(
                 file,
@@ -413,13 +450,20 @@ public final class LightWallet {
      */
     public int birthdayHeight() {
         if (birthdayHeight < 0) {
-            birthdayHeight = headers.tipHeight();
-            scannedHeight = Math.max(scannedHeight, birthdayHeight - 1);
+            fixBirthday();
         }
         if (birthdayTime != null) {
             return Math.max(Math.max(birthdayHeight, headers.baseHeight()), headers.heightAtTime(birthdayTime));
         }
         return Math.max(birthdayHeight, headers.baseHeight());
+    }
+
+    /** A wallet born at the tip: its birthday becomes the lower of the header tip and the first block since it was created. */
+    private void fixBirthday() {
+        int tip = headers.tipHeight();
+        birthdayHeight = birthdayTime == null ? tip : Math.min(tip, headers.heightAtTime(birthdayTime));
+        birthdayTime = null;
+        scannedHeight = Math.max(scannedHeight, birthdayHeight - 1);
     }
 
     public int scannedHeight() {

@@ -128,7 +128,12 @@ final class WalletFormat {
             WalletKeys.ChainState r = keys.chainState(a.kind(), false);
             WalletKeys.ChainState ch = keys.chainState(a.kind(), true);
             accounts.add(new WalletFileContent.Account(
-                    a.kind().name(), a.extendedPublicKey(), r.highestUsed(), r.issued(), ch.highestUsed(), ch.issued()));
+                    a.kind().name(),
+                    a.extendedPublicKey(),
+                    r.highestUsed(),
+                    r.issued(),
+                    ch.highestUsed(),
+                    ch.issued()));
         }
         return accounts;
     }
@@ -154,7 +159,9 @@ final class WalletFormat {
         List<HdAccount> accounts = new ArrayList<>();
         for (WalletFileContent.Account a : list) {
             check(
-                    a.kind() != null && Arrays.stream(AddressKind.values()).anyMatch(k -> k.name().equals(a.kind())),
+                    a.kind() != null
+                            && Arrays.stream(AddressKind.values())
+                                    .anyMatch(k -> k.name().equals(a.kind())),
                     "unknown account kind " + a.kind());
             check(
                     a.receiveUsed() >= -1
@@ -227,8 +234,8 @@ final class WalletFormat {
                 c.filterTipHeader() == null ? null : hash(c.filterTipHeader(), "filterTipHeader"));
         check(
                 c.checkpointCount() >= 0 && c.checkpointCount() <= tip / Bip157.CHECKPOINT_INTERVAL,
-                c.checkpointCount() + " checkpoints stored, but the block-header chain (tip " + tip
-                        + ") has room for " + tip / Bip157.CHECKPOINT_INTERVAL);
+                c.checkpointCount() + " checkpoints stored, but the block-header chain (tip " + tip + ") has room for "
+                        + tip / Bip157.CHECKPOINT_INTERVAL);
         w.storage.openCheckpoints(
                 c.checkpointCount(), c.lastCheckpoint() == null ? null : hash(c.lastCheckpoint(), "lastCheckpoint"));
         w.headers = chain;
@@ -253,8 +260,8 @@ final class WalletFormat {
         int highest = Math.max(w.birthdayHeight - 1, w.filterHeaders.tipHeight());
         check(
                 w.scannedHeight >= -1 && w.scannedHeight <= highest,
-                "scannedHeight " + w.scannedHeight + " is outside -1.." + highest + " (the stored filter headers end at "
-                        + w.filterHeaders.tipHeight() + ")");
+                "scannedHeight " + w.scannedHeight + " is outside -1.." + highest
+                        + " (the stored filter headers end at " + w.filterHeaders.tipHeight() + ")");
     }
 
     private static void addTransactions(LightWallet w, List<WalletFileContent.Tx> txs, int droppedAbove) {
@@ -322,7 +329,13 @@ final class WalletFormat {
         Network network = network(c.network());
         WalletKeys keys = keys(network, c.gapLimit(), c.accounts());
         LightWallet w = new LightWallet(
-                file, network, keys, c.secret(), c.birthdayHeight(), c.birthdayTime(), VerifiedHeaderChain.genesis(network));
+                file,
+                network,
+                keys,
+                c.secret(),
+                c.birthdayHeight(),
+                c.birthdayTime(),
+                VerifiedHeaderChain.genesis(network));
         w.headers = VerifiedHeaderChain.restore(network, Base64.getDecoder().decode(c.headers()));
         byte[] fh = Base64.getDecoder().decode(c.filterHeaders());
         check(
@@ -356,7 +369,9 @@ final class WalletFormat {
         for (int i = 0; i < cps.size(); i++) {
             int h = (i + 1) * Bip157.CHECKPOINT_INTERVAL;
             if (h >= chain.base() - 1 && h <= chain.tipHeight()) {
-                check(chain.header(h).equals(cps.get(i)), "the stored filter header at " + h + " differs from the stored checkpoint");
+                check(
+                        chain.header(h).equals(cps.get(i)),
+                        "the stored filter header at " + h + " differs from the stored checkpoint");
             }
         }
         w.scannedHeight = c.scannedHeight();

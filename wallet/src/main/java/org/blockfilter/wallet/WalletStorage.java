@@ -34,6 +34,7 @@ final class WalletStorage {
     private List<Sha256Hash> cps;
     /** Checkpoint records in the file that are still this wallet's. */
     private int cpsPersisted;
+
     private int cpsCommitted;
     private long recordBytes;
 
@@ -113,8 +114,7 @@ final class WalletStorage {
      * document on disk commits are rewritten. {@code onDisk} is the document on disk (null: none),
      * {@code next} the one the caller writes after this returns.
      */
-    void writeRecords(
-            Path file, LightWallet w, WalletFileContent onDisk, WalletFileContent next, FileKey key) {
+    void writeRecords(Path file, LightWallet w, WalletFileContent onDisk, WalletFileContent next, FileKey key) {
         VerifiedHeaderChain chain = w.headers();
         FilterHeaderChain fh = w.filterHeaders();
         if (onDisk != null) {

@@ -43,8 +43,11 @@ final class FilterHeaderAnchor {
             try {
                 ChainSource.FilterHashBatch r = s.filterHeaders(b, chain.hash(b));
                 if (r.filterHashes().size() != 1) {
-                    pool.drop(s, SourceFault.Kind.LIED, b, "cfheaders has " + r.filterHashes().size()
-                            + " filter hashes, expected 1");
+                    pool.drop(
+                            s,
+                            SourceFault.Kind.LIED,
+                            b,
+                            "cfheaders has " + r.filterHashes().size() + " filter hashes, expected 1");
                     continue;
                 }
                 answers.put(s, r);
@@ -106,8 +109,12 @@ final class FilterHeaderAnchor {
                         h = FilterHeaders.next(f, h);
                     }
                     if (r.filterHashes().size() != cpHeight - b + 1 || !h.equals(agreed)) {
-                        pool.drop(s, SourceFault.Kind.LIED, cpHeight, "its filter headers from height " + b
-                                + " do not reach the agreed checkpoint at " + cpHeight);
+                        pool.drop(
+                                s,
+                                SourceFault.Kind.LIED,
+                                cpHeight,
+                                "its filter headers from height " + b + " do not reach the agreed checkpoint at "
+                                        + cpHeight);
                     }
                 } catch (SourceException ex) {
                     pool.drop(s, SourceFault.Kind.FAILED, -1, ex.getMessage());

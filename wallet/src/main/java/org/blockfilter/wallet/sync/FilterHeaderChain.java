@@ -20,6 +20,7 @@ import org.blockfilter.wallet.store.WalletFileException;
 public final class FilterHeaderChain {
     /** Bytes of one filter header record's payload. */
     public static final int BYTES = 32;
+
     private final int base;
     private Sha256Hash anchor;
     private RecordFile file;

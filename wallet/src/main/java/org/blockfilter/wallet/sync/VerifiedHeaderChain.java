@@ -44,6 +44,7 @@ public final class VerifiedHeaderChain {
     private int persisted;
     /** The highest height the wallet document on disk commits (its tip record), or -1. */
     private int committed = -1;
+
     private final List<byte[]> tail = new ArrayList<>();
     private final List<Sha256Hash> tailHashes = new ArrayList<>();
     private Block tipHeader;
@@ -108,7 +109,12 @@ public final class VerifiedHeaderChain {
      * whose hash differs from what the document commits is an error naming the file.
      */
     public static VerifiedHeaderChain open(
-            Network network, HeaderCheckpoint base, RecordFile file, int tipHeight, Sha256Hash tipHash, BigInteger tipWork) {
+            Network network,
+            HeaderCheckpoint base,
+            RecordFile file,
+            int tipHeight,
+            Sha256Hash tipHash,
+            BigInteger tipWork) {
         VerifiedHeaderChain c = new VerifiedHeaderChain(network, base);
         c.file = file;
         long records = file.count();
@@ -136,8 +142,8 @@ public final class VerifiedHeaderChain {
         if (top == tipHeight) {
             if (!c.tipHash.equals(tipHash)) {
                 throw new WalletFileException(
-                        "wallet header file " + file.path().toAbsolutePath() + " holds block " + c.tipHash + " at height "
-                                + tipHeight + ", but the wallet document commits " + tipHash + " there",
+                        "wallet header file " + file.path().toAbsolutePath() + " holds block " + c.tipHash
+                                + " at height " + tipHeight + ", but the wallet document commits " + tipHash + " there",
                         null);
             }
             c.tipWork = tipWork;
@@ -392,6 +398,16 @@ public final class VerifiedHeaderChain {
     public long flush() {
         if (file == null || tail.isEmpty()) {
             return 0;
+        }
+        if (persisted > 0
+                && !parse(tail.get(0))
+                        .getPrevBlockHash()
+                        .equals(readHeader(base.height() + persisted - 1).getHash())) {
+            throw new WalletFileException(
+                    "another process rewrote the wallet's header file "
+                            + file.path().toAbsolutePath() + " below this"
+                            + " process's chain; nothing was saved, run the command again",
+                    null);
         }
         long before = file.bytesWritten();
         file.write(persisted, tail);

@@ -49,8 +49,9 @@ public final class HeaderStorageBenchmark {
                     wchar() - w0,
                     src.lowestHeaderAsked);
             System.out.printf("on disk: %d bytes%n", du(dir));
-            for (int i = 1; i <= 3; i++) {
+            for (int i = 1; i <= 5; i++) {
                 src.extend(src.tipHeight() + 1);
+                System.gc(); // what a step leaves behind is collected before the next is timed
                 w0 = wchar();
                 t0 = System.nanoTime();
                 LightWallet again = LightWallet.load(file);
@@ -59,14 +60,16 @@ public final class HeaderStorageBenchmark {
                         "one-block sync %d (load + sync to %d): %.3f s, %d bytes written%n",
                         i, src.tipHeight(), secs(t0), wchar() - w0);
             }
-            for (int i = 1; i <= 3; i++) {
+            for (int i = 1; i <= 5; i++) {
+                System.gc();
                 t0 = System.nanoTime();
                 LightWallet.load(file).ledger().balance(true);
                 System.out.printf("balance %d (load + balance): %.3f s%n", i, secs(t0));
             }
         } finally {
             try (Stream<Path> s = Files.walk(dir)) {
-                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                s.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             }
         }
     }

@@ -30,7 +30,11 @@ class AppendOnlyStorageTest {
     Path dir;
 
     private static Address addr(LightWallet w, int i) {
-        return w.keys().account(AddressKind.P2WPKH).orElseThrow().derive(false, i).address();
+        return w.keys()
+                .account(AddressKind.P2WPKH)
+                .orElseThrow()
+                .derive(false, i)
+                .address();
     }
 
     private static SyncReport sync(LightWallet w, MemorySource src) {
@@ -155,12 +159,14 @@ class AppendOnlyStorageTest {
         assertEquals(List.of(), r.dropped());
         assertEquals(Coin.COIN, w.ledger().balance(true));
         assertTrue(src.lowestHeaderAsked >= 1_400, "asked for a header at " + src.lowestHeaderAsked);
-        assertTrue(src.lowestFilterHeaderAsked >= 1_400, "asked for filter headers from " + src.lowestFilterHeaderAsked);
+        assertTrue(
+                src.lowestFilterHeaderAsked >= 1_400, "asked for filter headers from " + src.lowestFilterHeaderAsked);
         LightWallet again = LightWallet.load(w.file());
         assertEquals(1_400, again.headers().baseHeight());
         assertEquals(chain.tipHeight(), again.headers().tipHeight());
-        assertEquals((chain.tipHeight() - 1_400 + 1) * 84L, Files.exists(ChainFiles.headers(w.file()))
-                ? sizeOf(ChainFiles.headers(w.file())) : -1);
+        assertEquals(
+                (chain.tipHeight() - 1_400 + 1) * 84L,
+                Files.exists(ChainFiles.headers(w.file())) ? sizeOf(ChainFiles.headers(w.file())) : -1);
         assertEquals(Coin.COIN, again.ledger().balance(true));
     }
 

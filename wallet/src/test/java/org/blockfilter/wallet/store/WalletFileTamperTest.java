@@ -115,7 +115,8 @@ class WalletFileTamperTest {
         WalletFileException e = assertThrows(
                 WalletFileException.class,
                 () -> new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).verifyAndSync());
-        assertTrue(e.getMessage().contains(fh.toString()) && e.getMessage().contains("rescan --from 2"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains(fh.toString()) && e.getMessage().contains("rescan --from 2"), e.getMessage());
     }
 
     @Test

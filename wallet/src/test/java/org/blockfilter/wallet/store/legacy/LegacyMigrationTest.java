@@ -18,9 +18,9 @@ import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.sync.SyncReport;
 import org.blockfilter.wallet.testchain.MemorySource;
 import org.blockfilter.wallet.testchain.TestWallets;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Wallet files written by the one-document format (see {@link WriteLegacyFixtures}) load, are
@@ -67,13 +67,17 @@ class LegacyMigrationTest {
         }
         RegtestChainBuilder chain = LegacyChain.build(w.keys(), LegacyChain.SYNCED_TIP);
         assertEquals(chain.tip().getHash(), w.headers().tipHash(), "migrated headers are the chain's");
-        assertEquals(chain.filterHeader(LegacyChain.SYNCED_TIP), w.filterHeaders().header(LegacyChain.SYNCED_TIP));
+        assertEquals(
+                chain.filterHeader(LegacyChain.SYNCED_TIP), w.filterHeaders().header(LegacyChain.SYNCED_TIP));
 
         // It loads again without migrating, and syncs on from where the old file stopped.
         LightWallet again = LightWallet.load(file, pass);
         chain.mineBlock(List.of(chain.pay(
-                List.of(again.keys().account(org.blockfilter.wallet.keys.AddressKind.P2WPKH).orElseThrow()
-                        .derive(false, 0).address()),
+                List.of(again.keys()
+                        .account(org.blockfilter.wallet.keys.AddressKind.P2WPKH)
+                        .orElseThrow()
+                        .derive(false, 0)
+                        .address()),
                 Coin.COIN)));
         chain.mine(5);
         MemorySource src = new MemorySource("honest", chain);
@@ -81,7 +85,11 @@ class LegacyMigrationTest {
         assertEquals(List.of(), r.dropped());
         assertEquals(chain.tipHeight(), again.scannedHeight());
         assertEquals(6, src.filtersServed, "only the new blocks' filters are fetched");
-        assertEquals(LegacyChain.PAYMENT.multiply(payments).add(Coin.COIN), again.ledger().balance(true));
-        assertEquals(again.ledger().balance(true), LightWallet.load(file, pass).ledger().balance(true));
+        assertEquals(
+                LegacyChain.PAYMENT.multiply(payments).add(Coin.COIN),
+                again.ledger().balance(true));
+        assertEquals(
+                again.ledger().balance(true),
+                LightWallet.load(file, pass).ledger().balance(true));
     }
 }

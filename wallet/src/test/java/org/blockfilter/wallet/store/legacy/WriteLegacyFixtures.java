@@ -21,7 +21,8 @@ public final class WriteLegacyFixtures {
         for (String d : List.of("s", "a", "w")) {
             Files.createDirectories(tmp.resolve(d));
         }
-        LightWallet secretOnly = TestWallets.create(tmp.resolve("s"), LightWallet.Birthday.ofHeight(0), Sealing.SECRET_ONLY);
+        LightWallet secretOnly =
+                TestWallets.create(tmp.resolve("s"), LightWallet.Birthday.ofHeight(0), Sealing.SECRET_ONLY);
         RegtestChainBuilder chain = LegacyChain.build(secretOnly.keys(), LegacyChain.SYNCED_TIP);
         MemorySource src = new MemorySource("memory", chain);
         sync(secretOnly, src);
@@ -31,7 +32,8 @@ public final class WriteLegacyFixtures {
         sync(sealed, src);
         Files.copy(sealed.file(), out.resolve("v1-sealed-all.json"));
 
-        String xpub = secretOnly.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
+        String xpub =
+                secretOnly.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
         LightWallet watch = LightWallet.watchOnly(
                 tmp.resolve("w").resolve("wallet.json"),
                 RegtestChainBuilder.NETWORK,
@@ -43,7 +45,8 @@ public final class WriteLegacyFixtures {
         Files.copy(watch.file(), out.resolve("v1-watch-only-birthday-1100.json"));
         for (LightWallet w : List.of(secretOnly, sealed, watch)) {
             System.out.println(w.file() + " tip " + w.headers().tipHeight() + " scanned " + w.scannedHeight()
-                    + " fh " + w.filterHeaders().base() + ".." + w.filterHeaders().tipHeight() + " cps "
+                    + " fh " + w.filterHeaders().base() + ".."
+                    + w.filterHeaders().tipHeight() + " cps "
                     + w.checkpoints().size() + " balance " + w.ledger().balance(true) + " txs "
                     + w.ledger().transactions().size());
         }
