@@ -28,9 +28,8 @@ public record HeaderCheckpoint(int height, byte[] header, BigInteger chainWork) 
             throw new IllegalArgumentException("checkpoint height must be >= 0, got " + height);
         }
         if (header == null || header.length != HEADER_BYTES) {
-            throw new IllegalArgumentException(
-                    "checkpoint header must be " + HEADER_BYTES + " bytes, got "
-                            + (header == null ? "none" : header.length));
+            throw new IllegalArgumentException("checkpoint header must be " + HEADER_BYTES + " bytes, got "
+                    + (header == null ? "none" : header.length));
         }
         if (chainWork == null || chainWork.signum() <= 0) {
             throw new IllegalArgumentException("checkpoint chain work must be > 0, got " + chainWork);

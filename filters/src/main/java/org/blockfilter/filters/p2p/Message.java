@@ -22,6 +22,8 @@ public sealed interface Message {
     int MSG_WITNESS_FLAG = 1 << 30;
     int MSG_WITNESS_BLOCK = MSG_BLOCK | MSG_WITNESS_FLAG;
     int MSG_WITNESS_TX = MSG_TX | MSG_WITNESS_FLAG;
+    /** A transaction by wtxid, BIP 339: used between peers that both sent {@code wtxidrelay}. */
+    int MSG_WTX = 5;
 
     record Version(
             int protocolVersion,

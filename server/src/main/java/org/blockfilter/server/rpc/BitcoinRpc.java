@@ -131,7 +131,20 @@ public final class BitcoinRpc {
         return Optional.of(header);
     }
 
-    /** {@code sendrawtransaction hex}: relays a transaction and returns its txid. */
+    /**
+     * {@code getrawtransaction txid}: the transaction if the node holds it. Core, btcd and bcoin
+     * all look in their mempool first (and in blocks only with a transaction index), so this
+     * says whether a transaction just relayed is in the node's mempool. btcd does not implement
+     * {@code getmempoolentry}, hence this call.
+     */
+    public byte[] rawTransaction(Sha256Hash txid) {
+        return RpcAnswers.hex("getrawtransaction", "result", client.call("getrawtransaction", txid.toString()));
+    }
+
+    /**
+     * {@code sendrawtransaction hex}: relays a transaction and returns its txid. Core and btcd
+     * answer after validating it; bcoin answers the txid first and validates afterwards.
+     */
     public Sha256Hash sendRawTransaction(byte[] rawTx) {
         return RpcAnswers.hash("sendrawtransaction", "result", client.call("sendrawtransaction", HEX.formatHex(rawTx)));
     }

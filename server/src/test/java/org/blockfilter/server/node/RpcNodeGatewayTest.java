@@ -22,10 +22,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** RpcNodeGateway against a fake Core-dialect JSON-RPC endpoint on loopback. */
+/**
+ * RpcNodeGateway against a fake Core-dialect JSON-RPC endpoint on loopback. Transaction {@code 02}
+ * gets bcoin's habit: {@code sendrawtransaction} answers its txid, and the node never holds it;
+ * transaction {@code 03} is held only from the fourth {@code getrawtransaction} on (validated late).
+ */
 class RpcNodeGatewayTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KNOWN = "11".repeat(32);
+    private static final String ACCEPTED = "22".repeat(32);
+    private static final String REFUSED_AFTER_ANSWER = "44".repeat(32);
+    private static final String HELD_LATE = "55".repeat(32);
+    private final AtomicInteger lateLookups = new AtomicInteger();
     private final AtomicInteger blockCountCalls = new AtomicInteger();
     private HttpServer rpc;
     private RpcNodeGateway gateway;
@@ -55,10 +63,18 @@ class RpcNodeGatewayTest {
                     }
                 }
                 case "sendrawtransaction" -> {
-                    if (arg.equals("00")) {
-                        res.putObject("error").put("code", -26).put("message", "min relay fee not met");
+                    switch (arg) {
+                        case "00" -> res.putObject("error").put("code", -26).put("message", "min relay fee not met");
+                        case "02" -> res.put("result", REFUSED_AFTER_ANSWER);
+                        case "03" -> res.put("result", HELD_LATE);
+                        default -> res.put("result", ACCEPTED);
+                    }
+                }
+                case "getrawtransaction" -> {
+                    if (arg.equals(ACCEPTED) || (arg.equals(HELD_LATE) && lateLookups.incrementAndGet() > 3)) {
+                        res.put("result", "01");
                     } else {
-                        res.put("result", "22".repeat(32));
+                        res.putObject("error").put("code", -5).put("message", "Transaction not found.");
                     }
                 }
                 default -> res.putObject("error").put("code", -32601).put("message", "Method not found");
@@ -71,7 +87,9 @@ class RpcNodeGatewayTest {
         rpc.start();
         URI uri = URI.create("http://127.0.0.1:" + rpc.getAddress().getPort());
         gateway = new RpcNodeGateway(
-                new BitcoinRpc(JsonRpcClient.create(uri, "u", "p", Duration.ofSeconds(5))), Duration.ofHours(1));
+                new BitcoinRpc(JsonRpcClient.create(uri, "u", "p", Duration.ofSeconds(5))),
+                Duration.ofHours(1),
+                Duration.ofMillis(400));
     }
 
     @AfterEach
@@ -98,10 +116,24 @@ class RpcNodeGatewayTest {
 
     @Test
     void relayReturnsTheTxidOrTheNodesRejection() {
-        assertEquals(Sha256Hash.wrap("22".repeat(32)), gateway.relay(new byte[] {1}));
+        assertEquals(Sha256Hash.wrap(ACCEPTED), gateway.relay(new byte[] {1}));
         NodeException e = assertThrows(NodeException.class, () -> gateway.relay(new byte[] {0}));
         assertEquals(NodeException.Kind.REJECTED, e.kind());
         assertTrue(e.getMessage().contains("min relay fee not met"));
+    }
+
+    @Test
+    void aTxidAnswerForATransactionTheNodeDoesNotHoldIsARejection() {
+        NodeException e = assertThrows(NodeException.class, () -> gateway.relay(new byte[] {2}));
+        assertEquals(NodeException.Kind.REJECTED, e.kind());
+        assertTrue(e.getMessage().contains("does not hold it"), e.getMessage());
+        assertTrue(e.getMessage().contains("Transaction not found."), e.getMessage());
+    }
+
+    @Test
+    void aTransactionTheNodeHoldsOnlyAfterAnsweringIsAccepted() {
+        assertEquals(Sha256Hash.wrap(HELD_LATE), gateway.relay(new byte[] {3}));
+        assertEquals(4, lateLookups.get());
     }
 
     @Test

@@ -42,7 +42,12 @@ public interface ChainSource extends AutoCloseable {
     /** The full block with witnesses, serialized. */
     byte[] block(Sha256Hash blockHash);
 
-    /** Relays a signed transaction; returns its txid. */
+    /**
+     * Relays a signed transaction and returns its txid only once the source confirmed that its
+     * node accepted it (it holds it in its mempool, or announced it). A refusal, or a source that
+     * did not take it, is a {@link NotAcceptedException} saying which and why; any other {@link
+     * SourceException} means the source failed before it could tell.
+     */
     Sha256Hash broadcast(byte[] rawTransaction);
 
     @Override

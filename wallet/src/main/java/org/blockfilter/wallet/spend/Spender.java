@@ -103,7 +103,11 @@ public final class Spender {
                 tx.serialize());
     }
 
-    /** Broadcasts through the first source that accepts it, records it as pending and saves the wallet. */
+    /**
+     * Offers the payment to each source in turn until one confirms that its node accepted it;
+     * only then is it recorded as pending and the wallet saved. If none does, nothing is recorded
+     * (its coins stay spendable) and a {@link PaymentNotAcceptedException} names each source and why.
+     */
     public Sha256Hash broadcast(PreparedPayment payment, List<? extends ChainSource> sources) {
         List<String> errors = new ArrayList<>();
         for (ChainSource s : sources) {
@@ -121,7 +125,7 @@ public final class Spender {
                 errors.add(e.getMessage());
             }
         }
-        throw new SourceException("broadcast", "no source accepted the transaction: " + String.join("; ", errors));
+        throw new PaymentNotAcceptedException(payment.txid(), errors);
     }
 
     private AddressKind kindOf(Utxo u) {

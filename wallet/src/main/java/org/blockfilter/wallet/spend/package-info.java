@@ -1,7 +1,6 @@
 /**
  * Spending: coin selection (no dust change, fee known before sending), building and signing
- * P2WPKH and P2PKH spends with bitcoinj, and broadcasting through a chain source. P2TR outputs
- * are received and tracked but not spent: bitcoinj 0.17 has no Schnorr signatures or BIP 341
- * sighash.
+ * P2WPKH, P2PKH and P2TR key-path spends, and broadcasting through the chain sources, recorded
+ * as pending only once a source confirmed that its node accepted the payment.
  */
 package org.blockfilter.wallet.spend;

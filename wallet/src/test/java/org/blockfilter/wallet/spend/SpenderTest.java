@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
+import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
 import org.bitcoinj.core.TransactionWitness;
@@ -21,6 +22,7 @@ import org.blockfilter.wallet.keys.Schnorr;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.ledger.Utxo;
 import org.blockfilter.wallet.ledger.WalletTx;
+import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.store.WrongPassphraseException;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.testchain.MemorySource;
@@ -93,6 +95,33 @@ class SpenderTest {
         WalletTx confirmed = w.ledger().get(p.txid()).orElseThrow();
         assertEquals(chain.tipHeight(), confirmed.height());
         assertEquals(Coin.COIN.subtract(Coin.CENT).subtract(p.fee()), w.ledger().balance(true));
+    }
+
+    @Test
+    void aPaymentNoSourceAcceptedIsNotRecordedAndItsCoinsStaySpendable() {
+        RegtestChainBuilder chain = new RegtestChainBuilder();
+        LightWallet w = funded(chain, AddressKind.P2WPKH, Coin.COIN);
+        MemorySource refusing = new MemorySource("refusing", chain) {
+            @Override
+            public Sha256Hash broadcast(byte[] rawTransaction) {
+                throw new NotAcceptedException(name(), "the peer rejected it: bad-txns-inputs-missingorspent");
+            }
+        };
+        Spender spender = new Spender(w);
+        PreparedPayment p = spender.prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2);
+
+        PaymentNotAcceptedException e =
+                assertThrows(PaymentNotAcceptedException.class, () -> spender.broadcast(p, List.of(refusing)));
+        assertTrue(
+                e.getMessage().contains("refusing: the peer rejected it: bad-txns-inputs-missingorspent"),
+                e.getMessage());
+        assertTrue(w.ledger().get(p.txid()).isEmpty());
+        assertTrue(LightWallet.load(w.file()).ledger().get(p.txid()).isEmpty());
+        assertEquals(Coin.COIN, w.ledger().balance(false));
+        // The coin is offered again, and a source that accepts records the new payment.
+        PreparedPayment again = spender.prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2);
+        assertEquals(again.txid(), spender.broadcast(again, List.of(refusing, new MemorySource("honest", chain))));
+        assertTrue(w.ledger().get(again.txid()).orElseThrow().pending());
     }
 
     @Test

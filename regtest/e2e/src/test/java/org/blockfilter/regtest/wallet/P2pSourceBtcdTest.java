@@ -30,7 +30,7 @@ import org.blockfilter.regtest.scenario.OwnedOutput;
 import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.wallet.source.ChainSource;
-import org.blockfilter.wallet.source.SourceException;
+import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.p2p.P2pSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -185,8 +185,12 @@ class P2pSourceBtcdTest {
         try (P2pSource source = connect()) {
             assertEquals(spend.getTxId(), source.broadcast(spend.serialize()));
             assertEquals(spend.getTxId(), source.broadcast(spend.serialize()), "rebroadcast is idempotent");
-            SourceException e = assertThrows(SourceException.class, () -> source.broadcast(doubleSpend.serialize()));
-            assertTrue(e.getMessage().contains("peer rejected transaction " + doubleSpend.getTxId()), e.getMessage());
+            NotAcceptedException e =
+                    assertThrows(NotAcceptedException.class, () -> source.broadcast(doubleSpend.serialize()));
+            assertTrue(
+                    e.getMessage()
+                            .contains("transaction " + doubleSpend.getTxId() + " not accepted: the peer rejected it"),
+                    e.getMessage());
         }
         List<Sha256Hash> mined = node.mine(1);
         Block block = node.block(mined.get(0)).orElseThrow();

@@ -30,9 +30,14 @@ final class ServerOnNode implements AutoCloseable {
     private final RestServer rest;
 
     ServerOnNode(RegtestNode node) throws IOException {
+        this(node, node.rpcUri());
+    }
+
+    /** As {@link #ServerOnNode(RegtestNode)}, reaching the node's RPC at {@code rpcUri} (e.g. a proxy). */
+    ServerOnNode(RegtestNode node, URI rpcUri) throws IOException {
         dir = Files.createTempDirectory("blockfilter-wallet-it-");
         BitcoinRpc rpc = new BitcoinRpc(
-                JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
+                JsonRpcClient.create(rpcUri, node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
         store = IndexStore.open(dir.resolve("index"));
         indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofSeconds(1));
         indexer.syncOnce();

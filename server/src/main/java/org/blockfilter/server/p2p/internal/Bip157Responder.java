@@ -34,7 +34,7 @@ public final class Bip157Responder {
     /** Core's MAX_BLOCKS_TO_ANNOUNCE: more new blocks than this are announced by inv of the tip. */
     public static final int MAX_BLOCKS_TO_ANNOUNCE = 8;
     /** Inventory type of a transaction by wtxid (BIP 339). */
-    public static final int MSG_WTX = 5;
+    public static final int MSG_WTX = Message.MSG_WTX;
 
     private final FilterIndexReader index;
     private final NodeGateway node;

@@ -7,8 +7,9 @@ import java.util.Optional;
 import org.bitcoinj.base.Sha256Hash;
 
 /**
- * Transactions that peers relayed through us and the node accepted, by txid and by wtxid, so a
- * peer can check with {@code getdata} that its broadcast went through (our wallet does). Bounded
+ * Transactions that peers relayed through us and the node holds (the node gateway confirms it
+ * with {@code getrawtransaction}), by txid and by wtxid, so a peer can check with {@code getdata}
+ * that its broadcast went through (our wallet does). Bounded
  * by count and bytes, oldest dropped first. Thread-safe.
  */
 public final class RelayedTxs {

@@ -18,9 +18,11 @@ import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
 import org.blockfilter.wallet.source.p2p.internal.PeerHeaderChain;
+import org.blockfilter.wallet.source.p2p.internal.TxAnnouncement;
 
 /**
  * A {@link ChainSource} that speaks BIP 157 over the Bitcoin P2P protocol to one node.
@@ -65,6 +67,8 @@ public final class P2pSource implements ChainSource {
 
     static final String USER_AGENT = "/blockfilter-wallet:0.1/";
     private static final Sha256Hash ZERO = Sha256Hash.ZERO_HASH;
+    /** Bitcoin Core announces to inbound peers every 5 s on average (Poisson): 60 s misses 1 in e^12. */
+    private static final Duration MAX_RELAY_WAIT = Duration.ofSeconds(60);
 
     private final InetSocketAddress peer;
     private final NetworkParameters params;
@@ -231,60 +235,55 @@ public final class P2pSource implements ChainSource {
     }
 
     /**
-     * Sends the transaction in a {@code tx} message, then asks for it back with {@code getdata}
-     * until the peer has it in its mempool (success), rejects it ({@code reject}: a SourceException
-     * with the peer's reason), or the timeout passes. The peer processes transactions
-     * asynchronously, hence the polling.
+     * Offers the transaction by the protocol's rule ({@link TxAnnouncement}: announce with {@code
+     * inv}, serve the peer's {@code getdata}) and returns its txid only once the peer showed that
+     * it accepted it: it serves it back from its mempool, or announces it to a second connection
+     * that asked for transaction relay. A peer that rejects it, never asks for it within the
+     * timeout, or takes it and shows neither within {@link #relayWait()} is a {@link
+     * NotAcceptedException} saying which.
      */
     @Override
     public synchronized Sha256Hash broadcast(byte[] rawTransaction) {
         Objects.requireNonNull(rawTransaction, "rawTransaction");
-        Transaction tx;
+        Sha256Hash txid;
         try {
             ByteBuffer buf = ByteBuffer.wrap(rawTransaction);
-            tx = Transaction.read(buf);
+            txid = Transaction.read(buf).getTxId();
             if (buf.hasRemaining()) {
                 throw new IllegalArgumentException("transaction has " + buf.remaining() + " trailing bytes");
             }
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a serialized transaction: " + e.getMessage(), e);
         }
-        Sha256Hash txid = tx.getTxId();
-        return call("tx", c -> {
-            long deadline = deadline();
-            // Already in the peer's mempool (a rebroadcast): done, as Core's sendrawtransaction.
-            if (peerHasTransaction(c, txid, deadline)) {
-                return txid;
+        TxAnnouncement.Verdict verdict = call("tx", c -> {
+            try (PeerConnection watcher = openWatcher()) {
+                return new TxAnnouncement(c, watcher, rawTransaction, () -> ++pingNonce)
+                        .run(options.timeout(), relayWait());
             }
-            c.send(new Message.Tx(rawTransaction));
-            long pause = 20;
-            while (!peerHasTransaction(c, txid, deadline)) {
-                if (System.nanoTime() + pause * 1_000_000 > deadline) {
-                    throw new java.net.SocketTimeoutException("transaction " + txid + " not in the peer's mempool");
-                }
-                sleep(pause);
-                pause = Math.min(pause * 2, 500);
-            }
-            return txid;
         });
+        if (!verdict.accepted()) {
+            throw new NotAcceptedException(name, "transaction " + txid + " not accepted: " + verdict.detail());
+        }
+        return txid;
     }
 
-    /** getdata for the transaction: true if the peer sends it, false on notfound; a reject for it is an error. */
-    private boolean peerHasTransaction(PeerConnection c, Sha256Hash txid, long deadline) throws IOException {
-        c.send(new Message.GetData(List.of(new Message.InvItem(Message.MSG_WITNESS_TX, txid))));
-        while (true) {
-            Message m = c.receive(deadline);
-            if (m instanceof Message.Reject r && txid.equals(r.data())) {
-                throw fail("peer rejected transaction " + txid + ": " + r.reason() + " (code " + r.code() + ")");
-            }
-            if (m instanceof Message.Tx t
-                    && Transaction.read(ByteBuffer.wrap(t.raw())).getTxId().equals(txid)) {
-                return true;
-            }
-            if (m instanceof Message.NotFound nf
-                    && nf.items().stream().anyMatch(i -> i.hash().equals(txid))) {
-                return false;
-            }
+    /** How long a peer that took our transaction has to announce it to our second connection. */
+    Duration relayWait() {
+        Duration six = options.timeout().multipliedBy(6);
+        return six.compareTo(MAX_RELAY_WAIT) < 0 ? six : MAX_RELAY_WAIT;
+    }
+
+    /**
+     * A second connection that asks for transaction relay, on which Core announces what it
+     * accepted (it announces a transaction to every peer but the one it came from); null if the
+     * peer refuses it (e.g. it is full): the broadcast then relies on the peer serving it back.
+     */
+    private PeerConnection openWatcher() {
+        try {
+            return PeerConnection.open(
+                    peer, params.getPacketMagic(), options.timeout().toMillis(), USER_AGENT, true);
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 
@@ -406,15 +405,6 @@ public final class P2pSource implements ChainSource {
 
     private long deadline() {
         return System.nanoTime() + options.timeout().toNanos();
-    }
-
-    private void sleep(long millis) throws IOException {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted");
-        }
     }
 
     private static void checkHeight(int height) {

@@ -24,6 +24,7 @@ import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.wallet.internal.WalletHttp;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
 
 /**
@@ -60,6 +61,7 @@ public final class RestSource implements ChainSource {
     }
 
     private static final String BINARY = "application/octet-stream";
+    private static final String TRANSACTIONS = "/api/v1/transactions";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final URI base;
@@ -173,6 +175,10 @@ public final class RestSource implements ChainSource {
         return body;
     }
 
+    /**
+     * {@code POST /api/v1/transactions}. Our server answers the txid only once its node holds the
+     * transaction (docs/api.md); a 4xx (the node's reason) is a {@link NotAcceptedException}.
+     */
     @Override
     public Sha256Hash broadcast(byte[] rawTransaction) {
         Objects.requireNonNull(rawTransaction, "rawTransaction");
@@ -186,7 +192,7 @@ public final class RestSource implements ChainSource {
         } catch (ProtocolException | BufferUnderflowException e) {
             throw new IllegalArgumentException("not a serialized transaction: " + e.getMessage(), e);
         }
-        HttpRequest req = request("/api/v1/transactions")
+        HttpRequest req = request(TRANSACTIONS)
                 .header("Content-Type", BINARY)
                 .header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(rawTransaction))
@@ -247,6 +253,12 @@ public final class RestSource implements ChainSource {
             resp = WalletHttp.send(http, req, timeout, maxBytes, limits.maxJsonBytes());
         } catch (WalletHttp.Failure e) {
             throw fail(what + ": " + e.getMessage(), e.getCause());
+        }
+        if (resp.statusCode() >= 400
+                && resp.statusCode() < 500
+                && req.uri().getRawPath().endsWith(TRANSACTIONS)) {
+            // The server refused the transaction (or its node did): the payment was not accepted.
+            throw new NotAcceptedException(name, what + ": " + describeError(resp));
         }
         if (resp.statusCode() != 200) {
             throw fail(what + ": " + describeError(resp));

@@ -205,29 +205,6 @@ class P2pSourceTest {
     }
 
     @Test
-    void rejectedTransactionCarriesThePeersReason() throws IOException {
-        byte[] tx =
-                RegTestParams.get().getGenesisBlock().getTransactions().get(0).serialize();
-        Sha256Hash txid =
-                RegTestParams.get().getGenesisBlock().getTransactions().get(0).getTxId();
-        try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> {
-                    if (m instanceof Message.GetData g) {
-                        return List.of(new Message.NotFound(g.items()));
-                    }
-                    if (m instanceof Message.Tx) {
-                        return List.of(new Message.Reject("tx", 0x10, "bad-txns-vin-empty", txid));
-                    }
-                    return List.of();
-                }));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
-            SourceException e = assertThrows(SourceException.class, () -> source.broadcast(tx));
-            assertTrue(
-                    e.getMessage().contains("peer rejected transaction " + txid + ": bad-txns-vin-empty"),
-                    e.getMessage());
-        }
-    }
-
-    @Test
     void closedSourceRefusesCalls() throws IOException {
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()))) {
             P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST);

@@ -2,6 +2,7 @@ package org.blockfilter.wallet.source.rest;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +21,7 @@ import org.bitcoinj.params.RegTestParams;
 import org.blockfilter.filters.wire.WireWriter;
 import org.blockfilter.wallet.internal.WalletHttp;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.source.rest.FakeRestServer.Answer;
 import org.junit.jupiter.api.AfterEach;
@@ -370,6 +372,14 @@ class RestSourceTest {
                         400,
                         "{\"error\":{\"status\":400,\"code\":\"tx_rejected\",\"message\":\"bad-txns-inputs-missingorspent\"}}"));
         assertSourceError(() -> source.broadcast(someTransaction()), "tx_rejected: bad-txns-inputs-missingorspent");
+        assertThrows(NotAcceptedException.class, () -> source.broadcast(someTransaction()));
+    }
+
+    @Test
+    void aServerErrorOnBroadcastIsAFailureNotARefusal() {
+        server.answer("/api/v1/transactions", Answer.json(503, "{\"error\":{\"code\":\"node_unavailable\"}}"));
+        SourceException e = assertThrows(SourceException.class, () -> source.broadcast(someTransaction()));
+        assertFalse(e instanceof NotAcceptedException, e.getMessage());
     }
 
     @Test

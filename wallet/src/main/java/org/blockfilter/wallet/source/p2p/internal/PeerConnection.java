@@ -24,12 +24,17 @@ import org.blockfilter.filters.wire.WireFormatException;
  */
 public final class PeerConnection implements AutoCloseable {
     public static final int PROTOCOL_VERSION = 70016;
+    /** BIP 339: the first protocol version that may negotiate wtxid relay. */
+    public static final int WTXID_RELAY_VERSION = 70016;
+
+    private static final String WTXID_RELAY = "wtxidrelay";
 
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
     private final byte[] magic;
     private Message.Version peerVersion;
+    private boolean wtxidRelay;
 
     private PeerConnection(Socket socket, long packetMagic) throws IOException {
         this.socket = socket;
@@ -45,13 +50,23 @@ public final class PeerConnection implements AutoCloseable {
      */
     public static PeerConnection open(InetSocketAddress peer, long packetMagic, long timeoutMillis, String userAgent)
             throws IOException {
+        return open(peer, packetMagic, timeoutMillis, userAgent, false);
+    }
+
+    /**
+     * As {@link #open(InetSocketAddress, long, long, String)}; with {@code relay} true the peer
+     * announces the transactions it accepts to this connection (BIP 37's relay flag).
+     */
+    public static PeerConnection open(
+            InetSocketAddress peer, long packetMagic, long timeoutMillis, String userAgent, boolean relay)
+            throws IOException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
             socket.connect(peer, (int) Math.max(1, timeoutMillis));
             PeerConnection c = new PeerConnection(socket, packetMagic);
-            c.handshake(deadline, userAgent);
+            c.handshake(deadline, userAgent, relay);
             return c;
         } catch (IOException | RuntimeException e) {
             socket.close();
@@ -59,7 +74,12 @@ public final class PeerConnection implements AutoCloseable {
         }
     }
 
-    private void handshake(long deadline, String userAgent) throws IOException {
+    /**
+     * BIP 339: a peer of protocol 70016 or later that supports wtxid relay sends {@code
+     * wtxidrelay} after its version and before its verack; we send ours at the same point, so
+     * when the peer sent one, both did and transactions are announced by wtxid.
+     */
+    private void handshake(long deadline, String userAgent, boolean relay) throws IOException {
         long nonce = new SecureRandom().nextLong();
         send(new Message.Version(
                 PROTOCOL_VERSION,
@@ -69,7 +89,7 @@ public final class PeerConnection implements AutoCloseable {
                 nonce,
                 userAgent,
                 0,
-                false));
+                relay));
         boolean verackSeen = false;
         while (peerVersion == null || !verackSeen) {
             Message m = receive(deadline);
@@ -81,11 +101,24 @@ public final class PeerConnection implements AutoCloseable {
                     throw new IOException("connected to ourselves");
                 }
                 peerVersion = v;
+                if (v.protocolVersion() >= WTXID_RELAY_VERSION) {
+                    sendEmpty(WTXID_RELAY);
+                }
                 send(new Message.Verack());
             } else if (m instanceof Message.Verack) {
                 verackSeen = true;
+            } else if (m instanceof Message.Unknown u
+                    && u.command().equals(WTXID_RELAY)
+                    && peerVersion != null
+                    && peerVersion.protocolVersion() >= WTXID_RELAY_VERSION) {
+                wtxidRelay = true;
             }
         }
+    }
+
+    /** True when both sides sent {@code wtxidrelay} (BIP 339): transactions are announced by wtxid. */
+    public boolean wtxidRelay() {
+        return wtxidRelay;
     }
 
     /** The peer's version message. */
@@ -95,6 +128,11 @@ public final class PeerConnection implements AutoCloseable {
 
     public void send(Message m) throws IOException {
         out.write(MessageFrame.encode(magic, m.command(), MessageCodec.encode(m)));
+        out.flush();
+    }
+
+    private void sendEmpty(String command) throws IOException {
+        out.write(MessageFrame.encode(magic, command, new byte[0]));
         out.flush();
     }
 

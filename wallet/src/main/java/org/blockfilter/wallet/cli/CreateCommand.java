@@ -1,0 +1,28 @@
+package org.blockfilter.wallet.cli;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.store.SealedSecret;
+import org.blockfilter.wallet.store.Sealing;
+import picocli.CommandLine.Command;
+
+@Command(name = "create", mixinStandardHelpOptions = true, description = "Create a wallet with a new BIP 39 mnemonic.")
+final class CreateCommand extends NewWalletOptions implements Callable<Integer> {
+    @Override
+    public Integer call() {
+        List<String> mnemonic = WalletKeys.newMnemonic();
+        LightWallet w = LightWallet.create(
+                cli.wallet,
+                cli.network(),
+                mnemonic,
+                cli.passphrase(true),
+                kindSet(),
+                gapLimit,
+                WalletCli.birthday(birthday, birthdayHeight, birthdayDate, LightWallet.Birthday::atTip),
+                SealedSecret.DEFAULT_N,
+                Sealing.parse(seal));
+        return created(w, mnemonic);
+    }
+}

@@ -1,0 +1,37 @@
+package org.blockfilter.wallet.cli;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.bitcoinj.base.Network;
+import org.blockfilter.wallet.source.ChainSource;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+abstract class NetworkOptions {
+    @ParentCommand
+    WalletCli cli;
+
+    @Option(
+            names = "--server",
+            description = "REST base URL of a blockfilter server, e.g. http://127.0.0.1:8080 (repeatable)")
+    List<String> servers = new ArrayList<>();
+
+    @Option(
+            names = "--export",
+            description = "base URL of a static export (blockfilter-server export) on any HTTP server (repeatable)")
+    List<String> exports = new ArrayList<>();
+
+    @Option(names = "--peer", description = "host:port of a BIP 157 node, e.g. 127.0.0.1:18444 (repeatable)")
+    List<String> peers = new ArrayList<>();
+
+    @Option(
+            names = "--timeout",
+            description = "per-request timeout in seconds (default: ${DEFAULT-VALUE})",
+            defaultValue = "30")
+    int timeoutSeconds;
+
+    List<ChainSource> open(Network network) {
+        return Transports.open(servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds));
+    }
+}

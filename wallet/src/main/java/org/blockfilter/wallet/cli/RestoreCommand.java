@@ -1,0 +1,49 @@
+package org.blockfilter.wallet.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.store.SealedSecret;
+import org.blockfilter.wallet.store.Sealing;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+        name = "restore",
+        mixinStandardHelpOptions = true,
+        description = "Restore a wallet from a BIP 39 mnemonic (read from --mnemonic-file or stdin).")
+final class RestoreCommand extends NewWalletOptions implements Callable<Integer> {
+    @Option(names = "--mnemonic-file", description = "file holding the mnemonic words")
+    Path mnemonicFile;
+
+    @Override
+    public Integer call() throws IOException {
+        String text = mnemonicFile != null
+                ? Files.readString(mnemonicFile, StandardCharsets.UTF_8)
+                : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        if (text == null || text.isBlank()) {
+            throw new IllegalArgumentException("no mnemonic given");
+        }
+        List<String> words =
+                List.of(text.trim().toLowerCase(java.util.Locale.ROOT).split("\\s+"));
+        WalletKeys.checkMnemonic(words);
+        LightWallet w = LightWallet.create(
+                cli.wallet,
+                cli.network(),
+                words,
+                cli.passphrase(true),
+                kindSet(),
+                gapLimit,
+                WalletCli.birthday(birthday, birthdayHeight, birthdayDate, () -> cli.safeBirthday(kindSet())),
+                SealedSecret.DEFAULT_N,
+                Sealing.parse(seal));
+        return created(w, null);
+    }
+}
