@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -23,7 +22,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -66,11 +64,9 @@ public final class WalletFile {
     public static final Duration DEFAULT_LOCK_WAIT = Duration.ofSeconds(10);
 
     private static final long LOCK_POLL_MILLIS = 20;
-    private static final String CHECKSUM = "checksum";
+    static final String CHECKSUM = "checksum";
     /** Version of the sealed envelope; the plain document inside keeps {@link WalletFileContent#CURRENT_VERSION}. */
     public static final int SEALED_VERSION = 2;
-
-    private static final String SEAL_ALL = "all";
 
     /** Bytes of the last document this thread wrote (for tests and benchmarks of what a save costs). */
     private static final ThreadLocal<long[]> LAST_WRITE = ThreadLocal.withInitial(() -> new long[1]);
@@ -268,7 +264,7 @@ public final class WalletFile {
         try {
             byte[] bytes = JSON.writeValueAsBytes(withChecksum(content));
             if (key != null) {
-                bytes = JSON.writeValueAsBytes(envelope(bytes, key));
+                bytes = JSON.writeValueAsBytes(SealedEnvelope.seal(JSON, bytes, key));
             }
             try (FileChannel ch = FileChannel.open(
                     tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -331,9 +327,10 @@ public final class WalletFile {
         }
         JsonNode tree = tree(path, bytes);
         if (tree instanceof ObjectNode root && root.has("seal")) {
-            Envelope env = envelope(path, root);
+            verifyChecksum(path, root);
+            SealedEnvelope.Envelope env = SealedEnvelope.read(path, root);
             FileKey k = key;
-            if (k == null || !k.fits(env.salt, env.n, env.check)) {
+            if (k == null || !k.fits(env.salt(), env.n(), env.check())) {
                 if (passphrase == null) {
                     if (key != null) {
                         return new Opened(null, null); // resealed by another process: the caller says so
@@ -341,15 +338,15 @@ public final class WalletFile {
                     throw new PassphraseRequiredException("wallet file " + path + " is sealed whole (--seal all):"
                             + " every command needs its passphrase");
                 }
-                k = FileKey.derive(passphrase, env.salt, env.n);
-                if (!MessageDigest.isEqual(k.check(), env.check)) {
+                k = FileKey.derive(passphrase, env.salt(), env.n());
+                if (!MessageDigest.isEqual(k.check(), env.check())) {
                     throw new WrongPassphraseException("wrong passphrase for wallet file " + path
                             + " (its key check value does not match; the file itself is intact)");
                 }
             }
             byte[] body;
             try {
-                body = k.decrypt(env.nonce, env.ciphertext, env.aad);
+                body = k.decrypt(env.nonce(), env.ciphertext(), env.aad());
             } catch (GeneralSecurityException e) {
                 throw new WalletFileException(
                         "wallet file " + path + " is damaged: the passphrase is right (its key check matches) but"
@@ -407,96 +404,6 @@ public final class WalletFile {
                 null);
     }
 
-    /** The sealed envelope's fields, decoded; {@code aad} is the header as GCM authenticates it. */
-    private record Envelope(int n, byte[] salt, byte[] check, byte[] nonce, byte[] ciphertext, byte[] aad) {}
-
-    private static ObjectNode envelope(byte[] body, FileKey key) {
-        Base64.Encoder b64 = Base64.getEncoder();
-        String salt = b64.encodeToString(key.salt());
-        String check = b64.encodeToString(key.check());
-        byte[] nonce = FileKey.newNonce();
-        byte[] ct;
-        try {
-            ct = key.encrypt(
-                    nonce,
-                    body,
-                    aad(SEALED_VERSION, SEAL_ALL, FileKey.KDF, key.n(), FileKey.R, FileKey.P, salt, check));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AES-GCM unavailable", e);
-        }
-        ObjectNode root = JSON.createObjectNode();
-        root.put("version", SEALED_VERSION);
-        root.put("seal", SEAL_ALL);
-        root.put("kdf", FileKey.KDF);
-        root.put("n", key.n());
-        root.put("r", FileKey.R);
-        root.put("p", FileKey.P);
-        root.put("salt", salt);
-        root.put("check", check);
-        root.put("nonce", b64.encodeToString(nonce));
-        root.put("ciphertext", b64.encodeToString(ct));
-        root.put(CHECKSUM, checksum(root));
-        return root;
-    }
-
-    private static Envelope envelope(Path path, ObjectNode root) {
-        verifyChecksum(path, root);
-        String damaged = "wallet file " + path + " is damaged: ";
-        int version = root.path("version").asInt(-1);
-        if (version != SEALED_VERSION) {
-            throw new WalletFileException(
-                    "unsupported sealed wallet file version in " + path + ": " + root.path("version"), null);
-        }
-        String seal = root.path("seal").asText();
-        String kdf = root.path("kdf").asText();
-        int n = root.path("n").asInt(-1);
-        int r = root.path("r").asInt(-1);
-        int p = root.path("p").asInt(-1);
-        if (!SEAL_ALL.equals(seal)
-                || !FileKey.KDF.equals(kdf)
-                || r != FileKey.R
-                || p != FileKey.P
-                || n < 2
-                || n > (1 << 22)
-                || Integer.bitCount(n) != 1) {
-            throw new WalletFileException(
-                    damaged + "unsupported seal " + seal + " or key derivation " + kdf + " N=" + n + " r=" + r + " p="
-                            + p,
-                    null);
-        }
-        String saltB = root.path("salt").asText();
-        String checkB = root.path("check").asText();
-        byte[] ct = field(damaged, "ciphertext", root.path("ciphertext").asText(), -1);
-        if (ct.length < 16) {
-            throw new WalletFileException(damaged + "ciphertext shorter than its tag", null);
-        }
-        return new Envelope(
-                n,
-                field(damaged, "salt", saltB, FileKey.SALT_BYTES),
-                field(damaged, "check", checkB, FileKey.CHECK_BYTES),
-                field(damaged, "nonce", root.path("nonce").asText(), FileKey.NONCE_BYTES),
-                ct,
-                aad(version, seal, kdf, n, r, p, saltB, checkB));
-    }
-
-    private static byte[] aad(int version, String seal, String kdf, int n, int r, int p, String salt, String check) {
-        return String.join("|", "blockfilter-wallet", "" + version, seal, kdf, "" + n, "" + r, "" + p, salt, check)
-                .getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] field(String damaged, String name, String base64, int length) {
-        byte[] b;
-        try {
-            b = Base64.getDecoder().decode(base64);
-        } catch (IllegalArgumentException e) {
-            throw new WalletFileException(damaged + name + " is not base64", e);
-        }
-        if (length >= 0 && b.length != length) {
-            throw new WalletFileException(damaged + name + " has " + b.length + " bytes, expected " + length, null);
-        }
-        return b;
-    }
-
     /**
      * The document with a {@code checksum} field: SHA-256 of the document's JSON without it. It
      * finds accidental damage (a flipped bit, a half-finished edit); it is no protection against
@@ -509,7 +416,7 @@ public final class WalletFile {
         return root;
     }
 
-    private static String checksum(ObjectNode withoutChecksum) {
+    static String checksum(ObjectNode withoutChecksum) {
         try {
             return HexFormat.of()
                     .formatHex(MessageDigest.getInstance("SHA-256").digest(JSON.writeValueAsBytes(withoutChecksum)));

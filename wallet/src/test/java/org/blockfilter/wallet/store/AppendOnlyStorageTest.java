@@ -141,17 +141,7 @@ class AppendOnlyStorageTest {
         chain.mine(30);
         List<HeaderCheckpoint> checkpoints = List.of(checkpoint(chain, 500), checkpoint(chain, 1_400));
         CountingSource src = new CountingSource(chain);
-        LightWallet w = LightWallet.create(
-                dir.resolve("restored.json"),
-                RegtestChainBuilder.NETWORK,
-                TestWallets.MNEMONIC,
-                TestWallets.PASSPHRASE,
-                EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(1_500),
-                1 << 10,
-                Sealing.SECRET_ONLY,
-                checkpoints);
+        LightWallet w = p2wpkh("restored.json", LightWallet.Birthday.ofHeight(1_500), checkpoints);
         assertEquals(1_400, w.headers().baseHeight());
 
         SyncReport r = sync(w, src);
@@ -174,17 +164,7 @@ class AppendOnlyStorageTest {
     void aNewWalletStartsAtTheLastCheckpointAndScansNothingBeforeTheTipItsFirstSyncSees() {
         RegtestChainBuilder chain = new RegtestChainBuilder().mine(1_200);
         CountingSource src = new CountingSource(chain);
-        LightWallet w = LightWallet.create(
-                dir.resolve("new.json"),
-                RegtestChainBuilder.NETWORK,
-                TestWallets.MNEMONIC,
-                TestWallets.PASSPHRASE,
-                EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.atTip(),
-                1 << 10,
-                Sealing.SECRET_ONLY,
-                List.of(checkpoint(chain, 1_100)));
+        LightWallet w = p2wpkh("new.json", LightWallet.Birthday.atTip(), List.of(checkpoint(chain, 1_100)));
         sync(w, src);
         assertEquals(1_200, w.birthdayHeight());
         assertEquals(1, src.filtersServed, "only the tip's filter");
@@ -193,6 +173,20 @@ class AppendOnlyStorageTest {
         sync(LightWallet.load(w.file()), src);
         assertEquals(Coin.COIN, LightWallet.load(w.file()).ledger().balance(true));
         assertEquals(1_200, LightWallet.load(w.file()).birthdayHeight());
+    }
+
+    private LightWallet p2wpkh(String name, LightWallet.Birthday birthday, List<HeaderCheckpoint> checkpoints) {
+        return LightWallet.create(
+                dir.resolve(name),
+                RegtestChainBuilder.NETWORK,
+                TestWallets.MNEMONIC,
+                TestWallets.PASSPHRASE,
+                EnumSet.of(AddressKind.P2WPKH),
+                20,
+                birthday,
+                1 << 10,
+                Sealing.SECRET_ONLY,
+                checkpoints);
     }
 
     static HeaderCheckpoint checkpoint(RegtestChainBuilder chain, int height) {
