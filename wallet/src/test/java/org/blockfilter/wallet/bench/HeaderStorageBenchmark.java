@@ -13,6 +13,7 @@ import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.FetchPolicy;
 import org.blockfilter.wallet.sync.SyncEngine;
+import org.blockfilter.wallet.testchain.SyntheticHeaderSource;
 import org.blockfilter.wallet.testchain.TestWallets;
 
 /**

@@ -1,4 +1,4 @@
-package org.blockfilter.wallet.bench;
+package org.blockfilter.wallet.testchain;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -19,7 +19,7 @@ import org.blockfilter.wallet.source.SourceException;
  * Records the lowest height asked for headers. Kept in flat arrays (no object per block), so that
  * the source's own garbage collection does not weigh on what is measured. Not thread-safe.
  */
-final class SyntheticHeaderSource implements ChainSource {
+public final class SyntheticHeaderSource implements ChainSource {
     private static final byte[] EMPTY_FILTER = {0};
     private byte[] headers = new byte[80 * 1024];
     private byte[] hashes = new byte[32 * 1024];
@@ -32,9 +32,9 @@ final class SyntheticHeaderSource implements ChainSource {
     private final Sha256Hash filterHash = org.blockfilter.filters.BasicFilter.fromBytes(
                     Sha256Hash.ZERO_HASH, EMPTY_FILTER)
             .filterHash();
-    int lowestHeaderAsked = Integer.MAX_VALUE;
+    public int lowestHeaderAsked = Integer.MAX_VALUE;
 
-    SyntheticHeaderSource(int tip) {
+    public SyntheticHeaderSource(int tip) {
         Block g = NetworkParameters.of(BitcoinNetwork.REGTEST).getGenesisBlock();
         byte[] raw = new byte[80];
         System.arraycopy(g.serialize(), 0, raw, 0, 80);
@@ -42,7 +42,7 @@ final class SyntheticHeaderSource implements ChainSource {
         extend(tip);
     }
 
-    void extend(int tip) {
+    public void extend(int tip) {
         while (size <= tip) {
             byte[] prev = header(size - 1);
             ByteBuffer p = ByteBuffer.wrap(prev).order(ByteOrder.LITTLE_ENDIAN);
@@ -203,12 +203,13 @@ final class SyntheticHeaderSource implements ChainSource {
     @Override
     public void close() {}
 
-    /** The header at {@code height} with the chain work from genesis through it. */
-    byte[] header(int height) {
+    /** The 80-byte header at {@code height}. */
+    public byte[] header(int height) {
         return java.util.Arrays.copyOfRange(headers, height * 80, height * 80 + 80);
     }
 
-    java.math.BigInteger workThrough(int height) {
+    /** The chain work from genesis through {@code height}. */
+    public java.math.BigInteger workThrough(int height) {
         // Every header claims the same bits, so every block has the same work.
         Block b = Block.read(ByteBuffer.wrap(header(0)));
         return b.getWork().multiply(java.math.BigInteger.valueOf(height + 1L));
