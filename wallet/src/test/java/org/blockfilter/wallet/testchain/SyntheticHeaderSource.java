@@ -121,6 +121,16 @@ public final class SyntheticHeaderSource implements ChainSource {
         return null;
     }
 
+    /** The block hash at {@code height}. */
+    public Sha256Hash hashAt(int height) {
+        return hash(height);
+    }
+
+    /** The BIP 157 filter header at {@code height}. */
+    public Sha256Hash filterHeaderAt(int height) {
+        return filterHeader(height);
+    }
+
     private Sha256Hash hash(int height) {
         return Sha256Hash.wrap(java.util.Arrays.copyOfRange(hashes, height * 32, height * 32 + 32));
     }
