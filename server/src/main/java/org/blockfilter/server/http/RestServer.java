@@ -109,6 +109,7 @@ public final class RestServer implements AutoCloseable {
         r.get("/api/v1/headers", api::headers);
         r.get("/api/v1/blocks/{hash}", api::block);
         r.post("/api/v1/transactions", api::relay);
+        r.get("/api/v1/fee-estimates", api::feeEstimates);
         r.post("/api/v1/bip37/scan", bip37::scan);
         r.get("/api/v1/openapi.json", docs::openApi);
         r.get("/swagger", docs::swagger);

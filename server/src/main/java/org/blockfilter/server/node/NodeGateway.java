@@ -5,7 +5,7 @@ import org.bitcoinj.base.Sha256Hash;
 
 /**
  * What the REST layer needs from the node besides the filter index: the node's height (to tell
- * "not indexed yet" from "unknown"), raw blocks by hash, and transaction relay. Implementations
+ * "not indexed yet" from "unknown"), raw blocks by hash, transaction relay and fee estimates. Implementations
  * are thread-safe and never return null; a node that cannot be reached is reported as a
  * {@link NodeException} of kind {@link NodeException.Kind#UNAVAILABLE}.
  */
@@ -26,4 +26,12 @@ public interface NodeGateway {
      * @throws NodeException of kind {@link NodeException.Kind#REJECTED} with the node's reason
      */
     Sha256Hash relay(byte[] rawTx);
+
+    /**
+     * The node's fee-rate estimates for {@code targets} (confirmation within that many blocks,
+     * each 1..1008). A node without estimates answers with each target's reason, not an error.
+     *
+     * @throws NodeException of kind {@link NodeException.Kind#UNAVAILABLE} when the node cannot be asked
+     */
+    FeeEstimates feeEstimates(java.util.List<Integer> targets);
 }

@@ -1,8 +1,12 @@
 package org.blockfilter.server.node;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.server.rpc.BitcoinRpc;
@@ -20,8 +24,17 @@ public final class RpcNodeGateway implements NodeGateway {
     private final long heightTtlNanos;
     private final long acceptWaitNanos;
     private final AtomicReference<CachedHeight> height = new AtomicReference<>();
+    private final Map<Integer, CachedFee> fees = new ConcurrentHashMap<>();
 
     private record CachedHeight(int height, long atNanos) {}
+
+    private record CachedFee(String source, FeeEstimates.Estimate estimate, long atNanos) {}
+
+    /**
+     * How long a fee estimate is reused: estimates change once per block, and without a cache each
+     * request to the fee route would cost the node one RPC per target.
+     */
+    private static final long FEE_TTL_NANOS = Duration.ofSeconds(10).toNanos();
 
     /**
      * @param acceptWait how long a relayed transaction may take to appear in the node's mempool
@@ -113,6 +126,56 @@ public final class RpcNodeGateway implements NodeGateway {
             }
             pauseMillis = Math.min(pauseMillis * 2, 250);
         }
+    }
+
+    /**
+     * Asks {@code estimatesmartfee} (Bitcoin Core, our embedded node) and, when the node does not
+     * have that method, btcd's {@code estimatefee}; a node with neither gives source {@code none}.
+     */
+    @Override
+    public FeeEstimates feeEstimates(List<Integer> targets) {
+        String source = null;
+        List<FeeEstimates.Estimate> out = new ArrayList<>();
+        long now = System.nanoTime();
+        for (int target : targets) {
+            CachedFee cached = fees.get(target);
+            if (cached == null || now - cached.atNanos() >= FEE_TTL_NANOS) {
+                cached = askFee(target, now);
+                fees.put(target, cached);
+            }
+            source = source == null || source.equals(FeeEstimates.NONE) ? cached.source() : source;
+            out.add(cached.estimate());
+        }
+        return new FeeEstimates(source == null ? FeeEstimates.NONE : source, out);
+    }
+
+    private CachedFee askFee(int target, long now) {
+        try {
+            return new CachedFee(FeeEstimates.SMART, estimate(rpc.smartFee(target)), now);
+        } catch (RpcException e) {
+            if (e.isTransportError()) {
+                throw unavailable(e);
+            }
+            if (e.code() != RpcException.METHOD_NOT_FOUND) {
+                return new CachedFee(
+                        FeeEstimates.SMART, new FeeEstimates.Estimate(target, null, null, e.getMessage()), now);
+            }
+        }
+        try {
+            return new CachedFee(FeeEstimates.BTCD, estimate(rpc.estimateFee(target)), now);
+        } catch (RpcException e) {
+            if (e.isTransportError() || e.code() != RpcException.METHOD_NOT_FOUND) {
+                throw unavailable(e);
+            }
+        }
+        return new CachedFee(
+                FeeEstimates.NONE,
+                new FeeEstimates.Estimate(target, null, null, "the node has neither estimatesmartfee nor estimatefee"),
+                now);
+    }
+
+    private static FeeEstimates.Estimate estimate(BitcoinRpc.FeeRate r) {
+        return new FeeEstimates.Estimate(r.target(), r.satPerVByte(), r.blocks(), r.error());
     }
 
     private static <T> T call(java.util.function.Supplier<T> call) {

@@ -9,7 +9,7 @@ import org.bitcoinj.base.Sha256Hash;
 
 /**
  * The typed subset of Bitcoin Core's RPC that the server needs from a node: chain tip, block
- * hashes by height, raw blocks, and transaction relay. Works against Bitcoin Core, btcd and the
+ * hashes by height, raw blocks, transaction relay and fee estimates. Works against Bitcoin Core, btcd and the
  * embedded regtest node. Every answer is checked for the type and shape of the fields used; one
  * that does not fit is an {@link RpcException} naming the call and the field. Immutable and
  * thread-safe; no method returns null.
@@ -147,5 +147,64 @@ public final class BitcoinRpc {
      */
     public Sha256Hash sendRawTransaction(byte[] rawTx) {
         return RpcAnswers.hash("sendrawtransaction", "result", client.call("sendrawtransaction", HEX.formatHex(rawTx)));
+    }
+
+    /** BTC per 1000 (v)bytes to sat/vB. */
+    private static final double SAT_PER_VB_PER_BTC_PER_KVB = 100_000.0;
+
+    /**
+     * A fee-rate answer for one confirmation target: {@code satPerVByte} (null when the node has
+     * no estimate), the {@code blocks} the node says it answered for (null when it does not say),
+     * and the node's {@code error} text when it has no estimate.
+     */
+    public record FeeRate(int target, Double satPerVByte, Integer blocks, String error) {}
+
+    /**
+     * Bitcoin Core's {@code estimatesmartfee target}: {@code {"feerate": BTC/kvB, "blocks": n}}, or
+     * {@code {"errors": [...], "blocks": n}} when it has no estimate (every regtest node without fee
+     * history). btcd has no such method: it answers {@link RpcException#METHOD_NOT_FOUND}.
+     */
+    public FeeRate smartFee(int target) {
+        JsonNode r = RpcAnswers.object("estimatesmartfee", "result", client.call("estimatesmartfee", target));
+        JsonNode blocks = r.get("blocks");
+        Integer b = blocks == null ? null : RpcAnswers.nonNegativeInt("estimatesmartfee", "result.blocks", blocks);
+        JsonNode rate = r.get("feerate");
+        if (rate != null) {
+            double btcPerKvB = RpcAnswers.positiveNumber("estimatesmartfee", "result.feerate", rate);
+            return new FeeRate(target, btcPerKvB * SAT_PER_VB_PER_BTC_PER_KVB, b, null);
+        }
+        JsonNode errors = r.get("errors");
+        String why = errors != null
+                        && errors.isArray()
+                        && errors.size() > 0
+                        && errors.get(0).isTextual()
+                ? errors.get(0).asText()
+                : "the node gave neither a feerate nor errors";
+        return new FeeRate(target, null, b, RpcAnswers.shown(why));
+    }
+
+    /**
+     * btcd's {@code estimatefee numblocks}: a bare number in BTC/kB, an error while btcd has seen
+     * fewer than 3 blocks since it started, and 0 when it has seen no transactions confirm (no
+     * estimate either). Core removed this method (it answers {@link RpcException#METHOD_NOT_FOUND}).
+     */
+    public FeeRate estimateFee(int target) {
+        JsonNode r;
+        try {
+            r = client.call("estimatefee", target);
+        } catch (RpcException e) {
+            if (e.isTransportError() || e.code() == RpcException.METHOD_NOT_FOUND) {
+                throw e;
+            }
+            return new FeeRate(target, null, null, RpcAnswers.shown(e.getMessage()));
+        }
+        if (r == null || !r.isNumber()) {
+            throw RpcAnswers.invalid("estimatefee", "result", "a number (BTC/kB)", r);
+        }
+        double btcPerKb = r.asDouble();
+        if (!(btcPerKb > 0) || Double.isInfinite(btcPerKb)) {
+            return new FeeRate(target, null, null, "btcd has no estimate (answered " + r + ")");
+        }
+        return new FeeRate(target, btcPerKb * SAT_PER_VB_PER_BTC_PER_KVB, null, null);
     }
 }

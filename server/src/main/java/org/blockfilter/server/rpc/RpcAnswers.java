@@ -42,6 +42,19 @@ final class RpcAnswers {
         return value.asInt();
     }
 
+    /** A finite JSON number above zero. */
+    static double positiveNumber(String method, String field, JsonNode value) {
+        if (value == null || !value.isNumber() || !(value.asDouble() > 0) || Double.isInfinite(value.asDouble())) {
+            throw invalid(method, field, "a positive number", value);
+        }
+        return value.asDouble();
+    }
+
+    /** A node's text cut to a length fit for an answer of ours. */
+    static String shown(String text) {
+        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
+    }
+
     /** A non-empty string of even length made of hex digits. */
     static byte[] hex(String method, String field, JsonNode value) {
         if (value == null || !value.isTextual() || value.asText().isEmpty()) {

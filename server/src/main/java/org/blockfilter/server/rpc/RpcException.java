@@ -12,6 +12,8 @@ public final class RpcException extends RuntimeException {
     public static final int INVALID_ADDRESS_OR_KEY = -5;
     /** Bitcoin Core's RPC_INVALID_PARAMETER, e.g. "block height out of range". */
     public static final int INVALID_PARAMETER = -8;
+    /** JSON-RPC 2.0 "Method not found", which Core and btcd both answer for a method they lack. */
+    public static final int METHOD_NOT_FOUND = -32601;
 
     private final String method;
     private final int code;

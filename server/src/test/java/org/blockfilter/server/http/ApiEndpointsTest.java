@@ -310,4 +310,28 @@ class ApiEndpointsTest {
             assertNull(json(c.get("/api/v1/filters/3")).get("error"));
         }
     }
+
+    @Test
+    void feeEstimatesAnswerForTheDocumentedTargetsOrTheOneAsked() throws IOException {
+        HttpResponse<byte[]> r = client.get("/api/v1/fee-estimates");
+        assertEquals(200, r.statusCode(), () -> Client.text(r));
+        JsonNode all = json(r);
+        assertEquals("estimatesmartfee", all.get("source").asText());
+        JsonNode e = all.get("estimates");
+        assertEquals(7, e.size());
+        int[] targets = {1, 2, 3, 6, 12, 24, 144};
+        for (int i = 0; i < targets.length; i++) {
+            assertEquals(targets[i], e.get(i).get("target").asInt());
+        }
+        assertEquals(27.5, e.get(0).get("satPerVByte").asDouble());
+        assertEquals(2, e.get(0).get("blocks").asInt(), "Core answers target 1 for 2 blocks");
+        assertTrue(e.get(0).get("error").isNull());
+
+        JsonNode one = json(client.get("/api/v1/fee-estimates?target=500"));
+        assertEquals(1, one.get("estimates").size());
+        JsonNode none = one.get("estimates").get(0);
+        assertEquals(500, none.get("target").asInt());
+        assertTrue(none.get("satPerVByte").isNull());
+        assertEquals("Insufficient data or no feerate found", none.get("error").asText());
+    }
 }

@@ -117,6 +117,13 @@ class BadInputTest {
             POST | /api/v1/bip37/scan   | `{"filter":"TRAILING","startHeight":0,"stopHeight":1}` | application/json | 400 | bad_filter
             POST | /api/v1/bip37/scan   | `{"filter":"TRUNCATED","startHeight":0,"stopHeight":1}` | application/json | 400 | bad_filter
             POST | /api/v1/bip37/scan   | `{"filter":"NONCANONICAL","startHeight":0,"stopHeight":1}` | application/json | 400 | bad_filter
+            GET  | /api/v1/fee-estimates?target=0                       |   |   | 400 | bad_target
+            GET  | /api/v1/fee-estimates?target=1009                    |   |   | 400 | bad_target
+            GET  | /api/v1/fee-estimates?target=-6                      |   |   | 400 | bad_target
+            GET  | /api/v1/fee-estimates?target=six                     |   |   | 400 | bad_target
+            GET  | /api/v1/fee-estimates?target=99999999999             |   |   | 400 | bad_target
+            GET  | /api/v1/fee-estimates?target=                        |   |   | 400 | bad_target
+            POST | /api/v1/fee-estimates | `{"target":6}` | application/json        | 405 | method_not_allowed
             DELETE | /api/v1/status                                     |   |   | 405 | method_not_allowed
             POST | /api/v1/filters/1    | `{}`            | application/json         | 405 | method_not_allowed
             GET  | /api/v1/transactions                                 |   |   | 405 | method_not_allowed

@@ -26,7 +26,14 @@ class NodeUnreachableTest {
     private final Client client = REST.client();
 
     @ParameterizedTest(name = "GET {0}")
-    @ValueSource(strings = {"/api/v1/filters/60", "/api/v1/filters/5000", "/api/v1/headers?start_height=61&count=1"})
+    @ValueSource(
+            strings = {
+                "/api/v1/filters/60",
+                "/api/v1/filters/5000",
+                "/api/v1/headers?start_height=61&count=1",
+                "/api/v1/fee-estimates",
+                "/api/v1/fee-estimates?target=6"
+            })
     void heightAboveTheIndexIs503WithRetryAfter(String path) throws IOException {
         HttpResponse<byte[]> r = client.get(path);
         assertEquals(503, r.statusCode(), () -> Client.text(r));

@@ -40,6 +40,11 @@ public final class RangeServerProcess {
                 public Sha256Hash relay(byte[] rawTx) {
                     throw new UnsupportedOperationException("no relay in this test server");
                 }
+
+                @Override
+                public org.blockfilter.server.node.FeeEstimates feeEstimates(java.util.List<Integer> targets) {
+                    throw new UnsupportedOperationException("no fee estimates in this test server");
+                }
             };
             try (RestServer server = RestServer.start(RestConfig.defaults(), new StoreFilterIndexReader(store), node)) {
                 System.out.println("PORT " + server.port());

@@ -81,7 +81,8 @@ public final class Http11OnlyNode implements AutoCloseable {
         };
     }
 
-    private static Answer error(int code, String message) {
+    /** A JSON-RPC error object with HTTP 500, as Core sends it. */
+    public static Answer error(int code, String message) {
         return Answer.raw(
                 500,
                 "application/json",

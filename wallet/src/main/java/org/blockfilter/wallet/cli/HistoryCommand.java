@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.ledger.HistoryEntry;
+import org.blockfilter.wallet.ledger.PendingStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
@@ -25,15 +26,21 @@ final class HistoryCommand implements Callable<Integer> {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("txid", e.txid().toString());
             row.put("height", e.height());
+            row.put("status", e.status());
             row.put("net", e.net().toPlainString());
             row.put("fee", e.fee() == null ? null : e.fee().toPlainString());
+            boolean stuck = e.pending() != null && e.pending().kind() != PendingStatus.Kind.VALID;
+            if (stuck) {
+                row.put("why", e.pending().describe());
+            }
             rows.add(row);
             human.append(String.format(
-                    "%8s  %s  %s BTC%s%n",
-                    e.height() < 0 ? "pending" : e.height(),
+                    "%11s  %s  %s BTC%s%s%n",
+                    e.height() < 0 ? e.status() : e.height(),
                     e.txid(),
                     e.net().toPlainString(),
-                    e.fee() == null ? "" : " (fee " + e.fee().toPlainString() + ")"));
+                    e.fee() == null ? "" : " (fee " + e.fee().toPlainString() + ")",
+                    stuck ? ": " + e.pending().describe() : ""));
         }
         cli.print(
                 Map.of("transactions", rows),

@@ -34,4 +34,25 @@ abstract class NetworkOptions {
     List<ChainSource> open(Network network) {
         return Transports.open(servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds));
     }
+
+    /**
+     * Whether to send: true with {@code yes}; otherwise asks on the console. Without a console it
+     * prints the summary and refuses; a declined answer prints "not sent" and gives false.
+     */
+    boolean confirmed(String summary, boolean yes) {
+        if (yes) {
+            return true;
+        }
+        java.io.Console console = System.console();
+        if (console == null) {
+            cli.err.println(summary);
+            throw new IllegalArgumentException("not sent: confirm with --yes when there is no console");
+        }
+        String answer = console.readLine("%s%nSend? [y/N] ", summary);
+        if (answer == null || !answer.trim().equalsIgnoreCase("y")) {
+            cli.err.println("not sent");
+            return false;
+        }
+        return true;
+    }
 }

@@ -1,6 +1,5 @@
 package org.blockfilter.wallet.cli;
 
-import java.io.Console;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +11,7 @@ import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressDecoder;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.spend.FeeRateChoice;
 import org.blockfilter.wallet.spend.PreparedPayment;
 import org.blockfilter.wallet.spend.Spender;
 import picocli.CommandLine.Command;
@@ -28,8 +28,17 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
     @Option(names = "--amount", required = true, description = "amount in BTC, e.g. 0.015")
     BigDecimal amount;
 
-    @Option(names = "--fee-rate", required = true, description = "fee rate in sat/vB")
-    long feeRate;
+    @Option(
+            names = "--fee-rate",
+            description = "fee rate in sat/vB (default: the sources' estimate for --target-blocks)")
+    Long feeRate;
+
+    @Option(
+            names = "--target-blocks",
+            description = "without --fee-rate: confirmation target, in blocks, of the fee estimate (1..1008,"
+                    + " default: ${DEFAULT-VALUE})",
+            defaultValue = "" + FeeRateChoice.DEFAULT_TARGET_BLOCKS)
+    int targetBlocks;
 
     @Option(names = "--yes", description = "send without asking")
     boolean yes;
@@ -44,39 +53,44 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("amount has more than 8 decimals: " + amount);
         }
-        WalletKeys unlocked = w.unlock(cli.passphrase(false));
-        Spender spender = new Spender(w);
-        PreparedPayment p = spender.prepare(unlocked, address, value, feeRate);
-        String summary = "pay " + p.amount().toPlainString() + " BTC to " + p.recipient() + "\nfee "
-                + p.fee().toPlainString()
-                + " BTC (" + p.vsize() + " vB, " + String.format("%.2f", p.effectiveSatPerVByte()) + " sat/vB), "
-                + p.inputs() + " input(s), change "
-                + (p.changeAddress() == null
-                        ? "none (dust folded into fee)"
-                        : p.change().toPlainString() + " BTC to " + p.changeAddress());
-        if (!yes) {
-            Console console = System.console();
-            if (console == null) {
-                cli.err.println(summary);
-                throw new IllegalArgumentException("not sent: confirm with --yes when there is no console");
+        // Without --fee-rate the sources are asked for an estimate first, and kept for the broadcast.
+        List<ChainSource> sources = feeRate == null ? open(w.network()) : null;
+        String feeLine = "";
+        String rateFrom = "--fee-rate";
+        long rate;
+        PreparedPayment p;
+        try {
+            if (feeRate != null) {
+                rate = feeRate;
+            } else {
+                FeeRateChoice choice = FeeRateChoice.choose(sources, targetBlocks);
+                rate = choice.satPerVByte();
+                feeLine = choice.describe() + "\n";
+                rateFrom = choice.chosen().detail();
             }
-            String answer = console.readLine("%s%nSend? [y/N] ", summary);
-            if (answer == null || !answer.trim().equalsIgnoreCase("y")) {
-                cli.err.println("not sent");
+            WalletKeys unlocked = w.unlock(cli.passphrase(false));
+            Spender spender = new Spender(w);
+            p = spender.prepare(unlocked, address, value, rate);
+            if (!confirmed(feeLine + p.summary(), yes)) {
                 return 1;
             }
-        }
-        List<ChainSource> sources = open(w.network());
-        try {
+            if (sources == null) {
+                sources = open(w.network());
+            }
             spender.broadcast(p, sources);
         } finally {
-            sources.forEach(ChainSource::close);
+            if (sources != null) {
+                sources.forEach(ChainSource::close);
+            }
         }
+        String summary = feeLine + p.summary();
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("txid", p.txid().toString());
         j.put("amount", p.amount().toPlainString());
         j.put("fee", p.fee().toPlainString());
         j.put("vsize", p.vsize());
+        j.put("feeRate", rate);
+        j.put("feeRateFrom", rateFrom);
         j.put("change", p.change().toPlainString());
         cli.print(j, summary + "\nsent " + p.txid());
         return 0;

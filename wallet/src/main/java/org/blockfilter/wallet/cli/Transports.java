@@ -35,8 +35,9 @@ final class Transports {
                     throw new IllegalArgumentException("--peer must be host:port, got " + p);
                 }
                 int port = Integer.parseInt(p.substring(colon + 1));
-                out.add(P2pSource.connect(
-                        new InetSocketAddress(p.substring(0, colon), port),
+                // Connected and resolved on first use, so an unreachable peer is one failed source of the sync.
+                out.add(P2pSource.open(
+                        InetSocketAddress.createUnresolved(p.substring(0, colon), port),
                         NetworkParameters.of(network),
                         P2pSource.Options.DEFAULT.withTimeout(timeout)));
             }

@@ -52,6 +52,8 @@ import picocli.CommandLine.Option;
             BalanceCommand.class,
             HistoryCommand.class,
             SendCommand.class,
+            BumpCommand.class,
+            AbandonCommand.class,
             ResealCommand.class
         })
 public final class WalletCli {
@@ -98,10 +100,16 @@ public final class WalletCli {
         cmd.setExecutionExceptionHandler((e, c, parsed) -> {
             err.println("error: " + e.getMessage());
             if (e instanceof SyncException se) {
-                // Every source unreachable or failing is a network failure (3), not a stopped sync (2).
-                boolean networkOnly = !se.faults().isEmpty()
-                        && se.faults().stream().allMatch(f -> f.kind() == SourceFault.Kind.FAILED);
-                return networkOnly ? 3 : 2;
+                // A liar, a weaker chain or an undecidable dispute stops the sync (2); sources of another
+                // network are the wrong sources (1); every source unreachable or failing is a network failure (3).
+                List<SourceFault.Kind> kinds =
+                        se.faults().stream().map(SourceFault::kind).toList();
+                if (kinds.isEmpty()
+                        || kinds.contains(SourceFault.Kind.LIED)
+                        || kinds.contains(SourceFault.Kind.WEAKER_CHAIN)) {
+                    return 2;
+                }
+                return kinds.contains(SourceFault.Kind.OTHER_NETWORK) ? 1 : 3;
             }
             if (e instanceof NotAcceptedException) {
                 return 4; // the payment was not accepted: nothing recorded, its coins stay spendable
@@ -180,6 +188,15 @@ public final class WalletCli {
         } else {
             out.println(human);
         }
+    }
+
+    /** A txid as the user typed it: 64 hex digits (display order). */
+    static org.bitcoinj.base.Sha256Hash txid(String s) {
+        if (s == null || !s.matches("[0-9a-fA-F]{64}")) {
+            throw new IllegalArgumentException(
+                    "TXID must be 64 hex digits, got " + (s == null ? "nothing" : s.length() + " characters"));
+        }
+        return org.bitcoinj.base.Sha256Hash.wrap(s.toLowerCase(java.util.Locale.ROOT));
     }
 
     static AddressKind kind(String s) {

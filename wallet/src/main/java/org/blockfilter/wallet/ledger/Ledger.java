@@ -21,7 +21,9 @@ import org.blockfilter.wallet.keys.OutputScript;
 /**
  * The wallet's transactions keyed by txid. A transaction is the wallet's when it pays one of the
  * wallet's scripts or spends one of the wallet's outputs. UTXOs, balance and history are derived
- * from the transactions on each call.
+ * from the transactions on each call, and so is the state of every pending payment ({@link
+ * PendingStatus}): only a {@link PendingStatus.Kind#VALID} one adds its outputs, so a payment
+ * whose inputs left the chain, or that was replaced or double-spent, never shows as balance.
  *
  * <p>Mutable; not thread-safe. No method returns null.
  */
@@ -63,11 +65,25 @@ public final class Ledger {
 
     /**
      * Adds or confirms a transaction; idempotent. A pending transaction seen in a block becomes
-     * confirmed; a confirmed one is moved when seen at another height (a reorg).
+     * confirmed; a confirmed one is moved when seen at another height (a reorg). A confirmed
+     * transaction removes the pending ones that spend any of its inputs: they were replaced or
+     * double-spent and can no longer confirm.
      */
     public void put(WalletTx tx) {
         txs.put(tx.txid(), tx);
         parsed.remove(tx.txid());
+        if (!tx.pending()) {
+            Set<TransactionOutPoint> spent = inputsOf(parsed(tx));
+            List<Sha256Hash> conflicting = new ArrayList<>();
+            for (WalletTx t : txs.values()) {
+                if (t.pending()
+                        && !t.txid().equals(tx.txid())
+                        && inputsOf(parsed(t)).stream().anyMatch(spent::contains)) {
+                    conflicting.add(t.txid());
+                }
+            }
+            conflicting.forEach(this::remove);
+        }
     }
 
     /** Forgets a transaction (a pending one the network rejected). */
@@ -76,8 +92,49 @@ public final class Ledger {
         parsed.remove(txid);
     }
 
+    /**
+     * Forgets a pending payment and the pending ones that spend its outputs, releasing their
+     * coins; returns their txids (the abandoned one first). Should the payment confirm after all,
+     * the sync that sees its block records it again (it spends the wallet's coins).
+     *
+     * @throws IllegalArgumentException when {@code txid} is not one of the wallet's pending payments
+     */
+    public List<Sha256Hash> abandon(Sha256Hash txid) {
+        WalletTx t = txs.get(txid);
+        if (t == null) {
+            throw new IllegalArgumentException("transaction " + txid + " is not in this wallet");
+        }
+        if (!t.pending()) {
+            throw new IllegalArgumentException("transaction " + txid + " is confirmed at height " + t.height()
+                    + "; only a pending payment can be abandoned");
+        }
+        List<Sha256Hash> gone = new ArrayList<>(List.of(txid));
+        for (int i = 0; i < gone.size(); i++) {
+            Sha256Hash parent = gone.get(i);
+            for (WalletTx c : txs.values()) {
+                if (c.pending()
+                        && !gone.contains(c.txid())
+                        && inputsOf(parsed(c)).stream().anyMatch(op -> op.hash().equals(parent))) {
+                    gone.add(c.txid());
+                }
+            }
+        }
+        gone.forEach(this::remove);
+        return gone;
+    }
+
     private Transaction parsed(WalletTx t) {
         return parsed.computeIfAbsent(t.txid(), k -> t.tx());
+    }
+
+    private static Set<TransactionOutPoint> inputsOf(Transaction tx) {
+        Set<TransactionOutPoint> out = new HashSet<>();
+        if (!tx.isCoinBase()) {
+            for (TransactionInput in : tx.getInputs()) {
+                out.add(in.getOutpoint());
+            }
+        }
+        return out;
     }
 
     /** Drops the transactions confirmed above {@code height} (their blocks left the best chain). Returns how many. */
@@ -102,66 +159,208 @@ public final class Ledger {
         return isMine.test(OutputScript.of(out.getScriptBytes())) ? Optional.of(out) : Optional.empty();
     }
 
-    /** Unspent outputs; with {@code confirmedOnly}, pending transactions neither add nor spend. */
-    public List<Utxo> utxos(boolean confirmedOnly) {
-        Set<TransactionOutPoint> spent = new HashSet<>();
-        List<Transaction> parsedTxs = new ArrayList<>();
-        List<WalletTx> considered = new ArrayList<>();
+    /** The state of every pending payment, in the ledger's order. */
+    public List<PendingStatus> pendingStatuses() {
+        return List.copyOf(statuses().values());
+    }
+
+    /** The state of one pending payment; empty when {@code txid} is not pending in this wallet. */
+    public Optional<PendingStatus> pendingStatus(Sha256Hash txid) {
+        return Optional.ofNullable(statuses().get(txid));
+    }
+
+    /**
+     * Derives each pending payment's state. A payment is REPLACED when another pending one spends
+     * a coin it spends and pays a higher fee (ties: the lower txid is kept), INPUTS_GONE when an
+     * input's transaction is not in the ledger or is itself a pending payment that cannot
+     * confirm, CONFLICTED when a confirmed transaction spends one of its inputs.
+     */
+    private Map<Sha256Hash, PendingStatus> statuses() {
+        Map<TransactionOutPoint, Sha256Hash> confirmedSpends = new HashMap<>();
+        List<WalletTx> pending = new ArrayList<>();
         for (WalletTx t : transactions()) {
-            if (confirmedOnly && t.pending()) {
-                continue;
-            }
-            Transaction tx = parsed(t);
-            parsedTxs.add(tx);
-            considered.add(t);
-            if (!tx.isCoinBase()) {
-                for (TransactionInput in : tx.getInputs()) {
-                    spent.add(in.getOutpoint());
+            if (t.pending()) {
+                pending.add(t);
+            } else {
+                for (TransactionOutPoint op : inputsOf(parsed(t))) {
+                    confirmedSpends.put(op, t.txid());
                 }
             }
         }
-        List<Utxo> out = new ArrayList<>();
-        for (int i = 0; i < parsedTxs.size(); i++) {
-            Transaction tx = parsedTxs.get(i);
-            for (TransactionOutput o : tx.getOutputs()) {
-                OutputScript script = OutputScript.of(o.getScriptBytes());
-                TransactionOutPoint op = new TransactionOutPoint(o.getIndex(), tx.getTxId());
-                if (isMine.test(script) && !spent.contains(op)) {
-                    out.add(new Utxo(op, o.getValue(), script, considered.get(i).height(), tx.isCoinBase()));
+        Map<Sha256Hash, PendingStatus> out = new LinkedHashMap<>();
+        Map<Sha256Hash, Long> fees = new HashMap<>();
+        for (WalletTx t : pending) {
+            out.put(t.txid(), PendingStatus.valid(t.txid()));
+            fees.put(t.txid(), knownFee(parsed(t)));
+        }
+        for (WalletTx t : pending) {
+            for (TransactionOutPoint op : inputsOf(parsed(t))) {
+                Sha256Hash spender = confirmedSpends.get(op);
+                if (spender != null) {
+                    out.put(t.txid(), new PendingStatus(t.txid(), PendingStatus.Kind.CONFLICTED, op, spender));
+                    break;
+                }
+            }
+        }
+        for (WalletTx a : pending) {
+            if (out.get(a.txid()).kind() != PendingStatus.Kind.VALID) {
+                continue;
+            }
+            for (WalletTx b : pending) {
+                if (a == b || out.get(b.txid()).kind() == PendingStatus.Kind.CONFLICTED) {
+                    continue;
+                }
+                Set<TransactionOutPoint> shared = inputsOf(parsed(a));
+                shared.retainAll(inputsOf(parsed(b)));
+                if (!shared.isEmpty() && beats(b, a, fees)) {
+                    out.put(
+                            a.txid(),
+                            new PendingStatus(
+                                    a.txid(),
+                                    PendingStatus.Kind.REPLACED,
+                                    shared.iterator().next(),
+                                    b.txid()));
+                    break;
+                }
+            }
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (WalletTx t : pending) {
+                if (out.get(t.txid()).kind() != PendingStatus.Kind.VALID) {
+                    continue;
+                }
+                for (TransactionOutPoint op : inputsOf(parsed(t))) {
+                    WalletTx parent = txs.get(op.hash());
+                    boolean gone = parent == null
+                            || op.index() >= parsed(parent).getOutputs().size()
+                            || (parent.pending() && out.get(parent.txid()).kind() != PendingStatus.Kind.VALID);
+                    if (gone) {
+                        out.put(t.txid(), new PendingStatus(t.txid(), PendingStatus.Kind.INPUTS_GONE, op, null));
+                        changed = true;
+                        break;
+                    }
                 }
             }
         }
         return out;
     }
 
-    /** Every unspent output, including immature coinbases; see {@link #spendableBalance} and {@link #immatureBalance}. */
+    private static boolean beats(WalletTx b, WalletTx a, Map<Sha256Hash, Long> fees) {
+        long fa = fees.get(a.txid());
+        long fb = fees.get(b.txid());
+        return fb > fa || (fb == fa && b.txid().compareTo(a.txid()) < 0);
+    }
+
+    /** Inputs the ledger knows minus outputs: the fee when every input is known, a lower bound otherwise. */
+    private long knownFee(Transaction tx) {
+        long in = 0;
+        for (TransactionOutPoint op : inputsOf(tx)) {
+            WalletTx parent = txs.get(op.hash());
+            if (parent != null && op.index() < parsed(parent).getOutputs().size()) {
+                in += parsed(parent).getOutput(op.index()).getValue().value;
+            }
+        }
+        return in - tx.getOutputSum().value;
+    }
+
+    /**
+     * Unspent outputs. With {@code confirmedOnly}, pending transactions neither add nor spend;
+     * otherwise a valid pending payment adds its outputs, and every pending payment but a
+     * conflicted one holds its inputs.
+     */
+    public List<Utxo> utxos(boolean confirmedOnly) {
+        return utxos(confirmedOnly, confirmedOnly ? Map.of() : statuses());
+    }
+
+    private List<Utxo> utxos(boolean confirmedOnly, Map<Sha256Hash, PendingStatus> status) {
+        Set<TransactionOutPoint> spent = new HashSet<>();
+        List<WalletTx> adding = new ArrayList<>();
+        for (WalletTx t : transactions()) {
+            if (t.pending() && (confirmedOnly || !status.get(t.txid()).locksInputs())) {
+                continue;
+            }
+            spent.addAll(inputsOf(parsed(t)));
+            if (!t.pending() || status.get(t.txid()).kind() == PendingStatus.Kind.VALID) {
+                adding.add(t);
+            }
+        }
+        List<Utxo> out = new ArrayList<>();
+        for (WalletTx t : adding) {
+            Transaction tx = parsed(t);
+            for (TransactionOutput o : tx.getOutputs()) {
+                OutputScript script = OutputScript.of(o.getScriptBytes());
+                TransactionOutPoint op = new TransactionOutPoint(o.getIndex(), tx.getTxId());
+                if (isMine.test(script) && !spent.contains(op)) {
+                    out.add(new Utxo(op, o.getValue(), script, t.height(), tx.isCoinBase()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The coins a new payment may spend when the best chain ends at {@code tipHeight}: confirmed,
+     * mature, and not held by a pending payment. {@link #balance(int)}'s spendable figure is their sum.
+     */
+    public List<Utxo> spendable(int tipHeight) {
+        return utxos(false).stream()
+                .filter(u -> u.height() >= 0 && u.matureAt(tipHeight))
+                .toList();
+    }
+
+    /** The balance split into spendable, locked by pending payments, immature and unconfirmed, at {@code tipHeight}. */
+    public Balance balance(int tipHeight) {
+        Map<Sha256Hash, PendingStatus> status = statuses();
+        List<Utxo> all = utxos(false, status);
+        Coin spendable = Coin.ZERO;
+        Coin immature = Coin.ZERO;
+        Coin unconfirmed = Coin.ZERO;
+        Set<TransactionOutPoint> unspent = new HashSet<>();
+        for (Utxo u : all) {
+            unspent.add(u.outpoint());
+            if (u.height() < 0) {
+                unconfirmed = unconfirmed.add(u.value());
+            } else if (u.matureAt(tipHeight)) {
+                spendable = spendable.add(u.value());
+            } else {
+                immature = immature.add(u.value());
+            }
+        }
+        Coin locked = Coin.ZERO;
+        for (Utxo u : utxos(true)) {
+            if (!unspent.contains(u.outpoint())) {
+                locked = locked.add(u.value());
+            }
+        }
+        List<PendingStatus> stuck = status.values().stream()
+                .filter(s -> s.kind() != PendingStatus.Kind.VALID)
+                .toList();
+        return new Balance(spendable, locked, immature, unconfirmed, stuck);
+    }
+
+    /** Every unspent output, including immature coinbases; see {@link #balance(int)}. */
     public Coin balance(boolean confirmedOnly) {
         return utxos(confirmedOnly).stream().map(Utxo::value).reduce(Coin.ZERO, Coin::add);
     }
 
-    /** Confirmed outputs that can be spent in the next block after {@code tipHeight} (immature coinbases excluded). */
+    /** The sum of {@link #spendable(int)}: what a new payment can spend. */
     public Coin spendableBalance(int tipHeight) {
-        return utxos(true).stream()
-                .filter(u -> u.matureAt(tipHeight))
-                .map(Utxo::value)
-                .reduce(Coin.ZERO, Coin::add);
+        return balance(tipHeight).spendable();
     }
 
     /** Coinbase outputs that do not yet have {@link Utxo#COINBASE_MATURITY} confirmations at {@code tipHeight}. */
     public Coin immatureBalance(int tipHeight) {
-        return utxos(true).stream()
-                .filter(u -> !u.matureAt(tipHeight))
-                .map(Utxo::value)
-                .reduce(Coin.ZERO, Coin::add);
+        return balance(tipHeight).immature();
     }
 
     public List<HistoryEntry> history() {
+        Map<Sha256Hash, PendingStatus> status = statuses();
         Map<TransactionOutPoint, Coin> mine = new HashMap<>();
         List<WalletTx> all = transactions();
-        List<Transaction> parsedTxs = new ArrayList<>();
         for (WalletTx t : all) {
             Transaction tx = parsed(t);
-            parsedTxs.add(tx);
             for (TransactionOutput o : tx.getOutputs()) {
                 if (isMine.test(OutputScript.of(o.getScriptBytes()))) {
                     mine.put(new TransactionOutPoint(o.getIndex(), tx.getTxId()), o.getValue());
@@ -169,8 +368,13 @@ public final class Ledger {
             }
         }
         List<HistoryEntry> out = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-            Transaction tx = parsedTxs.get(i);
+        for (WalletTx t : all) {
+            Transaction tx = parsed(t);
+            PendingStatus s = status.get(t.txid());
+            if (s != null && s.kind() != PendingStatus.Kind.VALID) {
+                out.add(new HistoryEntry(tx.getTxId(), t.height(), Coin.ZERO, Coin.ZERO, Coin.ZERO, null, s));
+                continue;
+            }
             Coin received = Coin.ZERO;
             for (TransactionOutput o : tx.getOutputs()) {
                 if (isMine.test(OutputScript.of(o.getScriptBytes()))) {
@@ -179,18 +383,16 @@ public final class Ledger {
             }
             Coin sent = Coin.ZERO;
             boolean allInputsMine = !tx.isCoinBase();
-            if (!tx.isCoinBase()) {
-                for (TransactionInput in : tx.getInputs()) {
-                    Coin v = mine.get(in.getOutpoint());
-                    if (v == null) {
-                        allInputsMine = false;
-                    } else {
-                        sent = sent.add(v);
-                    }
+            for (TransactionOutPoint op : inputsOf(tx)) {
+                Coin v = mine.get(op);
+                if (v == null) {
+                    allInputsMine = false;
+                } else {
+                    sent = sent.add(v);
                 }
             }
             Coin fee = allInputsMine ? sent.subtract(tx.getOutputSum()) : null;
-            out.add(new HistoryEntry(tx.getTxId(), all.get(i).height(), received, sent, received.subtract(sent), fee));
+            out.add(new HistoryEntry(tx.getTxId(), t.height(), received, sent, received.subtract(sent), fee, s));
         }
         return out;
     }

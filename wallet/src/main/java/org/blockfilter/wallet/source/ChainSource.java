@@ -10,7 +10,8 @@ import org.bitcoinj.base.Sha256Hash;
  * against their headers, and blocks against their headers and merkle roots.
  *
  * <p>Every call has a timeout and throws {@link SourceException} (naming the source) when the
- * source fails, times out, or answers with something malformed. Implementations are
+ * source fails, times out or refuses, and its subtype {@link InvalidAnswerException} when the
+ * source answers with something malformed or not what was asked. Implementations are
  * thread-safe; no method returns null.
  */
 public interface ChainSource extends AutoCloseable {
@@ -49,6 +50,14 @@ public interface ChainSource extends AutoCloseable {
      * SourceException} means the source failed before it could tell.
      */
     Sha256Hash broadcast(byte[] rawTransaction);
+
+    /**
+     * The fee rate the source's node estimates for confirmation within {@code targetBlocks}
+     * (1..1008), or none with the reason. A source that serves no estimates says so (the default).
+     */
+    default FeeEstimate feeEstimate(int targetBlocks) {
+        return FeeEstimate.none(targetBlocks, name() + " serves no fee estimates");
+    }
 
     @Override
     void close();

@@ -1,6 +1,10 @@
 package org.blockfilter.wallet.source;
 
-/** A chain source failed, timed out, or answered with malformed data. Names the source. */
+/**
+ * A chain source did not answer: it failed, timed out, refused the request (as {@link
+ * NotAcceptedException} says for a transaction) or could not be reached. Names the source. An
+ * answer that came but is invalid is the subtype {@link InvalidAnswerException}.
+ */
 public class SourceException extends RuntimeException {
     private final String source;
 

@@ -21,8 +21,7 @@ public final class CoinSelector {
     /**
      * @param kindOf         account kind of each coin's script (P2TR coins must be filtered out by the caller)
      * @param recipientScriptLength length of the recipient's output script
-     * @param changeKind     kind of the change output
-     * @param changeScriptLength length of the change output script
+     * @param changeScript   the change output's script (its dust limit is Core's, see {@link Dust})
      */
     public static CoinSelection select(
             List<Utxo> coins,
@@ -30,8 +29,7 @@ public final class CoinSelector {
             Coin amount,
             long satPerVByte,
             int recipientScriptLength,
-            AddressKind changeKind,
-            int changeScriptLength) {
+            byte[] changeScript) {
         if (!amount.isPositive()) {
             throw new IllegalArgumentException("amount must be positive, got " + amount.toPlainString());
         }
@@ -39,8 +37,8 @@ public final class CoinSelector {
             throw new IllegalArgumentException("fee rate must be 1..100000 sat/vB, got " + satPerVByte);
         }
         int base = TxSize.OVERHEAD_VB + TxSize.outputVBytes(recipientScriptLength);
-        int changeOut = TxSize.outputVBytes(changeScriptLength);
-        long dust = TxSize.dustThreshold(changeKind, changeScriptLength);
+        int changeOut = TxSize.outputVBytes(changeScript.length);
+        long dust = Dust.threshold(changeScript).value;
         long costOfChange = changeOut * satPerVByte + dust;
 
         // 1. One coin, no change.

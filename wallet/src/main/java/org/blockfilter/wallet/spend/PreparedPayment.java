@@ -37,4 +37,14 @@ public record PreparedPayment(
     public double effectiveSatPerVByte() {
         return (double) fee.value / vsize;
     }
+
+    /** What the user confirms: recipient and amount, fee, size, rate, inputs and change. */
+    public String summary() {
+        return "pay " + amount.toPlainString() + " BTC to " + recipient + "\nfee " + fee.toPlainString() + " BTC ("
+                + vsize + " vB, " + String.format(java.util.Locale.ROOT, "%.2f", effectiveSatPerVByte()) + " sat/vB), "
+                + inputs + " input(s), change "
+                + (changeAddress == null
+                        ? "none (dust folded into fee)"
+                        : change.toPlainString() + " BTC to " + changeAddress);
+    }
 }

@@ -34,6 +34,13 @@ import org.blockfilter.wallet.source.SourceException;
  * key, before the payment is returned. Not thread-safe (it moves the wallet's change index).
  */
 public final class Spender {
+    /**
+     * BIP 125: an input with nSequence below 0xfffffffe signals that the transaction may be
+     * replaced by one paying more ({@code bump}); 0xfffffffd, as Bitcoin Core's wallet, also
+     * leaves nLockTime enforced.
+     */
+    static final long RBF_SEQUENCE = 0xfffffffdL;
+
     private final LightWallet wallet;
     private final SecureRandom random = new SecureRandom();
 
@@ -45,21 +52,19 @@ public final class Spender {
     public PreparedPayment prepare(WalletKeys unlocked, Address to, Coin amount, long satPerVByte) {
         // A testnet base58 address is also a regtest one; a bech32 address must carry our prefix.
         Address recipient = AddressDecoder.forNetwork(to, wallet.network());
-        List<Utxo> spendable = new ArrayList<>();
-        int tip = wallet.headers().tipHeight();
-        for (Utxo u : wallet.ledger().utxos(true)) {
-            if (u.matureAt(tip)) { // taproot is spendable now; immature coinbases never are
-                spendable.add(u);
-            }
-        }
-        // Coins spent by our own pending payments are not spendable again.
-        List<Utxo> unspentInclPending = wallet.ledger().utxos(false);
-        spendable.removeIf(
-                u -> unspentInclPending.stream().noneMatch(p -> p.outpoint().equals(u.outpoint())));
-
+        // Confirmed, mature and not held by a pending payment: exactly what `balance` calls spendable.
+        List<Utxo> spendable = wallet.ledger().spendable(wallet.headers().tipHeight());
         AddressKind changeKind =
                 unlocked.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
         Script recipientScript = ScriptBuilder.createOutputScript(recipient);
+        Coin dust = Dust.threshold(recipientScript.program());
+        if (amount.isLessThan(dust)) {
+            throw new IllegalArgumentException(
+                    "amount " + amount.value + " sat is below the dust limit of " + dust.value
+                            + " sat for " + Dust.kindOf(recipientScript.program())
+                            + " output (Bitcoin Core's relay rule): nodes would not relay the payment; send at least "
+                            + dust.toPlainString() + " BTC");
+        }
         DerivedAddress peekChange = unlocked.account(changeKind)
                 .orElseThrow(() -> new IllegalStateException("no P2WPKH or P2PKH account to receive change"))
                 .derive(true, 0);
@@ -69,8 +74,7 @@ public final class Spender {
                 amount,
                 satPerVByte,
                 recipientScript.program().length,
-                changeKind,
-                peekChange.script().bytes().length);
+                peekChange.script().bytes());
 
         Transaction tx = new Transaction();
         tx.addOutput(amount, recipientScript);
@@ -80,16 +84,9 @@ public final class Spender {
             tx.addOutput(sel.change(), change.address());
         }
         for (Utxo u : sel.inputs()) {
-            tx.addInput(new TransactionInput(tx, new byte[0], u.outpoint(), u.value()));
+            tx.addInput(new TransactionInput(tx, new byte[0], u.outpoint(), u.value()).withSequence(RBF_SEQUENCE));
         }
-        // A taproot signature commits to every input's amount and script, so all are passed.
-        List<TaprootSighash.SpentOutput> spent = sel.inputs().stream()
-                .map(u -> new TaprootSighash.SpentOutput(
-                        u.value().value, u.script().bytes()))
-                .toList();
-        for (int i = 0; i < sel.inputs().size(); i++) {
-            sign(tx, i, sel.inputs().get(i), unlocked, spent);
-        }
+        signAll(tx, sel.inputs(), unlocked);
         return new PreparedPayment(
                 tx.getTxId(),
                 recipient,
@@ -128,7 +125,19 @@ public final class Spender {
         throw new PaymentNotAcceptedException(payment.txid(), errors);
     }
 
-    private AddressKind kindOf(Utxo u) {
+    /** Signs input i of {@code tx} as the wallet's coin {@code inputs.get(i)}, each checked before it is used. */
+    void signAll(Transaction tx, List<Utxo> inputs, WalletKeys unlocked) {
+        // A taproot signature commits to every input's amount and script, so all are passed.
+        List<TaprootSighash.SpentOutput> spent = inputs.stream()
+                .map(u -> new TaprootSighash.SpentOutput(
+                        u.value().value, u.script().bytes()))
+                .toList();
+        for (int i = 0; i < inputs.size(); i++) {
+            sign(tx, i, inputs.get(i), unlocked, spent);
+        }
+    }
+
+    AddressKind kindOf(Utxo u) {
         return wallet.keys()
                 .lookup(u.script())
                 .map(DerivedAddress::kind)

@@ -23,10 +23,4 @@ final class TxSize {
     static int outputVBytes(int scriptLength) {
         return 8 + 1 + scriptLength;
     }
-
-    /** Bitcoin Core's dust threshold at its default dust relay fee (3 sat/vB): output + cost to spend it. */
-    static long dustThreshold(AddressKind changeKind, int changeScriptLength) {
-        int spend = changeKind == AddressKind.P2PKH ? 148 : 68;
-        return 3L * (outputVBytes(changeScriptLength) + spend);
-    }
 }

@@ -24,7 +24,6 @@ import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
 import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.BasicFilter;
-import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.keys.OutputScript;
 import org.blockfilter.wallet.source.ChainSource;
@@ -41,7 +40,7 @@ final class BlockFetcher {
     /** How far back a candidate decoy script must be absent from the filters (the wallet keeps this many in memory). */
     static final int LOOKBACK = 2016;
 
-    private final LightWallet wallet;
+    private final SyncState state;
     private final SourcePool pool;
     private final FetchPolicy policy;
     private final LongConsumer pause;
@@ -59,19 +58,19 @@ final class BlockFetcher {
 
     private int decoyBlocks;
 
-    BlockFetcher(LightWallet wallet, SourcePool pool, FetchPolicy policy, LongConsumer pause) {
-        this.wallet = wallet;
+    BlockFetcher(SyncState state, SourcePool pool, FetchPolicy policy, LongConsumer pause) {
+        this.state = state;
         this.pool = pool;
         this.policy = policy;
         this.pause = pause;
-        this.seed = seed(wallet);
+        this.seed = seed(state.accounts());
     }
 
     /** The wallet's decoy seed: SHA-256 of a tag and its accounts' extended public keys, in account order. */
-    static byte[] seed(LightWallet wallet) {
+    static byte[] seed(List<HdAccount> accounts) {
         MessageDigest d = sha256();
         d.update("blockfilter/fetch-policy/v1".getBytes(StandardCharsets.UTF_8));
-        for (HdAccount a : wallet.keys().accounts()) {
+        for (HdAccount a : accounts) {
             d.update(a.kind().name().getBytes(StandardCharsets.UTF_8));
             d.update(a.extendedPublicKey().getBytes(StandardCharsets.UTF_8));
         }
@@ -118,7 +117,7 @@ final class BlockFetcher {
             }
             int span = hi - lo + 1;
             for (int h : matched) {
-                Sha256Hash hash = wallet.headers().hash(h);
+                Sha256Hash hash = state.blockHash(h);
                 for (int i = 0; i < policy.decoys(); i++) {
                     int s = lo + (int) Long.remainderUnsigned(hash("seed-block", hash.getBytes(), i), span);
                     if (!matched.contains(s)) {
@@ -203,7 +202,7 @@ final class BlockFetcher {
         if (policy.jitterMillis() > 0) {
             pause.accept(order.nextLong(policy.jitterMillis() + 1L));
         }
-        Sha256Hash hash = wallet.headers().hash(height);
+        Sha256Hash hash = state.blockHash(height);
         ChainSource preferred = null;
         if (policy.spread()) {
             long best = 0;
@@ -320,7 +319,7 @@ final class BlockFetcher {
             boolean ok = true;
             for (TransactionInput in : tx.getInputs()) {
                 Optional<OutputScript> s = inputScript(in);
-                if (s.isEmpty() || wallet.keys().isMine(s.get()) || adoptedBeforeBatch.contains(s.get())) {
+                if (s.isEmpty() || state.isMine(s.get()) || adoptedBeforeBatch.contains(s.get())) {
                     ok = false;
                     break;
                 }
@@ -354,7 +353,7 @@ final class BlockFetcher {
                 byte[] s = o.getScriptBytes();
                 if (s.length > 0 && (s[0] & 0xff) != 0x6a) {
                     OutputScript os = OutputScript.of(s);
-                    if (!wallet.keys().isMine(os)) {
+                    if (!state.isMine(os)) {
                         all.add(os);
                     }
                 }

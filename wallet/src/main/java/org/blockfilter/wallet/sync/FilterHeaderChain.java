@@ -11,7 +11,7 @@ import org.blockfilter.wallet.store.WalletFileException;
  * The verified BIP 157 filter-header chain for heights {@code base..base+size-1}, anchored at
  * {@code anchor} = the header at {@code base - 1} (zero at genesis, else a verified checkpoint or
  * the header the sources agreed on at the block-header chain's base). A chain whose anchor is not
- * known yet ({@link #unanchored}) holds nothing until the sync sets it. Each header was checked
+ * known yet ({@link #unanchored}) holds nothing; the sync replaces it with an anchored one. Each header was checked
  * link by link with {@link FilterHeaders#next}. Values are in bitcoinj display order.
  *
  * <p>Headers live in a {@link RecordFile} (record {@code i} is the header at {@code base + i}) as
@@ -22,7 +22,7 @@ public final class FilterHeaderChain {
     public static final int BYTES = 32;
 
     private final int base;
-    private Sha256Hash anchor;
+    private final Sha256Hash anchor;
     private RecordFile file;
     private int persisted;
     private int committed = -1;
@@ -38,6 +38,7 @@ public final class FilterHeaderChain {
 
     private FilterHeaderChain(int base) {
         this.base = base;
+        this.anchor = null;
     }
 
     /**
@@ -97,14 +98,6 @@ public final class FilterHeaderChain {
 
     public boolean anchored() {
         return anchor != null;
-    }
-
-    /** Sets the anchor of an {@link #unanchored} chain, once. */
-    public void anchor(Sha256Hash agreed) {
-        if (anchor != null) {
-            throw new IllegalStateException("the filter-header chain is anchored already");
-        }
-        this.anchor = agreed;
     }
 
     /** Height of the last verified filter header, {@code base - 1} when none. */

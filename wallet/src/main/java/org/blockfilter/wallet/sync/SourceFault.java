@@ -1,15 +1,18 @@
 package org.blockfilter.wallet.sync;
 
 /**
- * Why a source was dropped: it {@link Kind#LIED} (served data that verification or a dispute
- * proved wrong), is on a {@link Kind#WEAKER_CHAIN}, or {@link Kind#FAILED} (unreachable,
- * timed out, malformed answer). {@code height} is where it happened, -1 if not tied to one.
+ * Why a source was dropped: it {@link Kind#LIED} (sent something that verification, a dispute or
+ * its own earlier answers prove wrong), is on a {@link Kind#WEAKER_CHAIN} (valid, with less work),
+ * is on {@link Kind#OTHER_NETWORK another network} (or a chain without the wallet's first block),
+ * or {@link Kind#FAILED} to answer (unreachable, refused, timed out, silent). {@code height} is
+ * where it happened, -1 if not tied to one. Decided in one place, {@code SourcePool#classify}.
  * Immutable.
  */
 public record SourceFault(String source, Kind kind, int height, String reason) {
     public enum Kind {
         LIED,
         WEAKER_CHAIN,
+        OTHER_NETWORK,
         FAILED
     }
 

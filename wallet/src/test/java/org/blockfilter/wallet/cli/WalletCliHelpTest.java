@@ -53,7 +53,7 @@ class WalletCliHelpTest {
         assertEquals(
                 List.of(
                         "create", "restore", "watch", "receive", "sync", "verify", "rescan", "balance", "history",
-                        "send", "reseal"),
+                        "send", "bump", "abandon", "reseal"),
                 commandPaths().filter(p -> p.size() == 1).map(p -> p.get(0)).toList());
     }
 }

@@ -81,10 +81,25 @@ class WalletCliTest {
     }
 
     @Test
+    void abandonAndBumpNameWhatIsWrongWithTheTxid() throws Exception {
+        run(base("create"));
+        InProcessCli.Run bad = run(base("abandon", "xyz"));
+        assertEquals(1, bad.code());
+        assertTrue(bad.err().contains("TXID must be 64 hex digits, got 3 characters"), bad.err());
+        InProcessCli.Run unknown = run(base("abandon", "ab".repeat(32)));
+        assertEquals(1, unknown.code());
+        assertTrue(unknown.err().contains("is not in this wallet"), unknown.err());
+        InProcessCli.Run bump =
+                run(base("bump", "ab".repeat(32), "--fee-rate", "5", "--yes", "--server", "http://127.0.0.1:1"));
+        assertEquals(1, bump.code());
+        assertTrue(bump.err().contains("is not in this wallet"), bump.err());
+    }
+
+    @Test
     void balanceAndHistoryOfANewWalletAreEmpty() throws Exception {
         run(base("create"));
         JsonNode b = new ObjectMapper().readTree(run(base("balance")).out());
-        assertEquals("0", b.get("confirmed").asText());
+        assertEquals("0", b.get("spendable").asText());
         JsonNode h = new ObjectMapper().readTree(run(base("history")).out());
         assertEquals(0, h.get("transactions").size());
     }

@@ -23,8 +23,7 @@ class CoinSelectorTest {
     }
 
     private static CoinSelection select(List<Utxo> coins, long amount, long rate) {
-        return CoinSelector.select(
-                coins, u -> AddressKind.P2WPKH, Coin.valueOf(amount), rate, 22, AddressKind.P2WPKH, 22);
+        return CoinSelector.select(coins, u -> AddressKind.P2WPKH, Coin.valueOf(amount), rate, 22, P2WPKH.bytes());
     }
 
     @Test

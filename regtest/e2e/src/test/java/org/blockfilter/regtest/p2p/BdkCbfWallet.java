@@ -110,7 +110,12 @@ final class BdkCbfWallet implements AutoCloseable {
 
     /** The next update from Kyoto (a sync to the peer's tip, or a new block), applied. */
     State update() {
-        JsonNode s = call("update", Duration.ofMinutes(2));
+        return update(Duration.ofMinutes(2));
+    }
+
+    /** {@link #update()}, waiting at most {@code timeout} (a long chain's first sync takes longer). */
+    State update(Duration timeout) {
+        JsonNode s = call("update", timeout);
         List<String> txids = new ArrayList<>();
         s.get("txids").forEach(t -> txids.add(t.asText()));
         return new State(

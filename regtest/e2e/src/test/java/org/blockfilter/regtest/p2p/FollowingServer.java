@@ -34,6 +34,7 @@ final class FollowingServer implements AutoCloseable {
     private final Path dir;
     private final IndexStore store;
     private final FilterIndexer indexer;
+    private final StoreFilterIndexReader index;
     private final RestServer rest;
     private final P2pServer p2p;
 
@@ -46,7 +47,7 @@ final class FollowingServer implements AutoCloseable {
         indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(50));
         indexer.syncOnce();
         indexer.start();
-        StoreFilterIndexReader index = new StoreFilterIndexReader(store);
+        index = new StoreFilterIndexReader(store);
         rest = RestServer.start(RestConfig.defaults(), index, new RpcNodeGateway(rpc));
         p2p = P2pServer.start(
                 P2pConfig.forNetwork("regtest").withTipPollInterval(Duration.ofMillis(50)),
@@ -57,6 +58,11 @@ final class FollowingServer implements AutoCloseable {
 
     InetSocketAddress p2pAddress() {
         return new InetSocketAddress("127.0.0.1", p2p.port());
+    }
+
+    /** The index the server answers from. */
+    StoreFilterIndexReader index() {
+        return index;
     }
 
     URI baseUri() {

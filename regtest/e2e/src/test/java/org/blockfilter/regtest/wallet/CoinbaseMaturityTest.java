@@ -47,7 +47,7 @@ class CoinbaseMaturityTest {
                 JsonNode b = new ObjectMapper().readTree(balance.out());
                 assertEquals(
                         new BigDecimal("1050"),
-                        new BigDecimal(b.get("confirmed").asText()),
+                        new BigDecimal(b.get("spendable").asText()),
                         b.toString());
                 assertEquals(
                         new BigDecimal("4950"), new BigDecimal(b.get("immature").asText()), b.toString());

@@ -66,10 +66,14 @@ class WalletCliProcessTest {
     }
 
     private Path wallet() {
-        Path file = dir.resolve("w.json");
+        return wallet(BitcoinNetwork.REGTEST);
+    }
+
+    private Path wallet(BitcoinNetwork network) {
+        Path file = dir.resolve(network + ".json");
         LightWallet.create(
                 file,
-                BitcoinNetwork.REGTEST,
+                network,
                 List.of("abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
                         .split(" ")),
                 "pw".toCharArray(),
@@ -80,25 +84,36 @@ class WalletCliProcessTest {
         return file;
     }
 
+    /** The CLI with {@code args} and {@code --server} of our server on an embedded node with {@code blocks} blocks. */
+    private Result againstServer(int blocks, String... args) throws Exception {
+        try (EmbeddedNode node = EmbeddedNode.start()) {
+            node.mine(blocks);
+            try (ServerOnNode server = new ServerOnNode(node)) {
+                List<String> all = new ArrayList<>(List.of(args));
+                all.add("--server");
+                all.add(server.baseUri().toString());
+                return cli(all.toArray(String[]::new));
+            }
+        }
+    }
+
     @Test
     void jsonSyncPrintsOnlyJsonOnStdout() throws Exception {
         Path file = wallet();
-        try (EmbeddedNode node = EmbeddedNode.start()) {
-            node.mine(10);
-            try (ServerOnNode server = new ServerOnNode(node)) {
-                Result r = cli(
-                        "--wallet",
-                        file.toString(),
-                        "--json",
-                        "sync",
-                        "--server",
-                        server.baseUri().toString());
-                assertEquals(0, r.code(), r.out() + r.err());
-                JsonNode j = new ObjectMapper().readTree(r.out()); // fails on anything before or after the object
-                assertEquals(10, j.get("height").asInt(), r.out());
-                assertTrue(r.out().trim().startsWith("{") && r.out().trim().endsWith("}"), r.out());
-            }
-        }
+        Result r = againstServer(10, "--wallet", file.toString(), "--json", "sync");
+        assertEquals(0, r.code(), r.out() + r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out()); // fails on anything before or after the object
+        assertEquals(10, j.get("height").asInt(), r.out());
+        assertTrue(r.out().trim().startsWith("{") && r.out().trim().endsWith("}"), r.out());
+    }
+
+    @Test
+    void anHonestServerOfAnotherNetworkIsNamedAsSuchAndExitsOne() throws Exception {
+        Path file = wallet(BitcoinNetwork.TESTNET);
+        Result r = againstServer(3, "--wallet", file.toString(), "sync", "--quiet");
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("OTHER_NETWORK: is on another network: its genesis is "), r.err());
+        assertTrue(r.err().contains("(regtest's); this wallet is a testnet wallet"), r.err());
     }
 
     @Test

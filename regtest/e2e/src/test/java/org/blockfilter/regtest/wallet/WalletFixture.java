@@ -143,6 +143,18 @@ public final class WalletFixture<N extends RegtestNode> implements AutoCloseable
     }
 
     /** {@code w}'s receive address {@code index} of account {@code kind}. */
+    /** CLI arguments for the wallet {@code dir/w.json} with its passphrase in {@code dir/pw}, JSON answers. */
+    public static String[] cli(Path dir, String... rest) {
+        List<String> all = new ArrayList<>(List.of(
+                "--wallet",
+                dir.resolve("w.json").toString(),
+                "--passphrase-file",
+                dir.resolve("pw").toString(),
+                "--json"));
+        all.addAll(List.of(rest));
+        return all.toArray(String[]::new);
+    }
+
     public static Address receiving(LightWallet w, AddressKind kind, int index) {
         return w.keys().account(kind).orElseThrow().derive(false, index).address();
     }

@@ -186,7 +186,7 @@ class WalletSyncBtcdTest {
         assertEquals(node.tipHeight(), json.readTree(synced.out()).get("height").asInt());
         assertEquals(
                 paid.toPlainString(),
-                json.readTree(run(cli(dir, "balance")).out()).get("confirmed").asText());
+                json.readTree(run(cli(dir, "balance")).out()).get("spendable").asText());
 
         InProcessCli.Run sent = run(cli(
                 dir,
@@ -208,7 +208,7 @@ class WalletSyncBtcdTest {
                 .subtract(Coin.parseCoin(s.get("fee").asText()));
         assertEquals(
                 expected.toPlainString(),
-                json.readTree(run(cli(dir, "balance")).out()).get("confirmed").asText());
+                json.readTree(run(cli(dir, "balance")).out()).get("spendable").asText());
         JsonNode history = json.readTree(run(cli(dir, "history")).out()).get("transactions");
         assertEquals(2, history.size());
         assertEquals(s.get("txid").asText(), history.get(1).get("txid").asText());

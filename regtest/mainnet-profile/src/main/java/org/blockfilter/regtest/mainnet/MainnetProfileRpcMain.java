@@ -22,6 +22,8 @@ import org.blockfilter.regtest.mainnet.internal.RpcHandler;
  *   --cache-dir DIR          where chain files live (default target/mainnet-profile)
  *   --seed N --utxo-target N --ramp-outputs-per-block N --steady-blocks N --tx-per-block N
  *                            the profile (defaults: MainnetProfile.MAINNET)
+ *   --recent-block-times     block times that end now (RecentBlockTimes) instead of the
+ *                            fixed ones from regtest genesis; a separate cache file
  *   --generate-only          generate the chain file, print its path and meta, exit
  *   --port N                 0 (default) for a free port
  *   --port-file FILE         write the bound port there once serving
@@ -44,6 +46,7 @@ public final class MainnetProfileRpcMain {
         MainnetProfile profile = MainnetProfile.MAINNET;
         Path cacheDir = Path.of("target", "mainnet-profile");
         boolean generateOnly = false;
+        boolean recentTimes = false;
         int port = 0;
         Path portFile = null;
         Path cookieFile = null;
@@ -57,9 +60,13 @@ public final class MainnetProfileRpcMain {
                     generateOnly = true;
                     continue;
                 }
+                if (a.equals("--recent-block-times")) {
+                    recentTimes = true;
+                    continue;
+                }
                 if (a.equals("--help")) {
                     out.println("usage: MainnetProfileRpcMain [--cache-dir DIR] [--seed N] [--utxo-target N]"
-                            + " [--ramp-outputs-per-block N] [--steady-blocks N] [--tx-per-block N] [--generate-only]"
+                            + " [--ramp-outputs-per-block N] [--steady-blocks N] [--tx-per-block N] [--recent-block-times] [--generate-only]"
                             + " [--port N] [--port-file FILE] [--user U] [--password P] [--cookie-file FILE]"
                             + " [--served-height N]");
                     return 0;
@@ -93,7 +100,9 @@ public final class MainnetProfileRpcMain {
             err.println("mainnet-profile: " + e.getMessage() + " (see --help)");
             return 2;
         }
-        Path file = ChainGenerator.ensure(profile, cacheDir, out);
+        Path file = recentTimes
+                ? RecentBlockTimes.ensure(profile, cacheDir, java.time.Instant.now(), out)
+                : ChainGenerator.ensure(profile, cacheDir, out);
         ProfileChain chain = ProfileChain.open(file);
         out.printf(
                 Locale.ROOT,

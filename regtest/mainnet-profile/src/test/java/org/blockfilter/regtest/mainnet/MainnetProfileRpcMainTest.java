@@ -95,6 +95,34 @@ class MainnetProfileRpcMainTest {
     }
 
     @Test
+    void recentBlockTimesGiveASeparateChainWhoseTipIsStampedNow() throws Exception {
+        MainnetProfile p = ChainGeneratorTest.SMALL;
+        Path cache = dir.resolve("recent");
+        long before = java.time.Instant.now().getEpochSecond();
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream());
+        assertEquals(
+                0,
+                MainnetProfileRpcMain.run(
+                        new String[] {
+                            "--cache-dir", cache.toString(),
+                            "--utxo-target", Integer.toString(p.utxoTarget()),
+                            "--ramp-outputs-per-block", Integer.toString(p.rampOutputsPerBlock()),
+                            "--steady-blocks", Integer.toString(p.steadyBlocks()),
+                            "--tx-per-block", Integer.toString(p.txPerBlock()),
+                            "--recent-block-times", "--generate-only"
+                        },
+                        quiet,
+                        quiet));
+        try (ProfileChain recent = ProfileChain.open(cache.resolve(p.key() + "-recent.chain"))) {
+            long tipTime = Long.parseLong(recent.meta().getProperty("tip_time"));
+            assertTrue(tipTime >= before && tipTime <= java.time.Instant.now().getEpochSecond(), "tip time " + tipTime);
+            assertEquals(chain.tipHeight(), recent.tipHeight());
+            assertEquals(chain.hashAt(0), recent.hashAt(0));
+            assertFalse(chain.hashAt(1).equals(recent.hashAt(1)), "re-stamped headers hash differently");
+        }
+    }
+
+    @Test
     void answersTheServersCallsUpToTheServedHeight() throws Exception {
         assertEquals(
                 "regtest",

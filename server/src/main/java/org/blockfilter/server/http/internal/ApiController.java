@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.bitcoinj.base.Sha256Hash;
@@ -117,6 +118,21 @@ public final class ApiController {
         String cacheControl =
                 cache.forHeight(b.height().isPresent() ? b.height().getAsInt() : -1);
         Http.sendEither(ctx, () -> Representations.blockJson(b), b::block, cacheControl);
+    }
+
+    /** All of {@link Limits#FEE_TARGETS}, or the one {@code target} (1..1008) asked for. */
+    public void feeEstimates(Context ctx) {
+        String raw = ctx.queryParam("target");
+        List<Integer> targets = Limits.FEE_TARGETS;
+        if (raw != null) {
+            int t = Http.nonNegativeInt("target", raw);
+            if (t < 1 || t > Limits.MAX_FEE_TARGET) {
+                throw new BadRequestException(
+                        "bad_target", "target must be 1.." + Limits.MAX_FEE_TARGET + " blocks: " + t);
+            }
+            targets = List.of(t);
+        }
+        Http.send(ctx, 200, Http.JSON, Representations.json(service.feeEstimates(targets)), cache.tipDependent());
     }
 
     public void relay(Context ctx) {

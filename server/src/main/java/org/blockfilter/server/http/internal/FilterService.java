@@ -140,6 +140,11 @@ public final class FilterService {
         return new RawBlock(hash, index.heightOf(hash), raw);
     }
 
+    /** The node's fee-rate estimates for {@code targets}, as {@link NodeGateway#feeEstimates} gives them. */
+    public org.blockfilter.server.node.FeeEstimates feeEstimates(List<Integer> targets) {
+        return node.feeEstimates(targets);
+    }
+
     public Sha256Hash relay(byte[] rawTx) {
         return node.relay(rawTx);
     }

@@ -1,7 +1,9 @@
 package org.blockfilter.wallet.source.p2p;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +20,8 @@ import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.FeeEstimate;
+import org.blockfilter.wallet.source.InvalidAnswerException;
 import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
@@ -30,38 +34,64 @@ import org.blockfilter.wallet.source.p2p.internal.TxAnnouncement;
  * <p>On connect it completes the version handshake and requires the peer's
  * NODE_COMPACT_FILTERS service bit. It keeps the peer's header chain in memory (synced with
  * {@code getheaders} whenever a call needs a height or a newer tip) so that it can ask for
- * ranges by height and check that each {@code cfilter} is for the block it should be. Every
- * request waits at most {@link Options#timeout()} for its answer; a peer that stays silent
- * (btcd ignores some requests, e.g. while it considers itself not synced or when a range is
- * invalid) or drops the connection is retried on a fresh connection up to {@link
- * Options#attempts()} times. A malformed or mismatched answer is not retried: it is a {@link
- * SourceException} naming this source at once.
+ * ranges by height and check that each {@code cfilter} is for the block it should be. It connects
+ * on the first request ({@link #open}) or at once ({@link #connect}).
+ *
+ * <p>Every request waits at most {@link Options#timeout()} for its answer, and at most {@link
+ * Options#silence()} for the peer to send anything at all: a peer that stays silent (nodes ignore
+ * requests they will not serve; btcd does so while it considers itself behind) or closes the
+ * connection is tried again on a fresh connection, up to {@link Options#attempts()} times, each
+ * time allowing twice the silence (at most the timeout), so a silent peer costs seconds and a
+ * slow one still gets its answer through. A name that does not resolve and a refused connection
+ * are not tried again. Each failure says which of these happened. A malformed or mismatched
+ * answer is not retried: it is an {@link InvalidAnswerException} naming this source at once.
  *
  * <p>Thread-safe: calls are serialized over the one connection. No method returns null.
  */
 public final class P2pSource implements ChainSource {
 
     /**
-     * @param timeout   how long one request waits for its answer (and the handshake for its)
+     * @param timeout   how long one request waits for its whole answer (and the handshake for its)
      * @param attempts  tries per call, each on a fresh connection after a failure
      * @param maxHeight the largest header chain kept in memory (80 bytes per header)
+     * @param silence   how long the first try waits for the peer to send anything; each further
+     *     try waits twice as long as the one before, never longer than {@code timeout}
      */
-    public record Options(Duration timeout, int attempts, int maxHeight) {
-        public static final Options DEFAULT = new Options(Duration.ofSeconds(10), 3, 2_000_000);
+    public record Options(Duration timeout, int attempts, int maxHeight, Duration silence) {
+        /** The silence allowed on a first try, as neutrino's shortest query timeout. */
+        public static final Duration DEFAULT_SILENCE = Duration.ofSeconds(2);
+
+        public static final Options DEFAULT = new Options(Duration.ofSeconds(10), 3, 2_000_000, DEFAULT_SILENCE);
 
         public Options {
             Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero() || attempts < 1 || maxHeight < 1) {
+            Objects.requireNonNull(silence, "silence");
+            if (timeout.isNegative()
+                    || timeout.isZero()
+                    || silence.isNegative()
+                    || silence.isZero()
+                    || attempts < 1
+                    || maxHeight < 1) {
                 throw new IllegalArgumentException("options out of range");
             }
         }
 
         public Options withTimeout(Duration t) {
-            return new Options(t, attempts, maxHeight);
+            return new Options(t, attempts, maxHeight, silence);
         }
 
         public Options withAttempts(int a) {
-            return new Options(timeout, a, maxHeight);
+            return new Options(timeout, a, maxHeight, silence);
+        }
+
+        public Options withSilence(Duration s) {
+            return new Options(timeout, attempts, maxHeight, s);
+        }
+
+        /** The silence allowed on try {@code attempt} (from 1). */
+        long silenceMillis(int attempt) {
+            long ms = silence.toMillis() << Math.min(20, attempt - 1);
+            return Math.max(1, Math.min(timeout.toMillis(), ms));
         }
     }
 
@@ -76,6 +106,9 @@ public final class P2pSource implements ChainSource {
     private final String name;
     private final PeerHeaderChain chain;
     private PeerConnection connection;
+    /** The try (from 1) at which the peer last answered: later calls start with its silence. */
+    private int answeredAt = 1;
+
     private boolean closed;
     private long pingNonce = new java.security.SecureRandom().nextLong();
 
@@ -90,12 +123,21 @@ public final class P2pSource implements ChainSource {
 
     /** Connects and handshakes now, so a peer that does not serve compact filters fails here. */
     public static P2pSource connect(InetSocketAddress peer, NetworkParameters params, Options options) {
+        P2pSource s = open(peer, params, options);
+        s.call("connect", c -> null);
+        return s;
+    }
+
+    /**
+     * A source that connects on its first request, so a peer that cannot be reached fails that
+     * request (and the sync counts it as one failed source) instead of the caller. {@code peer}
+     * may be unresolved: the name is resolved on each connection.
+     */
+    public static P2pSource open(InetSocketAddress peer, NetworkParameters params, Options options) {
         Objects.requireNonNull(peer, "peer");
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(options, "options");
-        P2pSource s = new P2pSource(peer, params, options);
-        s.call("connect", c -> null);
-        return s;
+        return new P2pSource(peer, params, options);
     }
 
     @Override
@@ -148,10 +190,10 @@ public final class P2pSource implements ChainSource {
             }
         });
         if (answer.filterType() != Bip158.BASIC_FILTER_TYPE) {
-            throw fail("cfheaders: filter type " + answer.filterType() + ", asked for " + Bip158.BASIC_FILTER_TYPE);
+            throw invalid("cfheaders: filter type " + answer.filterType() + ", asked for " + Bip158.BASIC_FILTER_TYPE);
         }
         if (answer.filterHashes().size() != expected) {
-            throw fail("cfheaders: " + answer.filterHashes().size() + " filter hashes for " + expected + " blocks "
+            throw invalid("cfheaders: " + answer.filterHashes().size() + " filter hashes for " + expected + " blocks "
                     + startHeight + ".." + stopHeight);
         }
         return new FilterHashBatch(answer.previousHeader(), answer.filterHashes());
@@ -171,11 +213,11 @@ public final class P2pSource implements ChainSource {
             }
         });
         if (answer.filterType() != Bip158.BASIC_FILTER_TYPE) {
-            throw fail("cfcheckpt: filter type " + answer.filterType() + ", asked for " + Bip158.BASIC_FILTER_TYPE);
+            throw invalid("cfcheckpt: filter type " + answer.filterType() + ", asked for " + Bip158.BASIC_FILTER_TYPE);
         }
         int expected = stopHeight / Bip157.CHECKPOINT_INTERVAL;
         if (answer.headers().size() != expected) {
-            throw fail("cfcheckpt: " + answer.headers().size() + " checkpoints up to height " + stopHeight
+            throw invalid("cfcheckpt: " + answer.headers().size() + " checkpoints up to height " + stopHeight
                     + ", expected " + expected);
         }
         return answer.headers();
@@ -199,11 +241,11 @@ public final class P2pSource implements ChainSource {
                 if (c.receive(deadline) instanceof Message.CFilter m) {
                     Sha256Hash want = chain.hashAt(startHeight + out.size());
                     if (m.filterType() != Bip158.BASIC_FILTER_TYPE) {
-                        throw fail(
+                        throw invalid(
                                 "cfilter: filter type " + m.filterType() + ", asked for " + Bip158.BASIC_FILTER_TYPE);
                     }
                     if (!m.blockHash().equals(want)) {
-                        throw fail("cfilter #" + out.size() + " is for block " + m.blockHash() + ", expected " + want
+                        throw invalid("cfilter #" + out.size() + " is for block " + m.blockHash() + ", expected " + want
                                 + " at height " + (startHeight + out.size()));
                     }
                     out.add(new BlockFilterBytes(m.blockHash(), m.filter()));
@@ -256,9 +298,14 @@ public final class P2pSource implements ChainSource {
             throw new IllegalArgumentException("not a serialized transaction: " + e.getMessage(), e);
         }
         TxAnnouncement.Verdict verdict = call("tx", c -> {
+            // The peer may take its time to ask for the transaction or to announce it: silence is no failure here.
+            long silence = c.silenceMillis();
+            c.allowSilence(Math.max(options.timeout().toMillis(), relayWait().toMillis()));
             try (PeerConnection watcher = openWatcher()) {
                 return new TxAnnouncement(c, watcher, rawTransaction, () -> ++pingNonce)
                         .run(options.timeout(), relayWait());
+            } finally {
+                c.allowSilence(silence);
             }
         });
         if (!verdict.accepted()) {
@@ -281,7 +328,12 @@ public final class P2pSource implements ChainSource {
     private PeerConnection openWatcher() {
         try {
             return PeerConnection.open(
-                    peer, params.getPacketMagic(), options.timeout().toMillis(), USER_AGENT, true);
+                    peer,
+                    params.getPacketMagic(),
+                    options.timeout().toMillis(),
+                    relayWait().toMillis(),
+                    USER_AGENT,
+                    true);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -355,14 +407,21 @@ public final class P2pSource implements ChainSource {
 
     private <T> T call(String what, Exchange<T> exchange) {
         IOException last = null;
-        for (int attempt = 1; attempt <= options.attempts(); attempt++) {
+        int first = Math.min(answeredAt, options.attempts());
+        for (int attempt = first; attempt <= options.attempts(); attempt++) {
             try {
-                return exchange.run(connection());
+                T answer = exchange.run(connection(attempt));
+                answeredAt = attempt;
+                return answer;
             } catch (WireFormatException e) {
                 dropConnection();
-                throw fail(what + ": malformed answer: " + e.getMessage(), e);
+                throw invalid(what + ": malformed answer: " + e.getMessage(), e);
+            } catch (UnknownHostException | ConnectException e) {
+                // The name does not resolve or nothing listens there: asking again will not help.
+                dropConnection();
+                throw fail(what + ": " + e.getMessage(), e);
             } catch (IOException e) {
-                // Silence or a dropped connection: try again on a fresh connection.
+                // Silent or closed: try again on a fresh connection, allowing a longer silence.
                 last = e;
                 dropConnection();
             } catch (SourceException e) {
@@ -370,21 +429,25 @@ public final class P2pSource implements ChainSource {
                 throw e;
             }
         }
+        int tries = options.attempts() - first + 1;
         throw fail(
-                what + ": no answer after " + options.attempts() + " attempts of "
-                        + options.timeout().toMillis()
-                        + " ms (btcd ignores requests while it considers itself not synced, or for a range it finds invalid): "
-                        + last,
+                what + ": no answer after " + tries
+                        + (tries == 1 ? " attempt" : " attempts, each on a fresh connection") + "; the last: "
+                        + last.getMessage(),
                 last);
     }
 
-    private PeerConnection connection() throws IOException {
+    private PeerConnection connection(int attempt) throws IOException {
         if (closed) {
             throw fail("closed");
         }
         if (connection == null) {
             PeerConnection c = PeerConnection.open(
-                    peer, params.getPacketMagic(), options.timeout().toMillis(), USER_AGENT);
+                    peer,
+                    params.getPacketMagic(),
+                    options.timeout().toMillis(),
+                    options.silenceMillis(attempt),
+                    USER_AGENT);
             if ((c.peerVersion().services() & Message.NODE_COMPACT_FILTERS) == 0) {
                 c.close();
                 throw fail("peer does not advertise NODE_COMPACT_FILTERS (services 0x"
@@ -419,5 +482,22 @@ public final class P2pSource implements ChainSource {
 
     private SourceException fail(String message, Throwable cause) {
         return new SourceException(name, message, cause);
+    }
+
+    /** BIP 157 and the P2P protocol have no fee-estimate message (only {@code feefilter}, a floor). */
+    @Override
+    public FeeEstimate feeEstimate(int targetBlocks) {
+        return FeeEstimate.none(
+                targetBlocks,
+                name() + ": a P2P peer serves no fee estimates (the protocol has no message for them);"
+                        + " give --fee-rate, or a --server whose node estimates fees");
+    }
+
+    private InvalidAnswerException invalid(String message) {
+        return new InvalidAnswerException(name, message);
+    }
+
+    private InvalidAnswerException invalid(String message, Throwable cause) {
+        return new InvalidAnswerException(name, message, cause);
     }
 }

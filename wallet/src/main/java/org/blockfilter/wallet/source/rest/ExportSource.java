@@ -24,6 +24,8 @@ import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.wallet.internal.WalletHttp;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.FeeEstimate;
+import org.blockfilter.wallet.source.InvalidAnswerException;
 import org.blockfilter.wallet.source.SourceException;
 
 /**
@@ -34,7 +36,8 @@ import org.blockfilter.wallet.source.SourceException;
  *
  * <p>The index document is read again by every {@link #tipHeight()}; each file must have the
  * size and SHA-256 the index names (a transport check: a file changed under its name is a
- * failure of this source). Everything else is verified exactly as for {@link RestSource}: the
+ * failure of this source, as a damaged transfer is). A file that passes that check and does not
+ * decode, or holds the wrong number of entries, is an {@link InvalidAnswerException}. Everything else is verified exactly as for {@link RestSource}: the
  * sync engine checks proof of work and linkage of the headers, the filter-header chain against
  * checkpoints and other sources, each filter against its filter header and each block against
  * its header, so an export rewritten consistently, index included, is caught there. Bodies are
@@ -125,7 +128,7 @@ public final class ExportSource implements ChainSource {
             FileRef f = fileFor(idx, "headers", h);
             byte[] body = fetch(f);
             if (body.length != (f.stop() - f.start() + 1) * ProtocolLimits.HEADER_BYTES) {
-                throw fail(f.path() + ": " + body.length + " bytes for " + (f.stop() - f.start() + 1) + " headers");
+                throw invalid(f.path() + ": " + body.length + " bytes for " + (f.stop() - f.start() + 1) + " headers");
             }
             for (; h <= Math.min(stop, f.stop()); h++) {
                 int off = (h - f.start()) * ProtocolLimits.HEADER_BYTES;
@@ -147,7 +150,7 @@ public final class ExportSource implements ChainSource {
             FileRef f = fileFor(idx, "filter-headers", h);
             FilterHashBatch file = decode(f.path(), BinaryAnswers::filterHeaders, fetch(f));
             if (file.filterHashes().size() != f.stop() - f.start() + 1) {
-                throw fail(f.path() + ": " + file.filterHashes().size() + " filter hashes for " + f.start() + ".."
+                throw invalid(f.path() + ": " + file.filterHashes().size() + " filter hashes for " + f.start() + ".."
                         + f.stop());
             }
             if (previous == null) {
@@ -174,7 +177,7 @@ public final class ExportSource implements ChainSource {
                 decode(f.path(), b -> BinaryAnswers.checkpoints(b, ProtocolLimits.MAX_CHECKPOINTS), fetch(f));
         int n = stop / Bip157.CHECKPOINT_INTERVAL;
         if (all.size() < n) {
-            throw fail(f.path() + ": " + all.size() + " checkpoints, " + n + " expected up to height " + stop);
+            throw invalid(f.path() + ": " + all.size() + " checkpoints, " + n + " expected up to height " + stop);
         }
         return List.copyOf(all.subList(0, n));
     }
@@ -193,7 +196,7 @@ public final class ExportSource implements ChainSource {
                     b -> BinaryAnswers.filters(b, f.stopHash(), ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH),
                     fetch(f));
             if (file.size() != f.stop() - f.start() + 1) {
-                throw fail(f.path() + ": " + file.size() + " filters for " + f.start() + ".." + f.stop());
+                throw invalid(f.path() + ": " + file.size() + " filters for " + f.start() + ".." + f.stop());
             }
             for (; h <= Math.min(stop, f.stop()); h++) {
                 out.add(file.get(h - f.start()));
@@ -346,7 +349,7 @@ public final class ExportSource implements ChainSource {
             for (; h <= Math.min(to, f.stop()); h++) {
                 int off = (h - f.start()) * ProtocolLimits.HEADER_BYTES;
                 if (off + ProtocolLimits.HEADER_BYTES > body.length) {
-                    throw fail(f.path() + ": too short");
+                    throw invalid(f.path() + ": too short");
                 }
                 if (Sha256Hash.wrapReversed(Sha256Hash.hashTwice(body, off, ProtocolLimits.HEADER_BYTES))
                         .equals(blockHash)) {
@@ -402,7 +405,7 @@ public final class ExportSource implements ChainSource {
         try {
             return decoder.apply(body);
         } catch (WireFormatException e) {
-            throw fail(what + ": " + e.getMessage(), e);
+            throw new InvalidAnswerException(name, what + ": " + e.getMessage(), e);
         }
     }
 
@@ -426,5 +429,19 @@ public final class ExportSource implements ChainSource {
 
     private SourceException fail(String message, Throwable cause) {
         return new SourceException(name, message, cause);
+    }
+
+    /** A static export is a copy of buried chain data: it holds no fee estimates. */
+    @Override
+    public FeeEstimate feeEstimate(int targetBlocks) {
+        return FeeEstimate.none(
+                targetBlocks,
+                name() + ": a static export holds no fee estimates; give --fee-rate, or a --server whose node"
+                        + " estimates fees");
+    }
+
+    /** A file that passed its size and SHA-256 check holds something invalid. */
+    private InvalidAnswerException invalid(String message) {
+        return new InvalidAnswerException(name, message);
     }
 }

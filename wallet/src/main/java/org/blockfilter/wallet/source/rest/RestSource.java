@@ -24,6 +24,8 @@ import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
 import org.blockfilter.wallet.internal.WalletHttp;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.FeeEstimate;
+import org.blockfilter.wallet.source.InvalidAnswerException;
 import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
 
@@ -35,8 +37,9 @@ import org.blockfilter.wallet.source.SourceException;
  * Every body is size-limited while it streams in ({@link Limits}) and decoded strictly: a wrong
  * length, a count above the BIP 157 maximum, a non-canonical CompactSize, trailing bytes, an
  * answer for other blocks than asked, a block or transaction that does not parse or hash to what
- * was asked for, an HTTP error, a timeout or a refused connection all become a {@link
- * SourceException} naming this source; nothing else escapes. No retries: the sync engine fails
+ * was asked for is an {@link InvalidAnswerException}; an HTTP error, an answer that is not in the
+ * API's representation (another content type), a timeout or a refused connection is a plain
+ * {@link SourceException}. Both name this source; nothing else escapes. No retries: the sync engine fails
  * over between sources. Headers, filters and blocks are otherwise unverified here (the sync
  * engine checks proof of work, linkage, filter headers and merkle roots).
  *
@@ -105,12 +108,49 @@ public final class RestSource implements ChainSource {
         return name;
     }
 
+    /**
+     * {@code GET /api/v1/fee-estimates?target=N}: the rate the server's node estimates, with the
+     * RPC it came from and the target the node answered for; none with the node's reason.
+     */
+    @Override
+    public FeeEstimate feeEstimate(int targetBlocks) {
+        if (targetBlocks < 1 || targetBlocks > 1008) {
+            throw new IllegalArgumentException("target must be 1..1008 blocks: " + targetBlocks);
+        }
+        JsonNode all = getJson("/api/v1/fee-estimates?target=" + targetBlocks);
+        JsonNode list = all.get("estimates");
+        if (list == null || !list.isArray() || list.size() != 1 || !list.get(0).isObject()) {
+            throw fail("fee-estimates: expected one estimate for target " + targetBlocks + ", got " + list);
+        }
+        JsonNode e = list.get(0);
+        String source = all.path("source").asText("?");
+        JsonNode rate = e.get("satPerVByte");
+        if (e.path("target").asInt(-1) != targetBlocks) {
+            throw fail("fee-estimates: answered for target " + e.get("target") + ", asked " + targetBlocks);
+        }
+        if (rate == null || rate.isNull()) {
+            String why = e.path("error").asText("no reason given");
+            return FeeEstimate.none(
+                    targetBlocks, name + ": the node has no estimate (" + source + ": " + abbreviate(why) + ")");
+        }
+        if (!rate.isNumber() || !(rate.asDouble() > 0) || rate.asDouble() >= 1e9) {
+            throw fail("fee-estimates: satPerVByte must be a positive number, got " + rate);
+        }
+        JsonNode blocks = e.get("blocks");
+        String forBlocks = blocks != null && blocks.isIntegralNumber() ? ", for " + blocks.asInt() + " blocks" : "";
+        return FeeEstimate.of(targetBlocks, rate.asDouble(), name + " (" + source + forBlocks + ")");
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 120 ? s : s.substring(0, 120) + "...";
+    }
+
     /** The server's indexed height: the highest block it can serve filters for. */
     @Override
     public int tipHeight() {
         JsonNode h = getJson("/api/v1/status").get("indexedHeight");
         if (h == null || !h.isIntegralNumber() || !h.canConvertToInt() || h.intValue() < 0) {
-            throw fail("status: indexedHeight is missing or not a height: " + h);
+            throw invalid("status: indexedHeight is missing or not a height: " + h, null);
         }
         return h.intValue();
     }
@@ -125,7 +165,7 @@ public final class RestSource implements ChainSource {
                 "/api/v1/headers?start_height=" + startHeight + "&count=" + count,
                 (long) count * ProtocolLimits.HEADER_BYTES);
         if (body.length == 0 || body.length % ProtocolLimits.HEADER_BYTES != 0) {
-            throw fail("headers: body of " + body.length + " bytes is not a positive multiple of 80");
+            throw invalid("headers: body of " + body.length + " bytes is not a positive multiple of 80", null);
         }
         List<byte[]> out = new ArrayList<>(body.length / ProtocolLimits.HEADER_BYTES);
         for (int off = 0; off < body.length; off += ProtocolLimits.HEADER_BYTES) {
@@ -200,7 +240,7 @@ public final class RestSource implements ChainSource {
         JsonNode answer = parseJson("transactions", send(req, limits.maxJsonBytes()));
         JsonNode id = answer.get("txid");
         if (id == null || !id.isTextual() || !id.asText().equals(txid.toString())) {
-            throw fail("transactions: answered txid " + id + " for transaction " + txid);
+            throw invalid("transactions: answered txid " + id + " for transaction " + txid, null);
         }
         return txid;
     }
@@ -290,11 +330,11 @@ public final class RestSource implements ChainSource {
         try {
             JsonNode node = JSON.readTree(body);
             if (node == null || !node.isObject()) {
-                throw fail(what + ": answer is not a JSON object");
+                throw invalid(what + ": answer is not a JSON object", null);
             }
             return node;
         } catch (JacksonException e) {
-            throw fail(what + ": malformed JSON: " + e.getOriginalMessage(), e);
+            throw invalid(what + ": malformed JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw fail(what + ": " + e, e);
         }
@@ -306,27 +346,27 @@ public final class RestSource implements ChainSource {
         try {
             return decoder.get();
         } catch (WireFormatException e) {
-            throw fail(what + ": " + e.getMessage(), e);
+            throw invalid(what + ": " + e.getMessage(), e);
         }
     }
 
     private void checkBlock(byte[] raw, Sha256Hash expected) {
         if (raw.length < ProtocolLimits.HEADER_BYTES) {
-            throw fail("block " + expected + ": " + raw.length + " bytes is shorter than a header");
+            throw invalid("block " + expected + ": " + raw.length + " bytes is shorter than a header", null);
         }
         Sha256Hash actual = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(raw, 0, ProtocolLimits.HEADER_BYTES));
         if (!actual.equals(expected)) {
-            throw fail("block " + expected + ": answered block " + actual);
+            throw invalid("block " + expected + ": answered block " + actual, null);
         }
         ByteBuffer buf = ByteBuffer.wrap(raw);
         try {
             org.bitcoinj.core.Block.read(buf);
         } catch (RuntimeException e) {
             // bitcoinj signals bad bytes with several unchecked types; all mean "malformed".
-            throw fail("block " + expected + ": does not parse: " + e, e);
+            throw invalid("block " + expected + ": does not parse: " + e, e);
         }
         if (buf.hasRemaining()) {
-            throw fail("block " + expected + ": " + buf.remaining() + " trailing bytes");
+            throw invalid("block " + expected + ": " + buf.remaining() + " trailing bytes", null);
         }
     }
 
@@ -342,5 +382,10 @@ public final class RestSource implements ChainSource {
 
     private SourceException fail(String message, Throwable cause) {
         return new SourceException(name, message, cause);
+    }
+
+    /** An answer came (HTTP 200 in the API's representation) and it is invalid. */
+    private InvalidAnswerException invalid(String message, Throwable cause) {
+        return new InvalidAnswerException(name, message, cause);
     }
 }

@@ -62,6 +62,17 @@ class P2pSourceTest {
     }
 
     @Test
+    void aPeerHasNoFeeEstimateAndTheAnswerSaysWhatToDo() throws IOException {
+        try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()));
+                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+            org.blockfilter.wallet.source.FeeEstimate e = source.feeEstimate(6);
+            assertTrue(e.satPerVByte().isEmpty());
+            assertTrue(
+                    e.detail().contains("serves no fee estimates") && e.detail().contains("--fee-rate"), e.detail());
+        }
+    }
+
+    @Test
     void tipAndHeadersComeFromTheSyncedHeaderChain() throws IOException {
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()));
                 P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {

@@ -434,4 +434,44 @@ class RestSourceTest {
             }
         }
     }
+
+    @Test
+    void feeEstimateIsTheServersAnswerForTheTargetWithItsSource() {
+        server.answer(
+                "/api/v1/fee-estimates?target=6",
+                Answer.json(
+                        200,
+                        "{\"source\":\"estimatesmartfee\",\"estimates\":[{\"target\":6,\"satPerVByte\":12.345,"
+                                + "\"blocks\":5,\"error\":null}]}"));
+        org.blockfilter.wallet.source.FeeEstimate e = source.feeEstimate(6);
+        assertEquals(12.345, e.satPerVByte().getAsDouble(), 1e-9);
+        assertTrue(e.detail().contains("estimatesmartfee, for 5 blocks"), e.detail());
+    }
+
+    @Test
+    void feeEstimateOfANodeWithoutOneGivesTheNodesReason() {
+        server.answer(
+                "/api/v1/fee-estimates?target=2",
+                Answer.json(
+                        200,
+                        "{\"source\":\"estimatesmartfee\",\"estimates\":[{\"target\":2,\"satPerVByte\":null,"
+                                + "\"blocks\":0,\"error\":\"Insufficient data or no feerate found\"}]}"));
+        org.blockfilter.wallet.source.FeeEstimate e = source.feeEstimate(2);
+        assertTrue(e.satPerVByte().isEmpty());
+        assertTrue(e.detail().contains("Insufficient data or no feerate found"), e.detail());
+    }
+
+    @Test
+    void feeEstimateOfTheWrongShapeIsASourceError() {
+        server.answer(
+                "/api/v1/fee-estimates?target=3",
+                Answer.json(200, "{\"source\":\"x\",\"estimates\":[{\"target\":3,\"satPerVByte\":-4}]}"));
+        assertSourceError(() -> source.feeEstimate(3), "satPerVByte must be a positive number");
+        server.answer(
+                "/api/v1/fee-estimates?target=4",
+                Answer.json(200, "{\"source\":\"x\",\"estimates\":[{\"target\":5,\"satPerVByte\":4}]}"));
+        assertSourceError(() -> source.feeEstimate(4), "answered for target 5");
+        server.answer("/api/v1/fee-estimates?target=7", Answer.json(404, "{}"));
+        assertSourceError(() -> source.feeEstimate(7), "404");
+    }
 }

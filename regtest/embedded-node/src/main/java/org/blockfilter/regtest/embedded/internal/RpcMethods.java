@@ -90,6 +90,7 @@ final class RpcMethods {
                     arity(p, 0, 0, "getmempoolinfo");
                     yield mempoolInfo();
                 }
+                case "estimatesmartfee" -> estimateSmartFee(p);
                 case "getnetworkinfo" -> {
                     arity(p, 0, 0, "getnetworkinfo");
                     yield networkInfo();
@@ -387,6 +388,41 @@ final class RpcMethods {
                 btc(txs.stream()
                         .mapToLong(tx -> chain.mempoolFee(tx.getTxId()).orElse(0L))
                         .sum()));
+        return o;
+    }
+
+    /** Core's estimator tracks targets up to this (LONG_BLOCK_PERIODS * LONG_SCALE, src/policy/fees.h). */
+    private static final int MAX_FEE_TARGET = 1008;
+
+    /**
+     * {@code estimatesmartfee conf_target ( estimate_mode )} as Bitcoin Core answers it with no fee
+     * history (src/rpc/fees.cpp, src/policy/fees.cpp): this node keeps none, so every valid target
+     * gets {@code {"errors": ["Insufficient data or no feerate found"], "blocks": 0}} (the target is
+     * clamped to the usable history, 0 blocks). Bad arguments get Core's errors.
+     */
+    private JsonNode estimateSmartFee(ArrayNode p) {
+        arity(p, 1, 3, "estimatesmartfee conf_target ( \"estimate_mode\" satvB )");
+        int target = intParam(p, 0);
+        if (target < 1 || target > MAX_FEE_TARGET) {
+            throw new RpcError(
+                    RpcError.INVALID_PARAMETER, "Invalid conf_target, must be between 1 and " + MAX_FEE_TARGET);
+        }
+        if (p.size() > 1 && !p.get(1).isNull()) {
+            if (!p.get(1).isTextual()) {
+                throw new RpcError(
+                        RpcError.TYPE_ERROR,
+                        "JSON value of type " + typeName(p.get(1)) + " is not of expected type string");
+            }
+            String mode = p.get(1).asText().toLowerCase(Locale.ROOT);
+            if (!List.of("unset", "economical", "conservative").contains(mode)) {
+                throw new RpcError(
+                        RpcError.INVALID_PARAMETER,
+                        "Invalid estimate_mode parameter, must be one of: \"unset\", \"economical\", \"conservative\"");
+            }
+        }
+        ObjectNode o = NODES.objectNode();
+        o.putArray("errors").add("Insufficient data or no feerate found");
+        o.put("blocks", 0);
         return o;
     }
 

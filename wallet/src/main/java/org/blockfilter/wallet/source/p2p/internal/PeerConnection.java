@@ -3,9 +3,11 @@ package org.blockfilter.wallet.source.p2p.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.MessageCodec;
@@ -17,8 +19,10 @@ import org.blockfilter.filters.wire.WireFormatException;
  * double-SHA256 checksum), the version handshake, and reads bounded by a deadline. Pings from
  * the peer are answered while reading. Frames are checked before their payload is read: a wrong
  * magic, a malformed command, a payload above {@link MessageCodec#maxPayload} or a bad checksum
- * is a {@link WireFormatException}; a peer that is silent past the deadline is a {@link
- * SocketTimeoutException}.
+ * is a {@link WireFormatException}. What went wrong with the connection is said by the exception:
+ * {@link UnknownHostException} (the name did not resolve), {@link ConnectException} (refused),
+ * {@link Closed} (the peer closed it) and {@link Silent} (no TCP connection in time, nothing
+ * arrived for the silence bound, or the answer was not complete by the deadline).
  *
  * <p>Not thread-safe: one caller at a time (P2pSource serializes its calls).
  */
@@ -33,11 +37,34 @@ public final class PeerConnection implements AutoCloseable {
     private final InputStream in;
     private final OutputStream out;
     private final byte[] magic;
+    private long silenceMillis;
     private Message.Version peerVersion;
     private boolean wtxidRelay;
+    private String stage = "during the version handshake";
+    /** When the peer last sent a byte, or we last sent a message ({@link System#nanoTime()}). */
+    private long lastHeard = System.nanoTime();
 
-    private PeerConnection(Socket socket, long packetMagic) throws IOException {
+    /** The peer closed the connection. */
+    public static final class Closed extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Closed(String stage) {
+            super("the peer closed the connection " + stage);
+        }
+    }
+
+    /** Nothing, or not the whole answer, arrived in time. */
+    public static final class Silent extends SocketTimeoutException {
+        private static final long serialVersionUID = 1L;
+
+        Silent(String message) {
+            super(message);
+        }
+    }
+
+    private PeerConnection(Socket socket, long packetMagic, long silenceMillis) throws IOException {
         this.socket = socket;
+        this.silenceMillis = silenceMillis;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
         this.magic = MessageFrame.magicBytes(packetMagic);
@@ -46,27 +73,50 @@ public final class PeerConnection implements AutoCloseable {
     /**
      * Connects and completes the version handshake. We advertise NODE_WITNESS only (no
      * NODE_NETWORK: we serve nothing) so that the peer reads our transactions with witnesses,
-     * and relay=false so that it does not announce its mempool to us.
+     * and relay=false so that it does not announce its mempool to us. An unresolved address is
+     * resolved here. The handshake must be done within {@code timeoutMillis}; every read of this
+     * connection fails once the peer has sent nothing for {@code silenceMillis}.
      */
-    public static PeerConnection open(InetSocketAddress peer, long packetMagic, long timeoutMillis, String userAgent)
+    public static PeerConnection open(
+            InetSocketAddress peer, long packetMagic, long timeoutMillis, long silenceMillis, String userAgent)
             throws IOException {
-        return open(peer, packetMagic, timeoutMillis, userAgent, false);
+        return open(peer, packetMagic, timeoutMillis, silenceMillis, userAgent, false);
     }
 
     /**
-     * As {@link #open(InetSocketAddress, long, long, String)}; with {@code relay} true the peer
+     * As {@link #open(InetSocketAddress, long, long, long, String)}; with {@code relay} true the peer
      * announces the transactions it accepts to this connection (BIP 37's relay flag).
      */
     public static PeerConnection open(
-            InetSocketAddress peer, long packetMagic, long timeoutMillis, String userAgent, boolean relay)
+            InetSocketAddress peer,
+            long packetMagic,
+            long timeoutMillis,
+            long silenceMillis,
+            String userAgent,
+            boolean relay)
             throws IOException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        InetSocketAddress address = peer;
+        if (address.isUnresolved()) {
+            address = new InetSocketAddress(peer.getHostString(), peer.getPort());
+            if (address.isUnresolved()) {
+                throw new UnknownHostException("the host name " + peer.getHostString() + " did not resolve");
+            }
+        }
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
-            socket.connect(peer, (int) Math.max(1, timeoutMillis));
-            PeerConnection c = new PeerConnection(socket, packetMagic);
+            try {
+                socket.connect(address, (int) Math.max(1, Math.min(timeoutMillis, silenceMillis)));
+            } catch (SocketTimeoutException e) {
+                throw new Silent("no TCP connection to " + address + " within " + Math.min(timeoutMillis, silenceMillis)
+                        + " ms");
+            } catch (ConnectException e) {
+                throw new ConnectException(address + " refused the connection (" + e.getMessage() + ")");
+            }
+            PeerConnection c = new PeerConnection(socket, packetMagic, silenceMillis);
             c.handshake(deadline, userAgent, relay);
+            c.stage = "after our request";
             return c;
         } catch (IOException | RuntimeException e) {
             socket.close();
@@ -121,6 +171,20 @@ public final class PeerConnection implements AutoCloseable {
         return wtxidRelay;
     }
 
+    /**
+     * From now on a read fails once the peer has sent nothing for {@code millis}; for waits in
+     * which silence is expected (a peer that takes its time to ask for a transaction or announce
+     * it), not for a request's answer.
+     */
+    public void allowSilence(long millis) {
+        this.silenceMillis = Math.max(1, millis);
+    }
+
+    /** The silence a read allows now, in milliseconds. */
+    public long silenceMillis() {
+        return silenceMillis;
+    }
+
     /** The peer's version message. */
     public Message.Version peerVersion() {
         return peerVersion;
@@ -129,6 +193,7 @@ public final class PeerConnection implements AutoCloseable {
     public void send(Message m) throws IOException {
         out.write(MessageFrame.encode(magic, m.command(), MessageCodec.encode(m)));
         out.flush();
+        lastHeard = System.nanoTime();
     }
 
     private void sendEmpty(String command) throws IOException {
@@ -160,12 +225,21 @@ public final class PeerConnection implements AutoCloseable {
         while (off < n) {
             long left = (deadline - System.nanoTime()) / 1_000_000;
             if (left <= 0) {
-                throw new SocketTimeoutException("no answer before the deadline");
+                throw new Silent("the answer was not complete within the deadline " + stage);
             }
-            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-            int r = in.read(buf, off, n - off);
+            int wait = (int) Math.min(Integer.MAX_VALUE, Math.min(left, silenceMillis));
+            socket.setSoTimeout(wait);
+            int r;
+            try {
+                r = in.read(buf, off, n - off);
+            } catch (SocketTimeoutException e) {
+                long quiet = (System.nanoTime() - lastHeard) / 1_000_000;
+                throw new Silent((wait < silenceMillis ? "the request's deadline passed; " : "")
+                        + "the peer was silent for " + quiet + " ms " + stage);
+            }
+            lastHeard = System.nanoTime();
             if (r < 0) {
-                throw new IOException("peer closed the connection");
+                throw new Closed(stage);
             }
             off += r;
         }

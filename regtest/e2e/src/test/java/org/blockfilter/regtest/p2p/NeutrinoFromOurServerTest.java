@@ -1,0 +1,109 @@
+package org.blockfilter.regtest.p2p;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.regtest.harness.NodeLogOnFailure;
+import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.regtest.wallet.WalletFixture;
+import org.blockfilter.server.index.IndexedFilter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * lightninglabs/neutrino, LND's BIP 157 client and an implementation nobody here wrote, syncs from our
+ * server's P2P listener alone (the embedded node's chain, block times of now): block headers to the
+ * node's tip, filter headers (checked by neutrino against our {@code cfcheckpt}) equal to our index's at
+ * every height, and every filter, each checked by neutrino against its filter header. Skips without Go
+ * (fails under CI=true).
+ */
+@ExtendWith(NodeLogOnFailure.class)
+class NeutrinoFromOurServerTest {
+    @TempDir
+    Path dir;
+
+    private WalletFixture<?> chain;
+    private FollowingServer server;
+
+    @AfterEach
+    void stop() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+        if (chain != null) {
+            chain.close();
+        }
+    }
+
+    /** A 1,050-block chain on the embedded node, indexed by our server; its tip height. */
+    private int chainOf1050Blocks() throws IOException {
+        chain = WalletFixture.onEmbedded(ScenarioSpec.small(20_261_218L, 20));
+        RegtestNode node = chain.node();
+        // Past one cfcheckpt interval (1,000), so neutrino's checkpointed filter-header path is used too.
+        node.mine(1_050 - node.tipHeight());
+        server = new FollowingServer(node);
+        server.awaitNodeTip();
+        return node.tipHeight();
+    }
+
+    @Test
+    void neutrinoSyncsHeadersFilterHeadersAndVerifiedFiltersToTheTipAndAgreesWithOurIndex() throws Exception {
+        Path neutrino = NeutrinoSync.binaryOrSkip();
+        int tip = chainOf1050Blocks();
+        RegtestNode node = chain.node();
+
+        NeutrinoSync.Result r = NeutrinoSync.sync(
+                neutrino,
+                "127.0.0.1:" + server.p2pAddress().getPort(),
+                tip,
+                dir.resolve("neutrino"),
+                Duration.ofSeconds(50),
+                true);
+
+        assertEquals(tip, r.height(), r.log());
+        assertEquals(node.tipHash().toString(), r.hash());
+        assertEquals(tip, r.filtersVerified(), "every filter 1..tip fetched and checked against its header");
+        List<String> ours = new ArrayList<>();
+        for (int h = 0; h <= tip; h++) {
+            Sha256Hash hash = server.index().hashAt(h).orElseThrow();
+            IndexedFilter f = server.index().filter(hash).orElseThrow();
+            ours.add(f.header().toString());
+        }
+        assertEquals(ours, r.filterHeaders(), "neutrino's filter headers, heights 0.." + tip);
+        assertTrue(r.bytesReceived() > 0 && r.bytesSent() > 0, "neutrino counted its traffic: " + r);
+    }
+
+    /** The harness's claim that neutrino verifies filters, shown: one altered filter and the sync fails at its height. */
+    @Test
+    void neutrinoRefusesAFilterThatDoesNotMatchItsFilterHeader() throws Exception {
+        Path neutrino = NeutrinoSync.binaryOrSkip();
+        int tip = chainOf1050Blocks();
+        Sha256Hash first = server.index().hashAt(1).orElseThrow();
+        try (FilterFlippingP2pProxy liar = new FilterFlippingP2pProxy(server.p2pAddress(), first)) {
+            AssertionError e = assertThrows(
+                    AssertionError.class,
+                    () -> NeutrinoSync.sync(
+                            neutrino,
+                            "127.0.0.1:" + liar.port(),
+                            tip,
+                            dir.resolve("neutrino"),
+                            Duration.ofSeconds(40),
+                            false,
+                            1)); // one retry: the lie is repeated, so more only make the test slower
+            assertTrue(
+                    e.getMessage().contains("filter at height 1 (" + first + ") not fetched or not verified"),
+                    e.getMessage());
+            assertTrue(liar.flipped() >= 1, "the proxy altered the filter of block 1");
+        }
+    }
+}
