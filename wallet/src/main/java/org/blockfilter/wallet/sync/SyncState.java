@@ -77,6 +77,11 @@ final class SyncState {
         return wallet.filterHeaders().anchor();
     }
 
+    /** Whether the filter-header chain knows the header below its base (a chain from a checkpoint learns it from the sources). */
+    boolean filterHeadersAnchored() {
+        return wallet.filterHeaders().anchored();
+    }
+
     int filterHeaderTip() {
         return wallet.filterHeaders().tipHeight();
     }
