@@ -3,7 +3,6 @@ package org.blockfilter.wallet;
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Bip157;
-import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.wallet.keys.OutputScript;
 import org.blockfilter.wallet.ledger.WalletTx;
 import org.blockfilter.wallet.sync.FilterHeaderChain;
@@ -54,11 +53,14 @@ public final class WalletUpdates {
         w.setScannedHeight(Math.min(w.scannedHeight(), fork));
     }
 
-    /** Drops the filter headers above {@code height}; below the chain's anchor it starts again from genesis. */
+    /**
+     * Drops the filter headers above {@code height}; below the chain's anchor it starts again from
+     * the block-header chain's base (genesis, or the checkpoint it starts at).
+     */
     private static void keepFilterHeaders(LightWallet w, int height) {
         FilterHeaderChain fh = w.filterHeaders();
         if (height < fh.base() - 1) {
-            w.resetFilterHeaders(new FilterHeaderChain(0, FilterHeaders.GENESIS_PREV));
+            w.resetFilterHeaders(w.newFilterHeaderChain());
         } else {
             fh.truncate(height);
         }

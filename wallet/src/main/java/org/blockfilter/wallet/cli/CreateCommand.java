@@ -20,7 +20,7 @@ final class CreateCommand extends NewWalletOptions implements Callable<Integer> 
                 cli.passphrase(true),
                 kindSet(),
                 gapLimit,
-                WalletCli.birthday(birthdayHeight, birthdayDate),
+                WalletCli.birthday(birthday, birthdayHeight, birthdayDate, LightWallet.Birthday::atTip),
                 SealedSecret.DEFAULT_N,
                 Sealing.parse(seal));
         return created(w, mnemonic);

@@ -3,8 +3,6 @@ package org.blockfilter.wallet.cli;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.bitcoinj.base.BitcoinNetwork;
-import org.bitcoinj.base.Network;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.ChainSource;
 import picocli.CommandLine.Option;
@@ -36,13 +34,8 @@ abstract class NetworkOptions {
             defaultValue = "30")
     int timeoutSeconds;
 
-    List<ChainSource> open(Network network) {
-        return Transports.open(
-                servers,
-                exports,
-                peers,
-                Chain.ofBitcoinj((BitcoinNetwork) network),
-                Duration.ofSeconds(timeoutSeconds));
+    List<ChainSource> open(Chain network) {
+        return Transports.open(servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds));
     }
 
     /**

@@ -23,10 +23,18 @@ abstract class NewWalletOptions {
             defaultValue = "20")
     int gapLimit;
 
-    @Option(names = "--birthday-height", description = "first block height to scan")
+    @Option(
+            names = "--birthday",
+            paramLabel = "DATE|HEIGHT",
+            description = "first block height, or first day (YYYY-MM-DD, UTC), to scan; the header chain starts at"
+                    + " the highest checkpoint at or below it (create: the tip of the first sync; restore and"
+                    + " watch: the earliest height the account kinds could have been paid, see docs/wallet.md)")
+    String birthday;
+
+    @Option(names = "--birthday-height", hidden = true, description = "same as --birthday HEIGHT")
     Integer birthdayHeight;
 
-    @Option(names = "--birthday-date", description = "first day to scan (YYYY-MM-DD, UTC)")
+    @Option(names = "--birthday-date", hidden = true, description = "same as --birthday DATE")
     String birthdayDate;
 
     @Option(

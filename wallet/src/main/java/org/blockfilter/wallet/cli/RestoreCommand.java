@@ -41,7 +41,7 @@ final class RestoreCommand extends NewWalletOptions implements Callable<Integer>
                 cli.passphrase(true),
                 kindSet(),
                 gapLimit,
-                WalletCli.birthday(birthdayHeight, birthdayDate),
+                WalletCli.birthday(birthday, birthdayHeight, birthdayDate, () -> cli.safeBirthday(kindSet())),
                 SealedSecret.DEFAULT_N,
                 Sealing.parse(seal));
         return created(w, null);

@@ -12,8 +12,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import org.bitcoinj.base.BitcoinNetwork;
-import org.bitcoinj.base.Network;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.NotAcceptedException;
@@ -66,7 +65,8 @@ public final class WalletCli {
     @Option(
             names = "--network",
             description =
-                    "mainnet, testnet, signet or regtest (default: ${DEFAULT-VALUE}); used by create/restore/watch",
+                    "mainnet, testnet3 (or testnet), testnet4, signet or regtest (default: ${DEFAULT-VALUE}); used by"
+                            + " create/restore/watch, recorded in the wallet file",
             defaultValue = "regtest")
     String network;
 
@@ -122,10 +122,8 @@ public final class WalletCli {
         return cmd.execute(args);
     }
 
-    Network network() {
-        return BitcoinNetwork.fromString(network)
-                .orElseThrow(() -> new IllegalArgumentException(
-                        "unknown network " + network + "; use " + BitcoinNetwork.strings()));
+    Chain network() {
+        return Chain.fromName(network);
     }
 
     /** The wallet, asking for the passphrase only when the file is sealed whole. */
@@ -207,18 +205,34 @@ public final class WalletCli {
         }
     }
 
-    static LightWallet.Birthday birthday(Integer height, String date) {
-        if (height != null && date != null) {
-            throw new IllegalArgumentException("give --birthday-height or --birthday-date, not both");
+    /**
+     * The birthday from {@code --birthday DATE|HEIGHT} (or the older {@code --birthday-height} /
+     * {@code --birthday-date}); {@code fallback} when none is given.
+     */
+    static LightWallet.Birthday birthday(
+            String birthday, Integer height, String date, java.util.function.Supplier<LightWallet.Birthday> fallback) {
+        int given = (birthday != null ? 1 : 0) + (height != null ? 1 : 0) + (date != null ? 1 : 0);
+        if (given > 1) {
+            throw new IllegalArgumentException("give one of --birthday, --birthday-height, --birthday-date");
+        }
+        if (birthday != null && birthday.matches("[0-9]{1,9}")) {
+            height = Integer.parseInt(birthday);
+        } else if (birthday != null) {
+            date = birthday;
         }
         if (date != null) {
             try {
                 return LightWallet.Birthday.ofTime(
                         LocalDate.parse(date).atStartOfDay().toEpochSecond(ZoneOffset.UTC));
             } catch (java.time.format.DateTimeParseException e) {
-                throw new IllegalArgumentException("--birthday-date must be YYYY-MM-DD, got " + date);
+                throw new IllegalArgumentException("--birthday must be a height or a date YYYY-MM-DD, got " + date);
             }
         }
-        return LightWallet.Birthday.ofHeight(height == null ? 0 : height);
+        return height == null ? fallback.get() : LightWallet.Birthday.ofHeight(height);
+    }
+
+    /** A restored or watched wallet's default birthday: the earliest height its kinds could have been paid. */
+    LightWallet.Birthday safeBirthday(java.util.Collection<AddressKind> kinds) {
+        return LightWallet.Birthday.ofHeight(org.blockfilter.wallet.ChainStart.safeBirthday(network(), kinds));
     }
 }

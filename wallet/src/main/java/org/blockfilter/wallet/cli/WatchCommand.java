@@ -30,7 +30,11 @@ final class WatchCommand extends NewWalletOptions implements Callable<Integer> {
                 xpub,
                 WalletCli.kind(kind),
                 gapLimit,
-                WalletCli.birthday(birthdayHeight, birthdayDate),
+                WalletCli.birthday(
+                        birthday,
+                        birthdayHeight,
+                        birthdayDate,
+                        () -> cli.safeBirthday(java.util.EnumSet.of(WalletCli.kind(kind)))),
                 sealing,
                 sealing == Sealing.ALL ? cli.passphrase(true) : null,
                 SealedSecret.DEFAULT_N);

@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -23,8 +22,8 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HexFormat;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -47,7 +46,12 @@ import java.util.function.UnaryOperator;
  * ciphertext}: AES-256-GCM of the {@link WalletFileContent} JSON above (its {@code checksum}
  * included), with the header fields as associated data, so none of them can be changed unnoticed.
  * The envelope has its own {@code checksum} too, so accidental damage is reported as damage
- * before any passphrase is tried. Plain files (secret-only and none) keep the version 1 layout.
+ * before any passphrase is tried. Plain files (secret-only and none) are the document itself.
+ *
+ * <p>The document is {@link WalletFileContent} ({@code version} {@value WalletFileContent#CURRENT_VERSION}),
+ * whose block and filter headers live in flat files beside it ({@link ChainFiles}). A file of the
+ * one-document format ({@link LegacyWalletFileContent}, {@code version} 1) is read as such and
+ * rewritten once by {@link #migrate}.
  *
  * <p>Stateless; thread-safe.
  */
@@ -60,13 +64,19 @@ public final class WalletFile {
     public static final Duration DEFAULT_LOCK_WAIT = Duration.ofSeconds(10);
 
     private static final long LOCK_POLL_MILLIS = 20;
-    private static final String CHECKSUM = "checksum";
+    static final String CHECKSUM = "checksum";
     /** Version of the sealed envelope; the plain document inside keeps {@link WalletFileContent#CURRENT_VERSION}. */
     public static final int SEALED_VERSION = 2;
 
-    private static final String SEAL_ALL = "all";
+    /** Bytes of the last document this thread wrote (for tests and benchmarks of what a save costs). */
+    private static final ThreadLocal<long[]> LAST_WRITE = ThreadLocal.withInitial(() -> new long[1]);
 
     private WalletFile() {}
+
+    /** Bytes of the last document (envelope included) this thread wrote. */
+    public static long lastWriteBytes() {
+        return LAST_WRITE.get()[0];
+    }
 
     /** Writes a new wallet; refuses to overwrite an existing one. */
     public static void create(Path path, WalletFileContent content) {
@@ -75,11 +85,17 @@ public final class WalletFile {
 
     /** Writes a new wallet, sealed whole with {@code key} (null: plain); refuses to overwrite an existing one. */
     public static void create(Path path, WalletFileContent content, FileKey key) {
+        create(path, content, key, () -> {});
+    }
+
+    /** {@link #create} that runs {@code beforeWrite} (writing the header files) under the lock, before the document. */
+    public static void create(Path path, WalletFileContent content, FileKey key, Runnable beforeWrite) {
         try (Lock ignored = lock(path, DEFAULT_LOCK_WAIT)) {
             if (Files.exists(path)) {
                 throw new WalletFileException(
                         "wallet file already exists: " + path, new FileAlreadyExistsException(path.toString()));
             }
+            beforeWrite.run();
             write(path, content, key);
         }
     }
@@ -115,6 +131,12 @@ public final class WalletFile {
                 } catch (PassphraseRequiredException e) {
                     o = new Opened(null, null);
                 }
+                if (o.legacy() != null) {
+                    throw new WalletFileException(
+                            "wallet " + path.toAbsolutePath() + " was rewritten in the one-document format since this"
+                                    + " process loaded it; nothing was saved, run the command again",
+                            null);
+                }
                 if (o.key() != readKey || o.content() == null) {
                     throw new WalletFileException(
                             "wallet " + path.toAbsolutePath() + " was resealed by another process since this one"
@@ -131,6 +153,34 @@ public final class WalletFile {
 
     public static WalletFileContent update(Path path, UnaryOperator<WalletFileContent> change) {
         return update(path, change, DEFAULT_LOCK_WAIT);
+    }
+
+    /**
+     * Rewrites a one-document wallet file (sealed with {@code key}, null: plain) as the current
+     * document under the lock: {@code convert} writes the header files and returns the document,
+     * which is written last, so a crash leaves the old file (migrated again next time) or the new
+     * one. When another process migrated it first, its document is returned unchanged.
+     */
+    public static WalletFileContent migrate(
+            Path path, FileKey key, Function<LegacyWalletFileContent, WalletFileContent> convert) {
+        try (Lock ignored = lock(path, DEFAULT_LOCK_WAIT)) {
+            Opened o = read(path, key, null);
+            if (o.legacy() == null) {
+                return o.content();
+            }
+            WalletFileContent next = convert.apply(o.legacy());
+            write(path, next, key);
+            return next;
+        }
+    }
+
+    /**
+     * Writes {@code content} over the wallet file; only from inside {@link #update}'s change, which
+     * holds the lock: for a save that must commit a shorter chain before it rewrites header records
+     * (a reorg).
+     */
+    public static void writeLocked(Path path, WalletFileContent content, FileKey key) {
+        write(path, content, key);
     }
 
     /**
@@ -214,7 +264,7 @@ public final class WalletFile {
         try {
             byte[] bytes = JSON.writeValueAsBytes(withChecksum(content));
             if (key != null) {
-                bytes = JSON.writeValueAsBytes(envelope(bytes, key));
+                bytes = JSON.writeValueAsBytes(SealedEnvelope.seal(JSON, bytes, key));
             }
             try (FileChannel ch = FileChannel.open(
                     tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -224,6 +274,7 @@ public final class WalletFile {
                 }
                 ch.force(true);
             }
+            LAST_WRITE.get()[0] = bytes.length;
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -244,8 +295,15 @@ public final class WalletFile {
         return read(path, null, null).content();
     }
 
-    /** What {@link #open} read: the content and the file's key (null for a plain file). */
-    public record Opened(WalletFileContent content, FileKey key) {}
+    /**
+     * What {@link #open} read: the content and the file's key (null for a plain file); for a file of
+     * the one-document format {@code content} is null and {@code legacy} holds it.
+     */
+    public record Opened(WalletFileContent content, FileKey key, LegacyWalletFileContent legacy) {
+        Opened(WalletFileContent content, FileKey key) {
+            this(content, key, null);
+        }
+    }
 
     /**
      * Reads a wallet file of any sealing. A sealed one is decrypted with a key derived from
@@ -269,9 +327,10 @@ public final class WalletFile {
         }
         JsonNode tree = tree(path, bytes);
         if (tree instanceof ObjectNode root && root.has("seal")) {
-            Envelope env = envelope(path, root);
+            verifyChecksum(path, root);
+            SealedEnvelope.Envelope env = SealedEnvelope.read(path, root);
             FileKey k = key;
-            if (k == null || !k.fits(env.salt, env.n, env.check)) {
+            if (k == null || !k.fits(env.salt(), env.n(), env.check())) {
                 if (passphrase == null) {
                     if (key != null) {
                         return new Opened(null, null); // resealed by another process: the caller says so
@@ -279,15 +338,15 @@ public final class WalletFile {
                     throw new PassphraseRequiredException("wallet file " + path + " is sealed whole (--seal all):"
                             + " every command needs its passphrase");
                 }
-                k = FileKey.derive(passphrase, env.salt, env.n);
-                if (!MessageDigest.isEqual(k.check(), env.check)) {
+                k = FileKey.derive(passphrase, env.salt(), env.n());
+                if (!MessageDigest.isEqual(k.check(), env.check())) {
                     throw new WrongPassphraseException("wrong passphrase for wallet file " + path
                             + " (its key check value does not match; the file itself is intact)");
                 }
             }
             byte[] body;
             try {
-                body = k.decrypt(env.nonce, env.ciphertext, env.aad);
+                body = k.decrypt(env.nonce(), env.ciphertext(), env.aad());
             } catch (GeneralSecurityException e) {
                 throw new WalletFileException(
                         "wallet file " + path + " is damaged: the passphrase is right (its key check matches) but"
@@ -295,9 +354,9 @@ public final class WalletFile {
                                 + " a backup",
                         e);
             }
-            return new Opened(plain(path, tree(path, body)), k);
+            return plain(path, tree(path, body), k);
         }
-        return new Opened(plain(path, tree), null);
+        return plain(path, tree, null);
     }
 
     private static JsonNode tree(Path path, byte[] bytes) {
@@ -326,110 +385,23 @@ public final class WalletFile {
         }
     }
 
-    private static WalletFileContent plain(Path path, JsonNode tree) {
+    private static Opened plain(Path path, JsonNode tree, FileKey key) {
         verifyChecksum(path, tree);
-        WalletFileContent c;
+        int version = tree == null ? -1 : tree.path("version").asInt(-1);
         try {
-            c = tree == null || tree.isMissingNode() ? null : JSON.treeToValue(tree, WalletFileContent.class);
+            if (version == WalletFileContent.CURRENT_VERSION) {
+                return new Opened(JSON.treeToValue(tree, WalletFileContent.class), key);
+            }
+            if (version == LegacyWalletFileContent.VERSION) {
+                return new Opened(null, key, JSON.treeToValue(tree, LegacyWalletFileContent.class));
+            }
         } catch (JsonProcessingException e) {
             throw new WalletFileException(
                     "not a readable wallet file: " + path + " (" + e.getOriginalMessage() + ")", e);
         }
-        if (c == null || c.version() != WalletFileContent.CURRENT_VERSION) {
-            throw new WalletFileException(
-                    "unsupported wallet file version in " + path + ": " + (c == null ? "empty" : c.version()), null);
-        }
-        return c;
-    }
-
-    /** The sealed envelope's fields, decoded; {@code aad} is the header as GCM authenticates it. */
-    private record Envelope(int n, byte[] salt, byte[] check, byte[] nonce, byte[] ciphertext, byte[] aad) {}
-
-    private static ObjectNode envelope(byte[] body, FileKey key) {
-        Base64.Encoder b64 = Base64.getEncoder();
-        String salt = b64.encodeToString(key.salt());
-        String check = b64.encodeToString(key.check());
-        byte[] nonce = FileKey.newNonce();
-        byte[] ct;
-        try {
-            ct = key.encrypt(
-                    nonce,
-                    body,
-                    aad(SEALED_VERSION, SEAL_ALL, FileKey.KDF, key.n(), FileKey.R, FileKey.P, salt, check));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AES-GCM unavailable", e);
-        }
-        ObjectNode root = JSON.createObjectNode();
-        root.put("version", SEALED_VERSION);
-        root.put("seal", SEAL_ALL);
-        root.put("kdf", FileKey.KDF);
-        root.put("n", key.n());
-        root.put("r", FileKey.R);
-        root.put("p", FileKey.P);
-        root.put("salt", salt);
-        root.put("check", check);
-        root.put("nonce", b64.encodeToString(nonce));
-        root.put("ciphertext", b64.encodeToString(ct));
-        root.put(CHECKSUM, checksum(root));
-        return root;
-    }
-
-    private static Envelope envelope(Path path, ObjectNode root) {
-        verifyChecksum(path, root);
-        String damaged = "wallet file " + path + " is damaged: ";
-        int version = root.path("version").asInt(-1);
-        if (version != SEALED_VERSION) {
-            throw new WalletFileException(
-                    "unsupported sealed wallet file version in " + path + ": " + root.path("version"), null);
-        }
-        String seal = root.path("seal").asText();
-        String kdf = root.path("kdf").asText();
-        int n = root.path("n").asInt(-1);
-        int r = root.path("r").asInt(-1);
-        int p = root.path("p").asInt(-1);
-        if (!SEAL_ALL.equals(seal)
-                || !FileKey.KDF.equals(kdf)
-                || r != FileKey.R
-                || p != FileKey.P
-                || n < 2
-                || n > (1 << 22)
-                || Integer.bitCount(n) != 1) {
-            throw new WalletFileException(
-                    damaged + "unsupported seal " + seal + " or key derivation " + kdf + " N=" + n + " r=" + r + " p="
-                            + p,
-                    null);
-        }
-        String saltB = root.path("salt").asText();
-        String checkB = root.path("check").asText();
-        byte[] ct = field(damaged, "ciphertext", root.path("ciphertext").asText(), -1);
-        if (ct.length < 16) {
-            throw new WalletFileException(damaged + "ciphertext shorter than its tag", null);
-        }
-        return new Envelope(
-                n,
-                field(damaged, "salt", saltB, FileKey.SALT_BYTES),
-                field(damaged, "check", checkB, FileKey.CHECK_BYTES),
-                field(damaged, "nonce", root.path("nonce").asText(), FileKey.NONCE_BYTES),
-                ct,
-                aad(version, seal, kdf, n, r, p, saltB, checkB));
-    }
-
-    private static byte[] aad(int version, String seal, String kdf, int n, int r, int p, String salt, String check) {
-        return String.join("|", "blockfilter-wallet", "" + version, seal, kdf, "" + n, "" + r, "" + p, salt, check)
-                .getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] field(String damaged, String name, String base64, int length) {
-        byte[] b;
-        try {
-            b = Base64.getDecoder().decode(base64);
-        } catch (IllegalArgumentException e) {
-            throw new WalletFileException(damaged + name + " is not base64", e);
-        }
-        if (length >= 0 && b.length != length) {
-            throw new WalletFileException(damaged + name + " has " + b.length + " bytes, expected " + length, null);
-        }
-        return b;
+        throw new WalletFileException(
+                "unsupported wallet file version in " + path + ": " + (tree == null ? "empty" : tree.path("version")),
+                null);
     }
 
     /**
@@ -444,7 +416,7 @@ public final class WalletFile {
         return root;
     }
 
-    private static String checksum(ObjectNode withoutChecksum) {
+    static String checksum(ObjectNode withoutChecksum) {
         try {
             return HexFormat.of()
                     .formatHex(MessageDigest.getInstance("SHA-256").digest(JSON.writeValueAsBytes(withoutChecksum)));

@@ -3,23 +3,30 @@ package org.blockfilter.wallet.store;
 import java.util.List;
 
 /**
- * Everything the wallet file holds, as written (JSON via Jackson). Immutable; {@code secret} and
- * {@code birthdayTime} may be null (watch-only wallet; birthday given as a height), every other
- * field is non-null.
+ * The wallet document, as written (JSON via Jackson): keys, ledger, sync position and the tip
+ * records of the chains whose headers live in flat files beside it ({@link RecordFile}s named by
+ * {@link ChainFiles}). What the document says is committed; a header file may hold more (written
+ * before a crash, before the document) and is then read only up to the tip record. Immutable;
+ * {@code secret}, {@code birthdayTime}, {@code filterAnchor}, {@code filterTipHeader} and {@code
+ * lastCheckpoint} may be null (watch-only wallet; birthday given as a height; filter chain not
+ * anchored yet or empty; no checkpoint), every other field is non-null.
  *
- * @param version       file format version, {@link #CURRENT_VERSION}
- * @param network       bitcoinj network id string, e.g. {@code regtest}
- * @param gapLimit      unused addresses kept watched past the last used one on each chain
- * @param accounts      the accounts' public keys and chain positions
- * @param secret        the BIP 39 mnemonic (UTF-8, space separated), sealed; null when watch-only
- * @param birthdayHeight first height whose filter is scanned
- * @param birthdayTime  the birthday as given by the user (epoch seconds), or null
- * @param headers       base64 of the 80-byte block headers of the best chain from height 0
- * @param filterHeaderStart height of the first verified filter header stored
- * @param filterHeaders base64 of 32-byte filter headers (display order) from {@code filterHeaderStart}
- * @param checkpoints   verified BIP 157 filter-header checkpoints (heights 1000, 2000, ...), hex
- * @param scannedHeight highest height whose filter was matched (birthdayHeight - 1 before any)
- * @param transactions  the wallet's transactions, confirmed (height >= 0) and pending (height -1)
+ * @param version        file format version, {@link #CURRENT_VERSION}
+ * @param network        bitcoinj network id string, e.g. {@code regtest}
+ * @param gapLimit       unused addresses kept watched past the last used one on each chain
+ * @param accounts       the accounts' public keys and chain positions
+ * @param secret         the BIP 39 mnemonic (UTF-8, space separated), sealed; null when watch-only
+ * @param birthdayHeight first height whose filter is scanned; -1 for a wallet born at the tip its first sync sees
+ * @param birthdayTime   the birthday as given by the user (epoch seconds), or null
+ * @param chain          the block-header chain's base and tip
+ * @param filterHeaderStart height of the first filter header ({@code filterAnchor} is the one below it)
+ * @param filterAnchor   the filter header at {@code filterHeaderStart - 1} (hex), null when not known yet
+ * @param filterTipHeight height of the last committed filter header ({@code filterHeaderStart - 1} when none)
+ * @param filterTipHeader the filter header at {@code filterTipHeight} (hex), null when none
+ * @param checkpointCount verified BIP 157 filter-header checkpoints (heights 1000, 2000, ...) committed
+ * @param lastCheckpoint the last of them (hex), null when none
+ * @param scannedHeight  highest height whose filter was matched (birthdayHeight - 1 before any)
+ * @param transactions   the wallet's transactions, confirmed (height >= 0) and pending (height -1)
  */
 public record WalletFileContent(
         int version,
@@ -29,17 +36,19 @@ public record WalletFileContent(
         SealedSecret secret,
         int birthdayHeight,
         Long birthdayTime,
-        String headers,
+        Chain chain,
         int filterHeaderStart,
-        String filterHeaders,
-        List<String> checkpoints,
+        String filterAnchor,
+        int filterTipHeight,
+        String filterTipHeader,
+        int checkpointCount,
+        String lastCheckpoint,
         int scannedHeight,
         List<Tx> transactions) {
-    public static final int CURRENT_VERSION = 1;
+    public static final int CURRENT_VERSION = 2;
 
     public WalletFileContent {
         accounts = List.copyOf(accounts);
-        checkpoints = List.copyOf(checkpoints);
         transactions = List.copyOf(transactions);
     }
 
@@ -49,4 +58,11 @@ public record WalletFileContent(
 
     /** One transaction: txid (display hex), height (-1 pending), block hash (null pending) and raw bytes (hex). */
     public record Tx(String txid, int height, String blockHash, String raw) {}
+
+    /**
+     * The block-header chain: its base (a checkpoint, or genesis at 0: height, 80-byte header in
+     * hex, chain work in hex) and its committed tip (height, hash, chain work in hex).
+     */
+    public record Chain(
+            int baseHeight, String baseHeader, String baseWork, int tipHeight, String tipHash, String tipWork) {}
 }

@@ -73,7 +73,7 @@ final class CheckpointPhase {
             if (!stored.get(i).equals(agreed.get(i))) {
                 int keep = i * Bip157.CHECKPOINT_INTERVAL;
                 if (i == 0 || keep < state.filterHeaderBase() - 1) {
-                    keep = -1; // from genesis
+                    keep = state.headerBase() - 1; // from the block-header chain's base
                 }
                 rollbacks.add("stored checkpoint " + (i + 1) * Bip157.CHECKPOINT_INTERVAL
                         + " contradicted by every source: filter headers from " + (keep + 1)
@@ -91,6 +91,13 @@ final class CheckpointPhase {
     private void settleInterval(int first, Map<ChainSource, List<Sha256Hash>> answers) {
         int start = first * Bip157.CHECKPOINT_INTERVAL + (first == 0 ? 0 : 1);
         int stop = (first + 1) * Bip157.CHECKPOINT_INTERVAL;
+        if (start < state.headerBase()) {
+            throw new SyncException(
+                    "sources disagree on the filter-header checkpoint at height " + stop + ", whose interval starts"
+                            + " below the wallet's first block header (" + state.headerBase() + "), where no block"
+                            + " can settle it; refusing to guess",
+                    pool.faults());
+        }
         Map<ChainSource, List<Sha256Hash>> hashes = new LinkedHashMap<>();
         for (ChainSource s : answers.keySet()) {
             if (!pool.isLive(s)) {

@@ -13,8 +13,8 @@ import org.blockfilter.wallet.source.ChainSource;
  * start from the verified previous header, link, and hit every agreed checkpoint ({@link
  * FilterDispute#checkedHeaders}); the answers are compared, and a disagreement is settled by the
  * block ({@link FilterDispute#settle}). Each agreed batch is a {@link SyncUpdate}. A wallet born
- * past a checkpoint starts its filter headers there instead of at genesis. Not thread-safe; one per
- * sync.
+ * past a checkpoint starts its filter headers there instead of at the block-header chain's base.
+ * Not thread-safe; one per sync.
  */
 final class FilterHeaderPhase {
     private final SyncState state;
@@ -27,18 +27,27 @@ final class FilterHeaderPhase {
         this.dispute = dispute;
     }
 
-    /** Where a wallet with no filter headers yet starts them: the checkpoint at or below its birthday. */
+    /**
+     * Where a wallet with no filter headers yet starts them: the BIP 157 checkpoint at or below its
+     * birthday when that is at or above the block-header chain's base; otherwise that base, with the
+     * filter header below it agreed by the sources ({@link FilterHeaderAnchor}).
+     */
     void startAtBirthday(UpdateSink out) {
+        int base = state.headerBase();
         int birthday = Math.min(state.birthdayHeight(), state.headerTip() + 1);
         int aligned = (birthday - 1) / Bip157.CHECKPOINT_INTERVAL;
-        if (state.filterHeaderBase() == 0
-                && state.filterHeaderTip() < 0
-                && birthday > Bip157.CHECKPOINT_INTERVAL
+        if (state.filterHeaderBase() == base
+                && state.filterHeaderTip() < base
+                && aligned * Bip157.CHECKPOINT_INTERVAL >= base
                 && aligned >= 1
                 && state.checkpoints().size() >= aligned) {
             out.apply(SyncUpdate.NONE.withFilterHeaderStart(
                     aligned * Bip157.CHECKPOINT_INTERVAL + 1,
                     state.checkpoints().get(aligned - 1)));
+        } else if (!state.filterHeadersAnchored() && state.filterHeaderBase() <= state.headerTip()) {
+            int start = state.filterHeaderBase();
+            out.apply(SyncUpdate.NONE.withFilterHeaderStart(
+                    start, new FilterHeaderAnchor(state, pool, dispute).agreed(start)));
         }
     }
 

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.HexFormat;
 import java.util.List;
-import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.chain.Chain;
 import org.junit.jupiter.api.Test;
 
 /** The header chain holds each header to the bits its network's difficulty rules require. */
@@ -25,7 +25,7 @@ class VerifiedHeaderChainDifficultyTest {
 
     @Test
     void aSignetHeaderWithThePeriodsBitsExtendsTheChain() {
-        VerifiedHeaderChain chain = new VerifiedHeaderChain(BitcoinNetwork.SIGNET);
+        VerifiedHeaderChain chain = new VerifiedHeaderChain(Chain.SIGNET);
         chain.connect(1, List.of(HexFormat.of().parseHex(SIGNET_1_GENESIS_BITS)));
         assertEquals(1, chain.tipHeight());
         assertEquals(
@@ -36,7 +36,7 @@ class VerifiedHeaderChainDifficultyTest {
     /** Before the difficulty rules, any bits within signet's limit were taken, so this header was accepted. */
     @Test
     void aSignetHeaderThatChangesTheBitsInsideAPeriodIsRejected() {
-        VerifiedHeaderChain chain = new VerifiedHeaderChain(BitcoinNetwork.SIGNET);
+        VerifiedHeaderChain chain = new VerifiedHeaderChain(Chain.SIGNET);
         InvalidHeaderException e = assertThrows(
                 InvalidHeaderException.class,
                 () -> chain.connect(1, List.of(HexFormat.of().parseHex(SIGNET_1_OTHER_BITS))));
@@ -47,7 +47,7 @@ class VerifiedHeaderChainDifficultyTest {
 
     @Test
     void aRegtestHeaderWithOtherBitsIsRejected() {
-        VerifiedHeaderChain chain = new VerifiedHeaderChain(BitcoinNetwork.REGTEST);
+        VerifiedHeaderChain chain = new VerifiedHeaderChain(Chain.REGTEST);
         byte[] header = mine(chain.tipHash(), chain.header(0).time().getEpochSecond() + 600, 0x1f00ffffL);
         InvalidHeaderException e = assertThrows(InvalidHeaderException.class, () -> chain.connect(1, List.of(header)));
         assertEquals("height 1: bits 1f00ffff, but the difficulty rules require 207fffff", e.getMessage());

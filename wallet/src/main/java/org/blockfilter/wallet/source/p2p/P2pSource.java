@@ -10,9 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
-import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.Bip158;
@@ -141,12 +139,6 @@ public final class P2pSource implements ChainSource {
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(options, "options");
         return new P2pSource(peer, network, options);
-    }
-
-    /** {@link #connect(InetSocketAddress, Chain, Options)} on the network bitcoinj's {@code params} name. */
-    public static P2pSource connect(InetSocketAddress peer, NetworkParameters params, Options options) {
-        Objects.requireNonNull(params, "params");
-        return connect(peer, Chain.ofBitcoinj((BitcoinNetwork) params.network()), options);
     }
 
     @Override

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
-import org.bitcoinj.params.RegTestParams;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
@@ -72,8 +71,8 @@ class P2pSourceInSyncTest {
         try (FakePeer peer = new FakePeer(
                         SERVES_FILTERS,
                         (n, m) -> m instanceof Message.GetHeaders ? List.of(new Message.Headers(broken)) : List.of());
-                P2pSource p2p = P2pSource.connect(
-                        peer.address(), RegTestParams.get(), P2pSource.Options.DEFAULT.withAttempts(1))) {
+                P2pSource p2p =
+                        P2pSource.connect(peer.address(), Chain.REGTEST, P2pSource.Options.DEFAULT.withAttempts(1))) {
             SyncReport r = new SyncEngine(wallet, List.of(p2p, new MemorySource("honest", chain)), null).sync();
 
             SourceFault f = fault(r, p2p.name());

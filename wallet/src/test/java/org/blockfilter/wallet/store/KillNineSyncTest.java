@@ -1,0 +1,109 @@
+package org.blockfilter.wallet.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.blockfilter.filters.chain.Chain;
+import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.sync.FetchPolicy;
+import org.blockfilter.wallet.sync.SyncEngine;
+import org.blockfilter.wallet.sync.SyncReport;
+import org.blockfilter.wallet.testchain.SyntheticHeaderSource;
+import org.blockfilter.wallet.testchain.TestWallets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A sync in another JVM killed with SIGKILL at several moments (header appends, filter-header
+ * batches, filter batches, the saves between them): after each kill the files load, what they hold
+ * is the chain's, and the next sync goes on to the truth.
+ */
+class KillNineSyncTest {
+    private static final int TIP = 60_000;
+
+    @TempDir
+    Path dir;
+
+    /** Loads the wallet and syncs it against the synthetic chain of {@code args[1]} headers. */
+    public static final class Child {
+        public static void main(String[] args) throws Exception {
+            SyntheticHeaderSource src = new SyntheticHeaderSource(Integer.parseInt(args[1]));
+            LightWallet w = LightWallet.load(Path.of(args[0]));
+            System.out.println("syncing");
+            System.out.flush();
+            new SyncEngine(w, List.of(src), null, FetchPolicy.NONE).sync();
+            System.out.println("done");
+        }
+    }
+
+    @Test
+    void killNineAtAnyMomentLeavesAWalletThatLoadsAndSyncsToTheTruth() throws Exception {
+        LightWallet w = LightWallet.create(
+                dir.resolve("wallet.json"),
+                Chain.REGTEST,
+                TestWallets.MNEMONIC,
+                TestWallets.PASSPHRASE,
+                EnumSet.of(AddressKind.P2WPKH),
+                20,
+                LightWallet.Birthday.ofHeight(TIP - 10_000),
+                1 << 10,
+                Sealing.SECRET_ONLY);
+        SyntheticHeaderSource truth = new SyntheticHeaderSource(TIP);
+        int killed = 0;
+        for (long delay : new long[] {150, 400, 800, 1_300, 2_000, 3_000}) {
+            Process p = child(w.file());
+            String first =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
+            assertEquals("syncing", first);
+            // Not synchronisation: the moment of the kill is the variable under test.
+            Thread.sleep(delay);
+            if (p.isAlive()) {
+                p.destroyForcibly();
+                killed++;
+            }
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+
+            LightWallet after = LightWallet.load(w.file());
+            int tip = after.headers().tipHeight();
+            assertEquals(truth.hashAt(tip), after.headers().tipHash(), "the committed tip is the chain's");
+            int fh = after.filterHeaders().tipHeight();
+            if (fh >= after.filterHeaders().base()) {
+                assertEquals(truth.filterHeaderAt(fh), after.filterHeaders().header(fh));
+            }
+            assertTrue(after.scannedHeight() <= Math.max(fh, after.birthdayHeight() - 1));
+        }
+        assertTrue(killed >= 3, "only " + killed + " children were killed before they finished");
+
+        LightWallet last = LightWallet.load(w.file());
+        SyncReport r = new SyncEngine(last, List.of(truth), null, FetchPolicy.NONE).sync();
+        assertEquals(List.of(), r.dropped());
+        assertEquals(TIP, last.headers().tipHeight());
+        assertEquals(TIP, last.scannedHeight());
+        assertEquals(
+                truth.filterHeaderAt(TIP),
+                LightWallet.load(w.file()).filterHeaders().header(TIP));
+    }
+
+    private static Process child(Path wallet) throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Child.class.getName(),
+                        wallet.toString(),
+                        Integer.toString(TIP))
+                .redirectError(wallet.resolveSibling("child-" + System.nanoTime() + ".err")
+                        .toFile())
+                .start();
+    }
+}
