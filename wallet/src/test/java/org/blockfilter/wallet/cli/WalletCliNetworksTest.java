@@ -18,15 +18,7 @@ class WalletCliNetworksTest {
     Path dir;
 
     private String[] args(String wallet, String... rest) throws Exception {
-        Path pw = dir.resolve("pw.txt");
-        if (!Files.exists(pw)) {
-            Files.writeString(pw, "correct horse\n");
-        }
-        String[] head = {"--wallet", dir.resolve(wallet).toString(), "--passphrase-file", pw.toString(), "--json"};
-        String[] all = new String[head.length + rest.length];
-        System.arraycopy(head, 0, all, 0, head.length);
-        System.arraycopy(rest, 0, all, head.length, rest.length);
-        return all;
+        return InProcessCli.walletArgs(dir, dir.resolve(wallet), rest);
     }
 
     @Test
