@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.embedded.EmbeddedLauncher;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.server.http.RestConfig;
@@ -25,6 +26,7 @@ import org.blockfilter.server.index.IndexingException;
 import org.blockfilter.server.index.IngestSettings;
 import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.index.StoreFilterIndexReader;
+import org.blockfilter.server.node.NodeChain;
 import org.blockfilter.server.node.RpcNodeGateway;
 import org.blockfilter.server.p2p.P2pConfig;
 import org.blockfilter.server.p2p.P2pServer;
@@ -292,10 +294,10 @@ public final class ServerMain implements Callable<Integer> {
     private int serve() throws StartupException {
         JsonRpcClient client = connect();
         BitcoinRpc rpc = new BitcoinRpc(client);
-        String chain;
+        NodeChain node;
         boolean pruned;
         try {
-            chain = rpc.chainName();
+            node = NodeChain.of(rpc);
             // btcd omits "pruned"; a node that says anything but true serves every block.
             com.fasterxml.jackson.databind.JsonNode prunedField =
                     rpc.blockchainInfo().get("pruned");
@@ -306,7 +308,10 @@ public final class ServerMain implements Callable<Integer> {
             pruned = prunedField != null && prunedField.asBoolean(false);
         } catch (RpcException e) {
             throw new StartupException("cannot talk to the node at " + client.endpoint() + ": " + e.getMessage());
+        } catch (NodeChain.WrongGenesisException e) {
+            throw new StartupException("cannot serve the node at " + client.endpoint() + ": " + e.getMessage());
         }
+        String chain = node.name();
         Path dir = dataDir();
         if (readOnlySecondary) {
             return serveSecondary(client, chain, rpc, dir);
@@ -355,9 +360,9 @@ public final class ServerMain implements Callable<Integer> {
             System.out.println("  API docs        " + base + "/swagger  (OpenAPI: " + base + "/api/v1/openapi.json)");
             System.out.println("  metrics         " + base + "/metrics");
         }
-        Integer p2p = p2pPortFor(chain);
+        Integer p2p = p2pPortFor(node);
         if (p2p != null) {
-            P2pServer server = startP2p(chain, pruned, p2p, store, rpc, registry);
+            P2pServer server = startP2p(node, pruned, p2p, store, rpc, registry);
             closeFirst(server); // closed before the indexer and the store
             System.out.println(
                     "  BIP 157 P2P     " + server.address().getAddress().getHostAddress() + ":" + server.port()
@@ -429,26 +434,24 @@ public final class ServerMain implements Callable<Integer> {
     }
 
     /** The P2P port to listen on, or null for none: on by default off mainnet, off on mainnet unless asked. */
-    private Integer p2pPortFor(String chain) {
+    private Integer p2pPortFor(NodeChain node) {
         if (noP2p) {
             return null;
         }
         if (p2pPort != null) {
             return p2pPort;
         }
-        return "main".equals(chain) ? null : DEFAULT_P2P_PORT;
+        return node.chain().equals(Optional.of(Chain.MAINNET)) ? null : DEFAULT_P2P_PORT;
     }
 
     private P2pServer startP2p(
-            String chain, boolean pruned, int p2p, IndexStore store, BitcoinRpc rpc, MeterRegistry registry)
+            NodeChain node, boolean pruned, int p2p, IndexStore store, BitcoinRpc rpc, MeterRegistry registry)
             throws StartupException {
         String host = p2pBind != null ? p2pBind : bind;
-        P2pConfig config;
-        try {
-            config = P2pConfig.forNetwork(chain).withHost(host).withPort(p2p);
-        } catch (IllegalArgumentException e) {
-            throw new StartupException("cannot serve P2P: " + e.getMessage() + " (use --no-p2p)");
+        if (node.chain().isEmpty()) {
+            throw new StartupException("cannot serve P2P: " + node.unknownBecause() + " (use --no-p2p)");
         }
+        P2pConfig config = P2pConfig.forChain(node.chain().get()).withHost(host).withPort(p2p);
         if (pruned) {
             // A pruned node cannot give us old blocks: advertise NODE_NETWORK_LIMITED only.
             config = config.withServices(config.services() & ~P2pConfig.NODE_NETWORK);

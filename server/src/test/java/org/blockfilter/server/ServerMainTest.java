@@ -108,6 +108,16 @@ class ServerMainTest {
     }
 
     @Test
+    void aNodeWhoseGenesisIsNotTheOneOfTheNetworkItNamesFailsStartupWithExitOne() throws IOException {
+        RegtestChainBuilder chain = new RegtestChainBuilder().mine(2);
+        try (Http11OnlyNode node = new Http11OnlyNode((m, p) -> m.equals("getblockchaininfo")
+                ? Http11OnlyNode.Answer.result("{\"chain\":\"main\"}")
+                : Http11OnlyNode.chainAnswer(chain, m, p))) {
+            assertEquals(1, indexOnce(node));
+        }
+    }
+
+    @Test
     void nodeUrlWithoutCredentialsOrCookieFailsStartup() {
         assertEquals(1, ServerMain.run("--node", "http://127.0.0.1:18443", "--data-dir", dir.toString()));
     }

@@ -3,29 +3,25 @@ package org.blockfilter.wallet;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import org.bitcoinj.base.BitcoinNetwork;
-import org.bitcoinj.base.Network;
 import org.bitcoinj.core.Block;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
+import org.blockfilter.filters.chain.HeaderCheckpoints;
 import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.sync.VerifiedHeaderChain;
 
 /**
  * Where a new wallet's chains start: the header checkpoint its block-header chain starts from
  * (the highest at or below its birthday, genesis when there is none) and the default birthday of
  * a restored wallet. Stateless.
  *
- * <p>{@link #shipped(Network)} is the one place the wallet obtains a network's checkpoints.
+ * <p>{@link #shipped(Chain)} is the one place the wallet obtains a network's checkpoints.
  */
 public final class ChainStart {
     private ChainStart() {}
 
-    /**
-     * The header checkpoints shipped for {@code network}. None yet: every network's chain starts
-     * at genesis unless the caller passes checkpoints (tests build them from a test chain).
-     */
-    public static List<HeaderCheckpoint> shipped(Network network) {
-        return List.of();
+    /** The header checkpoints shipped for {@code chain}, genesis first ({@link HeaderCheckpoints}). */
+    public static List<HeaderCheckpoint> shipped(Chain chain) {
+        return HeaderCheckpoints.of(chain);
     }
 
     /**
@@ -35,8 +31,8 @@ public final class ChainStart {
      * born at the tip, the highest of all. Genesis when none qualifies.
      */
     public static HeaderCheckpoint baseFor(
-            Network network, List<HeaderCheckpoint> checkpoints, LightWallet.Birthday birthday) {
-        HeaderCheckpoint genesis = VerifiedHeaderChain.genesis(network);
+            Chain chain, List<HeaderCheckpoint> checkpoints, LightWallet.Birthday birthday) {
+        HeaderCheckpoint genesis = chain.genesisCheckpoint();
         return checkpoints.stream()
                 .filter(c -> qualifies(c, birthday))
                 .max(Comparator.comparingInt(HeaderCheckpoint::height))
@@ -61,24 +57,24 @@ public final class ChainStart {
      * taproot did. Heights from Bitcoin Core's {@code src/kernel/chainparams.cpp}: mainnet {@code
      * SegwitHeight = 481824} and the taproot deployment's {@code min_activation_height = 709632};
      * testnet3 {@code SegwitHeight = 834624} (taproot is taken as no earlier than segwit there);
-     * signet {@code SegwitHeight = 1} (taproot always active); regtest 0.
+     * testnet4 and signet {@code SegwitHeight = 1} (taproot always active); regtest 0.
      */
-    public static int safeBirthday(Network network, Collection<AddressKind> kinds) {
+    public static int safeBirthday(Chain chain, Collection<AddressKind> kinds) {
         int earliest = Integer.MAX_VALUE;
         for (AddressKind k : kinds) {
-            earliest = Math.min(earliest, earliestPayment(network, k));
+            earliest = Math.min(earliest, earliestPayment(chain, k));
         }
         return kinds.isEmpty() ? 0 : earliest;
     }
 
-    private static int earliestPayment(Network network, AddressKind kind) {
-        if (kind == AddressKind.P2PKH || !(network instanceof BitcoinNetwork n)) {
+    private static int earliestPayment(Chain chain, AddressKind kind) {
+        if (kind == AddressKind.P2PKH) {
             return 0;
         }
-        return switch (n) {
+        return switch (chain) {
             case MAINNET -> kind == AddressKind.P2TR ? 709_632 : 481_824;
-            case TESTNET -> 834_624;
-            case SIGNET -> 1;
+            case TESTNET3 -> 834_624;
+            case TESTNET4, SIGNET -> 1;
             case REGTEST -> 0;
         };
     }

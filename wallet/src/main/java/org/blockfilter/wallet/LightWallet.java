@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
@@ -34,7 +35,7 @@ import org.blockfilter.wallet.sync.VerifiedHeaderChain;
  */
 public final class LightWallet {
     private final Path file;
-    private final Network network;
+    private final Chain chain;
     private final WalletKeys keys;
     final SealedSecret secret;
     private final Ledger ledger;
@@ -56,21 +57,21 @@ public final class LightWallet {
 
     LightWallet(
             Path file,
-            Network network,
+            Chain chain,
             WalletKeys keys,
             SealedSecret secret,
             int birthdayHeight,
             Long birthdayTime,
             HeaderCheckpoint base) {
         this.file = file;
-        this.network = network;
+        this.chain = chain;
         this.keys = keys;
         this.secret = secret;
         this.ledger = new Ledger(keys::isMine);
         this.birthdayHeight = birthdayHeight;
         this.birthdayTime = birthdayTime;
         this.storage = new WalletStorage(file);
-        this.headers = VerifiedHeaderChain.fromCheckpoint(network, base);
+        this.headers = VerifiedHeaderChain.fromCheckpoint(chain, base);
         this.filterHeaders = FilterHeaderChain.unanchored(base.height());
         this.scannedHeight = Math.max(-1, Math.max(birthdayHeight, base.height()) - 1);
     }
@@ -107,14 +108,14 @@ public final class LightWallet {
      */
     public static LightWallet create(
             Path file,
-            Network network,
+            Chain chain,
             List<String> mnemonic,
             char[] passphrase,
             Collection<AddressKind> kinds,
             int gapLimit,
             Birthday birthday,
             int scryptN) {
-        return create(file, network, mnemonic, passphrase, kinds, gapLimit, birthday, scryptN, Sealing.SECRET_ONLY);
+        return create(file, chain, mnemonic, passphrase, kinds, gapLimit, birthday, scryptN, Sealing.SECRET_ONLY);
     }
 
     /**
@@ -125,7 +126,7 @@ public final class LightWallet {
      */
     public static LightWallet create(
             Path file,
-            Network network,
+            Chain chain,
             List<String> mnemonic,
             char[] passphrase,
             Collection<AddressKind> kinds,
@@ -135,7 +136,7 @@ public final class LightWallet {
             Sealing sealing) {
         return create(
                 file,
-                network,
+                chain,
                 mnemonic,
                 passphrase,
                 kinds,
@@ -143,13 +144,13 @@ public final class LightWallet {
                 birthday,
                 scryptN,
                 sealing,
-                ChainStart.shipped(network));
+                ChainStart.shipped(chain));
     }
 
     /** {@link #create} whose header chain starts at the highest of {@code checkpoints} at or below the birthday. */
     public static LightWallet create(
             Path file,
-            Network network,
+            Chain chain,
             List<String> mnemonic,
             char[] passphrase,
             Collection<AddressKind> kinds,
@@ -165,25 +166,25 @@ public final class LightWallet {
         if (passphrase.length == 0) {
             throw new IllegalArgumentException("a passphrase is required to seal the wallet's keys");
         }
-        WalletKeys keys = WalletKeys.fromMnemonic(mnemonic, "", network, gapLimit, kinds);
+        WalletKeys keys = WalletKeys.fromMnemonic(mnemonic, "", chain.addressNetwork(), gapLimit, kinds);
         SealedSecret sealed =
                 SealedSecret.seal(String.join(" ", mnemonic).getBytes(StandardCharsets.UTF_8), passphrase, scryptN);
         LightWallet w = new LightWallet(
                 file,
-                network,
+                chain,
                 publicOnly(keys),
                 sealed,
                 birthday.height(),
                 birthday.epochSeconds(),
-                ChainStart.baseFor(network, checkpoints, birthday));
+                ChainStart.baseFor(chain, checkpoints, birthday));
         w.write(sealing == Sealing.ALL ? FileKey.create(passphrase, scryptN) : null);
         return w;
     }
 
     /** A watch-only wallet for one account's extended public key, not sealed ({@link Sealing#NONE}). */
     public static LightWallet watchOnly(
-            Path file, Network network, String xpub, AddressKind kind, int gapLimit, Birthday birthday) {
-        return watchOnly(file, network, xpub, kind, gapLimit, birthday, Sealing.NONE, null, SealedSecret.DEFAULT_N);
+            Path file, Chain chain, String xpub, AddressKind kind, int gapLimit, Birthday birthday) {
+        return watchOnly(file, chain, xpub, kind, gapLimit, birthday, Sealing.NONE, null, SealedSecret.DEFAULT_N);
     }
 
     /**
@@ -192,7 +193,7 @@ public final class LightWallet {
      */
     public static LightWallet watchOnly(
             Path file,
-            Network network,
+            Chain chain,
             String xpub,
             AddressKind kind,
             int gapLimit,
@@ -201,22 +202,13 @@ public final class LightWallet {
             char[] passphrase,
             int scryptN) {
         return watchOnly(
-                file,
-                network,
-                xpub,
-                kind,
-                gapLimit,
-                birthday,
-                sealing,
-                passphrase,
-                scryptN,
-                ChainStart.shipped(network));
+                file, chain, xpub, kind, gapLimit, birthday, sealing, passphrase, scryptN, ChainStart.shipped(chain));
     }
 
     /** {@link #watchOnly} whose header chain starts at the highest of {@code checkpoints} at or below the birthday. */
     public static LightWallet watchOnly(
             Path file,
-            Network network,
+            Chain chain,
             String xpub,
             AddressKind kind,
             int gapLimit,
@@ -229,15 +221,16 @@ public final class LightWallet {
             throw new IllegalArgumentException(
                     "a watch-only wallet has no secret to seal: use --seal all or --seal none");
         }
-        WalletKeys keys = WalletKeys.of(network, gapLimit, List.of(HdAccount.watchOnly(xpub, kind, network)));
+        WalletKeys keys = WalletKeys.of(
+                chain.addressNetwork(), gapLimit, List.of(HdAccount.watchOnly(xpub, kind, chain.addressNetwork())));
         LightWallet w = new LightWallet(
                 file,
-                network,
+                chain,
                 keys,
                 null,
                 birthday.height(),
                 birthday.epochSeconds(),
-                ChainStart.baseFor(network, checkpoints, birthday));
+                ChainStart.baseFor(chain, checkpoints, birthday));
         w.write(sealing == Sealing.ALL ? FileKey.create(passphrase, scryptN) : null);
         return w;
     }
@@ -377,7 +370,7 @@ public final class LightWallet {
         WalletKeys full = WalletKeys.fromMnemonic(
                 mnemonic,
                 "",
-                network,
+                network(),
                 keys.gapLimit(),
                 keys.accounts().stream().map(HdAccount::kind).toList());
         for (HdAccount a : keys.accounts()) {
@@ -399,8 +392,14 @@ public final class LightWallet {
         return file;
     }
 
+    /** The bitcoinj network of the wallet's addresses and keys (testnet4 wallets: bitcoinj's TESTNET; see {@link Chain#addressNetwork()}). */
     public Network network() {
-        return network;
+        return chain.addressNetwork();
+    }
+
+    /** The network the wallet is on. */
+    public Chain chain() {
+        return chain;
     }
 
     public WalletKeys keys() {

@@ -7,11 +7,11 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
-import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
@@ -53,7 +53,7 @@ final class WalletFormat {
         Sha256Hash last = w.storage.lastCheckpoint();
         return new WalletFileContent(
                 WalletFileContent.CURRENT_VERSION,
-                ((BitcoinNetwork) w.network()).toString(),
+                w.chain().cliName(),
                 w.keys().gapLimit(),
                 accounts(w.keys()),
                 w.secret,
@@ -148,12 +148,17 @@ final class WalletFormat {
                 .toList();
     }
 
-    private static Network network(String name) {
-        return BitcoinNetwork.fromString(name)
-                .orElseThrow(() -> new KeyFormatException("unknown network in wallet file: " + name, null));
+    /** The network a file names: ours (mainnet, testnet3, ...) or, in files written before testnet4, bitcoinj's id ("testnet"). */
+    private static Chain network(String name) {
+        try {
+            return Chain.fromName(name);
+        } catch (IllegalArgumentException e) {
+            throw new KeyFormatException("unknown network in wallet file: " + e.getMessage(), null);
+        }
     }
 
-    private static WalletKeys keys(Network network, int gapLimit, List<WalletFileContent.Account> list) {
+    private static WalletKeys keys(Chain chain, int gapLimit, List<WalletFileContent.Account> list) {
+        Network network = chain.addressNetwork();
         check(gapLimit >= 1 && gapLimit <= MAX_GAP_LIMIT, "gapLimit " + gapLimit + " is outside 1.." + MAX_GAP_LIMIT);
         check(!list.isEmpty(), "no accounts");
         List<HdAccount> accounts = new ArrayList<>();
@@ -194,7 +199,7 @@ final class WalletFormat {
         check(
                 c.network() != null && c.accounts() != null && c.chain() != null && c.transactions() != null,
                 "a required field is missing");
-        Network network = network(c.network());
+        Chain network = network(c.network());
         WalletKeys keys = keys(network, c.gapLimit(), c.accounts());
         check(c.birthdayHeight() >= -1, "birthdayHeight " + c.birthdayHeight() + " is below -1");
         WalletFileContent.Chain ch = c.chain();
@@ -326,16 +331,10 @@ final class WalletFormat {
                         && c.transactions() != null,
                 "a required field is missing");
         check(c.birthdayHeight() >= 0, "birthdayHeight " + c.birthdayHeight() + " is negative");
-        Network network = network(c.network());
+        Chain network = network(c.network());
         WalletKeys keys = keys(network, c.gapLimit(), c.accounts());
         LightWallet w = new LightWallet(
-                file,
-                network,
-                keys,
-                c.secret(),
-                c.birthdayHeight(),
-                c.birthdayTime(),
-                VerifiedHeaderChain.genesis(network));
+                file, network, keys, c.secret(), c.birthdayHeight(), c.birthdayTime(), network.genesisCheckpoint());
         w.headers = VerifiedHeaderChain.restore(network, Base64.getDecoder().decode(c.headers()));
         byte[] fh = Base64.getDecoder().decode(c.filterHeaders());
         check(

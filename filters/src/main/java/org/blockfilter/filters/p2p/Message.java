@@ -2,6 +2,7 @@ package org.blockfilter.filters.p2p;
 
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.chain.Chain;
 
 /**
  * The P2P messages the light client sends or understands. Immutable values; byte arrays are
@@ -13,10 +14,10 @@ public sealed interface Message {
     /** The 12-byte command name on the wire. */
     String command();
 
-    /** BIP 157 / 37 / 144 service bits and inventory types we use. */
-    long NODE_WITNESS = 1L << 3;
+    /** BIP 157 / 144 service bits ({@link Chain} defines them) and the inventory types we use. */
+    long NODE_WITNESS = Chain.NODE_WITNESS;
 
-    long NODE_COMPACT_FILTERS = 1L << 6;
+    long NODE_COMPACT_FILTERS = Chain.NODE_COMPACT_FILTERS;
     int MSG_TX = 1;
     int MSG_BLOCK = 2;
     int MSG_WITNESS_FLAG = 1 << 30;

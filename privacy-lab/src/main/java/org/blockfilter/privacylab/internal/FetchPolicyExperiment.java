@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.bitcoinj.crypto.MnemonicCode;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
@@ -167,7 +168,7 @@ public final class FetchPolicyExperiment {
         try {
             LightWallet wallet = LightWallet.watchOnly(
                     dir.resolve("wallet.json"),
-                    RealChain.NETWORK,
+                    Chain.ofBitcoinj(RealChain.NETWORK),
                     world.accounts()[w.index()].extendedPublicKey(),
                     AddressKind.P2WPKH,
                     WalletKeys.DEFAULT_GAP_LIMIT,

@@ -24,6 +24,7 @@ import org.bitcoinj.core.TransactionOutPoint;
 import org.bitcoinj.core.TransactionWitness;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.FilterElement;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.WalletKeys;
@@ -170,7 +171,7 @@ class RealChainTest {
     private LightWallet sync(FetchPolicyExperiment.World world, MainnetLikeChain.Wallet w) {
         LightWallet wallet = LightWallet.watchOnly(
                 tmp.resolve("w" + w.index() + ".json"),
-                RealChain.NETWORK,
+                Chain.ofBitcoinj(RealChain.NETWORK),
                 world.accounts()[w.index()].extendedPublicKey(),
                 AddressKind.P2WPKH,
                 WalletKeys.DEFAULT_GAP_LIMIT,

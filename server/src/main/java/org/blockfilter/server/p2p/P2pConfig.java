@@ -1,19 +1,18 @@
 package org.blockfilter.server.p2p;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.blockfilter.filters.chain.Chain;
 
 /**
  * Settings of the BIP 157 P2P listener. Immutable and thread-safe; no component is null. Start from
- * {@link #forNetwork} and use the {@code withX} copies (one for each setting a caller changes). Defaults follow Bitcoin Core where Core has a number (ping every 2 min,
+ * {@link #forChain} and use the {@code withX} copies (one for each setting a caller changes). Defaults follow Bitcoin Core where Core has a number (ping every 2 min,
  * 20 min inactivity, 60 s to finish the handshake, 24 h ban).
  *
  * @param host              address to bind
  * @param port              TCP port, 0 for a free one
- * @param network           chain name as Core's getblockchaininfo reports it ("main", "test", "testnet4", "signet", "regtest")
- * @param magic             the network's message start bytes, big-endian (regtest 0xfabfb5da)
+ * @param chain             the network the node behind us is on (its message start is our magic)
  * @param services          service bits we advertise in {@code version}
  * @param maxPeers          connections served at once; more are closed on accept
  * @param handshakeTimeout  time a peer has to complete version/verack
@@ -30,8 +29,7 @@ import java.util.function.Consumer;
 public record P2pConfig(
         String host,
         int port,
-        String network,
-        long magic,
+        Chain chain,
         long services,
         int maxPeers,
         Duration handshakeTimeout,
@@ -46,19 +44,19 @@ public record P2pConfig(
         Duration tipPollInterval) {
 
     /** NODE_NETWORK: serves every block (the node behind us is not pruned). */
-    public static final long NODE_NETWORK = 1L;
+    public static final long NODE_NETWORK = Chain.NODE_NETWORK;
     /** NODE_WITNESS (BIP 144). */
-    public static final long NODE_WITNESS = 1L << 3;
+    public static final long NODE_WITNESS = Chain.NODE_WITNESS;
     /** NODE_COMPACT_FILTERS (BIP 157). */
-    public static final long NODE_COMPACT_FILTERS = 1L << 6;
+    public static final long NODE_COMPACT_FILTERS = Chain.NODE_COMPACT_FILTERS;
     /** NODE_NETWORK_LIMITED (BIP 159): serves at least the last 288 blocks. */
-    public static final long NODE_NETWORK_LIMITED = 1L << 10;
+    public static final long NODE_NETWORK_LIMITED = Chain.NODE_NETWORK_LIMITED;
     /** Ban score at which a peer is disconnected and its address banned (Core's DISCOURAGEMENT_THRESHOLD). */
     public static final int BAN_THRESHOLD = 100;
 
     public P2pConfig {
         Objects.requireNonNull(host, "host");
-        Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(chain, "chain");
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(pingInterval, "pingInterval");
@@ -89,17 +87,14 @@ public record P2pConfig(
     }
 
     /**
-     * Loopback, free port, the network's magic, NODE_NETWORK | NODE_WITNESS |
+     * Loopback, free port, the chain's magic, NODE_NETWORK | NODE_WITNESS |
      * NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED, 64 peers, Core's timeouts and ban time.
-     *
-     * @throws IllegalArgumentException for a chain name we have no magic for
      */
-    public static P2pConfig forNetwork(String network) {
+    public static P2pConfig forChain(Chain chain) {
         return new P2pConfig(
                 "127.0.0.1",
                 0,
-                network,
-                magicOf(network),
+                chain,
                 NODE_NETWORK | NODE_WITNESS | NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED,
                 64,
                 Duration.ofSeconds(60),
@@ -114,16 +109,14 @@ public record P2pConfig(
                 Duration.ofMillis(200));
     }
 
-    /** Message start bytes of a chain as Core names it in getblockchaininfo. */
-    public static long magicOf(String network) {
-        return switch (network.toLowerCase(Locale.ROOT)) {
-            case "main", "mainnet" -> 0xf9beb4d9L;
-            case "test", "testnet", "testnet3" -> 0x0b110907L;
-            case "testnet4" -> 0x1c163f28L;
-            case "signet" -> 0x0a03cf40L; // the default signet
-            case "regtest" -> 0xfabfb5daL;
-            default -> throw new IllegalArgumentException("no P2P magic known for chain " + network);
-        };
+    /** The chain's name as Core's getblockchaininfo reports it ("main", "test", "testnet4", "signet", "regtest"). */
+    public String network() {
+        return chain.coreName();
+    }
+
+    /** The chain's message start, big-endian (regtest 0xfabfb5da). */
+    public long magic() {
+        return chain.magic();
     }
 
     public P2pConfig withHost(String v) {
@@ -184,8 +177,7 @@ public record P2pConfig(
     private static final class Fields {
         String host;
         int port;
-        String network;
-        long magic;
+        Chain chain;
         long services;
         int maxPeers;
         Duration handshakeTimeout;
@@ -202,8 +194,7 @@ public record P2pConfig(
         Fields(P2pConfig c) {
             host = c.host;
             port = c.port;
-            network = c.network;
-            magic = c.magic;
+            chain = c.chain;
             services = c.services;
             maxPeers = c.maxPeers;
             handshakeTimeout = c.handshakeTimeout;
@@ -222,8 +213,7 @@ public record P2pConfig(
             return new P2pConfig(
                     host,
                     port,
-                    network,
-                    magic,
+                    chain,
                     services,
                     maxPeers,
                     handshakeTimeout,

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.MessageCodec;
 import org.blockfilter.server.http.P2pFixtures;
@@ -41,7 +42,7 @@ class HostilePeerTest {
     }
 
     private static P2pConfig config() {
-        return P2pConfig.forNetwork("regtest").withTipPollInterval(Duration.ofMillis(50));
+        return P2pConfig.forChain(Chain.REGTEST).withTipPollInterval(Duration.ofMillis(50));
     }
 
     @AfterEach

@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
+import org.blockfilter.filters.chain.Chain;
 import org.junit.jupiter.api.Test;
 
 class P2pConfigTest {
 
     @Test
     void eachCopyChangesOnlyItsSettings() {
-        P2pConfig d = P2pConfig.forNetwork("regtest");
+        P2pConfig d = P2pConfig.forChain(Chain.REGTEST);
         P2pConfig changed = d.withHost("0.0.0.0")
                 .withPort(8158)
                 .withServices(1)
@@ -25,8 +26,7 @@ class P2pConfigTest {
                 new P2pConfig(
                         "0.0.0.0",
                         8158,
-                        "regtest",
-                        d.magic(),
+                        Chain.REGTEST,
                         1,
                         3,
                         Duration.ofSeconds(1),
@@ -45,7 +45,7 @@ class P2pConfigTest {
 
     @Test
     void copiesAreValidatedLikeTheConstructor() {
-        P2pConfig d = P2pConfig.forNetwork("regtest");
+        P2pConfig d = P2pConfig.forChain(Chain.REGTEST);
         assertThrows(IllegalArgumentException.class, () -> d.withPort(-1));
         assertThrows(IllegalArgumentException.class, () -> d.withFloodLimit(0, 1));
         assertThrows(NullPointerException.class, () -> d.withTipPollInterval(null));

@@ -23,6 +23,7 @@ import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.script.ScriptBuilder;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.MessageCodec;
 import org.blockfilter.server.http.P2pFixtures;
@@ -48,7 +49,7 @@ class P2pServerTest {
 
     @BeforeEach
     void start() throws IOException {
-        server = P2pServer.start(P2pConfig.forNetwork("regtest"), CHAIN.index(), CHAIN.node(), registry);
+        server = P2pServer.start(P2pConfig.forChain(Chain.REGTEST), CHAIN.index(), CHAIN.node(), registry);
     }
 
     @AfterEach

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.server.http.P2pFixtures;
 import org.blockfilter.server.index.FilterIndexReader;
@@ -67,7 +68,7 @@ class TipAnnouncementTest {
     void fewNewBlocksGoAsHeadersToSendheadersPeersAndAsAnInvOfTheTipOtherwise() throws IOException {
         AtomicInteger tip = new AtomicInteger(100);
         try (P2pServer server = P2pServer.start(
-                        P2pConfig.forNetwork("regtest").withTipPollInterval(Duration.ofMillis(20)),
+                        P2pConfig.forChain(Chain.REGTEST).withTipPollInterval(Duration.ofMillis(20)),
                         new GrowingIndex(CHAIN.index(), tip),
                         CHAIN.node(),
                         new SimpleMeterRegistry());

@@ -46,7 +46,7 @@ final class BumpCommand extends NetworkOptions implements Callable<Integer> {
         if (!confirmed(summary, yes)) {
             return 1;
         }
-        List<ChainSource> sources = open(w.network());
+        List<ChainSource> sources = open(w.chain());
         try {
             new Spender(w).broadcast(p, sources);
         } finally {

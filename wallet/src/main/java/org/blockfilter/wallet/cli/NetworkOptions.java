@@ -3,7 +3,7 @@ package org.blockfilter.wallet.cli;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.bitcoinj.base.Network;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.ChainSource;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -22,7 +22,10 @@ abstract class NetworkOptions {
             description = "base URL of a static export (blockfilter-server export) on any HTTP server (repeatable)")
     List<String> exports = new ArrayList<>();
 
-    @Option(names = "--peer", description = "host:port of a BIP 157 node, e.g. 127.0.0.1:18444 (repeatable)")
+    @Option(
+            names = "--peer",
+            description = "host[:port] of a BIP 157 node, e.g. 127.0.0.1:18444; without a port the network's"
+                    + " default P2P port (repeatable)")
     List<String> peers = new ArrayList<>();
 
     @Option(
@@ -31,7 +34,7 @@ abstract class NetworkOptions {
             defaultValue = "30")
     int timeoutSeconds;
 
-    List<ChainSource> open(Network network) {
+    List<ChainSource> open(Chain network) {
         return Transports.open(servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds));
     }
 

@@ -54,7 +54,7 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
             throw new IllegalArgumentException("amount has more than 8 decimals: " + amount);
         }
         // Without --fee-rate the sources are asked for an estimate first, and kept for the broadcast.
-        List<ChainSource> sources = feeRate == null ? open(w.network()) : null;
+        List<ChainSource> sources = feeRate == null ? open(w.chain()) : null;
         String feeLine = "";
         String rateFrom = "--fee-rate";
         long rate;
@@ -75,7 +75,7 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
                 return 1;
             }
             if (sources == null) {
-                sources = open(w.network());
+                sources = open(w.chain());
             }
             spender.broadcast(p, sources);
         } finally {

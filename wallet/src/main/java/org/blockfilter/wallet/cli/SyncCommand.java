@@ -50,7 +50,7 @@ class SyncCommand extends NetworkOptions implements Callable<Integer> {
     public Integer call() {
         LightWallet w = cli.load();
         before(w);
-        List<ChainSource> sources = open(w.network());
+        List<ChainSource> sources = open(w.chain());
         try {
             long t0 = System.nanoTime();
             SyncEngine engine = new SyncEngine(w, sources, quiet ? null : new ProgressBar(cli.err), fetchPolicy);

@@ -5,8 +5,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.bitcoinj.base.Network;
-import org.bitcoinj.core.NetworkParameters;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.p2p.P2pSource;
 import org.blockfilter.wallet.source.rest.ExportSource;
@@ -17,9 +16,9 @@ final class Transports {
     private Transports() {}
 
     static List<ChainSource> open(
-            List<String> servers, List<String> exports, List<String> peers, Network network, Duration timeout) {
+            List<String> servers, List<String> exports, List<String> peers, Chain network, Duration timeout) {
         if (servers.isEmpty() && exports.isEmpty() && peers.isEmpty()) {
-            throw new IllegalArgumentException("give at least one --server URL, --export URL or --peer host:port");
+            throw new IllegalArgumentException("give at least one --server URL, --export URL or --peer host[:port]");
         }
         List<ChainSource> out = new ArrayList<>();
         try {
@@ -30,21 +29,45 @@ final class Transports {
                 out.add(ExportSource.create(URI.create(e), timeout));
             }
             for (String p : peers) {
-                int colon = p.lastIndexOf(':');
-                if (colon <= 0) {
-                    throw new IllegalArgumentException("--peer must be host:port, got " + p);
-                }
-                int port = Integer.parseInt(p.substring(colon + 1));
                 // Connected and resolved on first use, so an unreachable peer is one failed source of the sync.
                 out.add(P2pSource.open(
-                        InetSocketAddress.createUnresolved(p.substring(0, colon), port),
-                        NetworkParameters.of(network),
-                        P2pSource.Options.DEFAULT.withTimeout(timeout)));
+                        peerAddress(p, network), network, P2pSource.Options.DEFAULT.withTimeout(timeout)));
             }
         } catch (RuntimeException e) {
             out.forEach(ChainSource::close);
             throw e;
         }
         return out;
+    }
+
+    /**
+     * {@code host:port}, {@code [v6-address]:port}, or a host (or bare IPv6 address) alone, which
+     * means the network's default P2P port; unresolved (the source resolves it when it connects).
+     */
+    static InetSocketAddress peerAddress(String peer, Chain network) {
+        int colon = peer.lastIndexOf(':');
+        boolean hasPort =
+                colon >= 0 && (peer.startsWith("[") ? peer.lastIndexOf(']') < colon : peer.indexOf(':') == colon);
+        String host = hasPort ? peer.substring(0, colon) : peer;
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        if (host.isBlank()) {
+            throw new IllegalArgumentException("--peer must be host[:port], got '" + peer + "'");
+        }
+        if (!hasPort) {
+            return InetSocketAddress.createUnresolved(host, network.defaultP2pPort());
+        }
+        int port;
+        try {
+            port = Integer.parseInt(peer.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException(
+                    "--peer port must be 1..65535, got '" + peer.substring(colon + 1) + "' in " + peer);
+        }
+        return InetSocketAddress.createUnresolved(host, port);
     }
 }

@@ -12,8 +12,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import org.bitcoinj.base.BitcoinNetwork;
-import org.bitcoinj.base.Network;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.NotAcceptedException;
@@ -66,7 +65,8 @@ public final class WalletCli {
     @Option(
             names = "--network",
             description =
-                    "mainnet, testnet, signet or regtest (default: ${DEFAULT-VALUE}); used by create/restore/watch",
+                    "mainnet, testnet3 (or testnet), testnet4, signet or regtest (default: ${DEFAULT-VALUE}); used by"
+                            + " create/restore/watch, recorded in the wallet file",
             defaultValue = "regtest")
     String network;
 
@@ -122,10 +122,8 @@ public final class WalletCli {
         return cmd.execute(args);
     }
 
-    Network network() {
-        return BitcoinNetwork.fromString(network)
-                .orElseThrow(() -> new IllegalArgumentException(
-                        "unknown network " + network + "; use " + BitcoinNetwork.strings()));
+    Chain network() {
+        return Chain.fromName(network);
     }
 
     /** The wallet, asking for the passphrase only when the file is sealed whole. */

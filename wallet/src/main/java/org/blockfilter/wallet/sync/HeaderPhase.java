@@ -3,11 +3,10 @@ package org.blockfilter.wallet.sync;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
-import org.bitcoinj.core.NetworkParameters;
 import org.blockfilter.filters.Bip157;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 
@@ -140,11 +139,11 @@ final class HeaderPhase {
                         + ", the wallet's chain starts with " + state.blockHash(base) + " there; " + wallet);
     }
 
-    /** " (testnet's)" when {@code genesis} is a known network's genesis block, else empty. */
+    /** " (testnet4's)" when {@code genesis} is a known network's genesis block, else empty. */
     private static String knownGenesis(Sha256Hash genesis) {
-        for (BitcoinNetwork n : BitcoinNetwork.values()) {
-            if (NetworkParameters.of(n).getGenesisBlock().getHash().equals(genesis)) {
-                return " (" + n + "'s)";
+        for (Chain c : Chain.values()) {
+            if (c.genesisHash().equals(genesis)) {
+                return " (" + c.cliName() + "'s)";
             }
         }
         return "";

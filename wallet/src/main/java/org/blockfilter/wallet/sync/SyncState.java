@@ -4,7 +4,6 @@ import java.math.BigInteger;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
@@ -36,7 +35,7 @@ final class SyncState {
 
     /** The network's name as the wallet file writes it, e.g. {@code regtest}. */
     String networkName() {
-        return ((BitcoinNetwork) wallet.network()).toString();
+        return wallet.chain().cliName();
     }
 
     // ---------------------------------------------------------------- block headers

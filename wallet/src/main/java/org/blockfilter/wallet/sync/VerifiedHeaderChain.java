@@ -4,25 +4,26 @@ import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.bitcoinj.base.BitcoinNetwork;
-import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Context;
-import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.VerificationException;
+import org.blockfilter.filters.chain.Chain;
+import org.blockfilter.filters.chain.DifficultyRules;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
+import org.blockfilter.filters.chain.HeaderCheckpoints;
 import org.blockfilter.wallet.store.RecordFile;
 import org.blockfilter.wallet.store.WalletFileException;
 
 /**
  * The best block-header chain the wallet has verified, from its base (genesis, or a {@link
  * HeaderCheckpoint}) to its tip: every header above the base links to the one before, meets the
- * target its bits claim, and claims the right target. Regtest never retargets, so its bits must
- * equal the base's; on other networks the target must not exceed the network's limit (retarget
- * arithmetic is not checked there). Nothing below the base is held or needed: work is compared
- * from the base's chain work.
+ * target its bits claim, claims the bits the network's difficulty rules require ({@link
+ * DifficultyRules}: retargets, testnet's minimum-difficulty exception, BIP 94; regtest never
+ * retargets; exact from a base at a retarget boundary) and, at a height a checkpoint is shipped
+ * for, is that checkpoint's block ({@link HeaderCheckpoints}). Nothing below the base is held or
+ * needed: work is compared from the base's chain work.
  *
  * <p>Headers live in a {@link RecordFile} (record {@code i} is the header at {@code base + i},
  * record 0 the base itself) once {@link #flush}ed, and in memory until then; a chain without a
@@ -36,7 +37,7 @@ public final class VerifiedHeaderChain {
     /** Headers appended in memory before they are written out, once the file is past what the document commits. */
     private static final int FLUSH_EVERY = 20_000;
 
-    private final NetworkParameters params;
+    private final Chain chain;
     private final HeaderCheckpoint base;
     private final Block baseHeader;
     private RecordFile file;
@@ -52,12 +53,12 @@ public final class VerifiedHeaderChain {
     private BigInteger tipWork;
 
     /** A chain of the network's genesis block alone, in memory. */
-    public VerifiedHeaderChain(Network network) {
-        this(network, genesis(network));
+    public VerifiedHeaderChain(Chain chain) {
+        this(chain, chain.genesisCheckpoint());
     }
 
-    private VerifiedHeaderChain(Network network, HeaderCheckpoint base) {
-        this.params = NetworkParameters.of(network);
+    private VerifiedHeaderChain(Chain chain, HeaderCheckpoint base) {
+        this.chain = chain;
         this.base = base;
         this.baseHeader = parse(base.header());
         this.tipHeader = baseHeader;
@@ -69,21 +70,13 @@ public final class VerifiedHeaderChain {
     }
 
     /** A chain of {@code base} alone, in memory: it holds nothing below it and continues from its header. */
-    public static VerifiedHeaderChain fromCheckpoint(Network network, HeaderCheckpoint base) {
-        return new VerifiedHeaderChain(network, base);
-    }
-
-    /** The network's genesis block as a checkpoint at height 0 (its work is its own). */
-    public static HeaderCheckpoint genesis(Network network) {
-        Block g = NetworkParameters.of(network).getGenesisBlock();
-        byte[] raw = new byte[Block.HEADER_SIZE];
-        System.arraycopy(g.serialize(), 0, raw, 0, Block.HEADER_SIZE);
-        return new HeaderCheckpoint(0, raw, g.getWork());
+    public static VerifiedHeaderChain fromCheckpoint(Chain chain, HeaderCheckpoint base) {
+        return new VerifiedHeaderChain(chain, base);
     }
 
     /** A chain from genesis of the concatenated {@code headers} (the one-document wallet format), validated. */
-    public static VerifiedHeaderChain restore(Network network, byte[] concatenatedHeaders) {
-        VerifiedHeaderChain c = new VerifiedHeaderChain(network);
+    public static VerifiedHeaderChain restore(Chain chain, byte[] concatenatedHeaders) {
+        VerifiedHeaderChain c = new VerifiedHeaderChain(chain);
         if (concatenatedHeaders.length % Block.HEADER_SIZE != 0) {
             throw new IllegalArgumentException(
                     "stored header chain length " + concatenatedHeaders.length + " is not a multiple of 80");
@@ -109,13 +102,13 @@ public final class VerifiedHeaderChain {
      * whose hash differs from what the document commits is an error naming the file.
      */
     public static VerifiedHeaderChain open(
-            Network network,
+            Chain chain,
             HeaderCheckpoint base,
             RecordFile file,
             int tipHeight,
             Sha256Hash tipHash,
             BigInteger tipWork) {
-        VerifiedHeaderChain c = new VerifiedHeaderChain(network, base);
+        VerifiedHeaderChain c = new VerifiedHeaderChain(chain, base);
         c.file = file;
         long records = file.count();
         if (records == 0) {
@@ -150,7 +143,7 @@ public final class VerifiedHeaderChain {
             c.committed = tipHeight;
         } else {
             if (top > base.height()) {
-                c.checkHeader(top, c.tipHeader, c.header(top - 1));
+                c.checkHeader(top, c.tipHeader, c.header(top - 1), top, List.of());
             }
             c.tipWork = base.chainWork().add(c.workAbove(base.height()));
             c.committed = top;
@@ -277,20 +270,24 @@ public final class VerifiedHeaderChain {
             } catch (ProtocolException | IllegalArgumentException e) {
                 throw new InvalidHeaderException(height, "header does not parse: " + e.getMessage());
             }
-            checkHeader(height, b, prev);
+            checkHeader(height, b, prev, startHeight, out);
             out.add(b);
             prev = b;
         }
         return out;
     }
 
-    private void checkHeader(int height, Block b, Block prev) {
+    /** {@code b} at {@code height} on {@code prev}, its ancestors from {@code startHeight} up in {@code branch}. */
+    private void checkHeader(int height, Block b, Block prev, int startHeight, List<Block> branch) {
         Sha256Hash prevHash = prev.getHash();
         if (!b.getPrevBlockHash().equals(prevHash)) {
             throw new InvalidHeaderException(
                     height, "header does not link: prev " + b.getPrevBlockHash() + ", expected " + prevHash);
         }
-        checkTarget(height, b, prev);
+        checkTarget(height, b, startHeight, branch);
+        HeaderCheckpoints.conflict(chain, height, b.getHash()).ifPresent(fault -> {
+            throw new InvalidHeaderException(height, fault);
+        });
         // bitcoinj reads its proof-of-work switch from a thread-local Context; set ours (strict PoW).
         Context.propagate(CONTEXT);
         try {
@@ -300,17 +297,37 @@ public final class VerifiedHeaderChain {
         }
     }
 
-    private void checkTarget(int height, Block b, Block prev) {
-        if (params.network() == BitcoinNetwork.REGTEST) {
-            if (b.getDifficultyTarget() != prev.getDifficultyTarget()) {
-                throw new InvalidHeaderException(
-                        height,
-                        "regtest never retargets, but bits changed from " + Long.toHexString(prev.getDifficultyTarget())
-                                + " to " + Long.toHexString(b.getDifficultyTarget()));
+    /**
+     * The bits {@code b} claims are the ones the network's difficulty rules require at
+     * {@code height}, reading its ancestors from the branch so far ({@code branch}, from
+     * {@code startHeight}) and below it from this chain (down to {@link #baseHeight()}).
+     */
+    private void checkTarget(int height, Block b, int startHeight, List<Block> branch) {
+        DifficultyRules.Ancestors ancestors = new DifficultyRules.Ancestors() {
+            @Override
+            public int lowestHeight() {
+                return baseHeight();
             }
-        } else if (b.getDifficultyTargetAsInteger().compareTo(params.getMaxTarget()) > 0) {
-            throw new InvalidHeaderException(height, "target above the network's proof-of-work limit");
-        }
+
+            @Override
+            public long time(int h) {
+                return ancestor(h).time().getEpochSecond();
+            }
+
+            @Override
+            public long bits(int h) {
+                return ancestor(h).getDifficultyTarget();
+            }
+
+            private Block ancestor(int h) {
+                return h >= startHeight ? branch.get(h - startHeight) : header(h);
+            }
+        };
+        chain.difficultyRules()
+                .violation(height, b.time().getEpochSecond(), b.getDifficultyTarget(), ancestors)
+                .ifPresent(fault -> {
+                    throw new InvalidHeaderException(height, fault);
+                });
     }
 
     /** Work of this chain's blocks above {@code height}, which must be at or above the base (nothing below it is held). */

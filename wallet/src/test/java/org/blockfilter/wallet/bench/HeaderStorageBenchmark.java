@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.stream.Stream;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
-import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.store.Sealing;
@@ -78,7 +78,7 @@ public final class HeaderStorageBenchmark {
     private static LightWallet restore(Path file, int birthday) {
         return LightWallet.create(
                 file,
-                RegtestChainBuilder.NETWORK,
+                Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
@@ -91,7 +91,7 @@ public final class HeaderStorageBenchmark {
     private static LightWallet restoreFrom(Path file, int birthday, SyntheticHeaderSource src, int at) {
         return LightWallet.create(
                 file,
-                RegtestChainBuilder.NETWORK,
+                Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),

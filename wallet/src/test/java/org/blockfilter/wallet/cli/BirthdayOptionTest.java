@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.EnumSet;
-import org.bitcoinj.base.BitcoinNetwork;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.ChainStart;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -34,14 +34,11 @@ class BirthdayOptionTest {
 
     @Test
     void theDefaultRestoreHeightIsTheEarliestItsKindsCouldHaveBeenPaid() {
-        assertEquals(481_824, ChainStart.safeBirthday(BitcoinNetwork.MAINNET, EnumSet.of(AddressKind.P2WPKH)));
-        assertEquals(709_632, ChainStart.safeBirthday(BitcoinNetwork.MAINNET, EnumSet.of(AddressKind.P2TR)));
-        assertEquals(
-                481_824,
-                ChainStart.safeBirthday(BitcoinNetwork.MAINNET, EnumSet.of(AddressKind.P2TR, AddressKind.P2WPKH)));
-        assertEquals(
-                0, ChainStart.safeBirthday(BitcoinNetwork.MAINNET, EnumSet.of(AddressKind.P2WPKH, AddressKind.P2PKH)));
-        assertEquals(834_624, ChainStart.safeBirthday(BitcoinNetwork.TESTNET, EnumSet.of(AddressKind.P2WPKH)));
-        assertEquals(0, ChainStart.safeBirthday(BitcoinNetwork.REGTEST, EnumSet.of(AddressKind.P2TR)));
+        assertEquals(481_824, ChainStart.safeBirthday(Chain.MAINNET, EnumSet.of(AddressKind.P2WPKH)));
+        assertEquals(709_632, ChainStart.safeBirthday(Chain.MAINNET, EnumSet.of(AddressKind.P2TR)));
+        assertEquals(481_824, ChainStart.safeBirthday(Chain.MAINNET, EnumSet.of(AddressKind.P2TR, AddressKind.P2WPKH)));
+        assertEquals(0, ChainStart.safeBirthday(Chain.MAINNET, EnumSet.of(AddressKind.P2WPKH, AddressKind.P2PKH)));
+        assertEquals(834_624, ChainStart.safeBirthday(Chain.TESTNET3, EnumSet.of(AddressKind.P2WPKH)));
+        assertEquals(0, ChainStart.safeBirthday(Chain.REGTEST, EnumSet.of(AddressKind.P2TR)));
     }
 }

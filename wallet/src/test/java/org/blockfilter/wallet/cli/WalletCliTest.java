@@ -21,15 +21,7 @@ class WalletCliTest {
     }
 
     private String[] base(String... rest) throws Exception {
-        Path pw = dir.resolve("pw.txt");
-        if (!Files.exists(pw)) {
-            Files.writeString(pw, "correct horse\n");
-        }
-        String[] head = {"--wallet", dir.resolve("w.json").toString(), "--passphrase-file", pw.toString(), "--json"};
-        String[] all = new String[head.length + rest.length];
-        System.arraycopy(head, 0, all, 0, head.length);
-        System.arraycopy(rest, 0, all, head.length, rest.length);
-        return all;
+        return InProcessCli.walletArgs(dir, dir.resolve("w.json"), rest);
     }
 
     @Test

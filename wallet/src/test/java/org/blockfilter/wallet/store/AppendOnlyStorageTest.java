@@ -13,6 +13,7 @@ import java.util.EnumSet;
 import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
@@ -178,7 +179,7 @@ class AppendOnlyStorageTest {
     private LightWallet p2wpkh(String name, LightWallet.Birthday birthday, List<HeaderCheckpoint> checkpoints) {
         return LightWallet.create(
                 dir.resolve(name),
-                RegtestChainBuilder.NETWORK,
+                Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),

@@ -11,7 +11,7 @@ import java.nio.file.Paths;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.blockfilter.filters.testing.RegtestChainBuilder;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.sync.FetchPolicy;
@@ -49,7 +49,7 @@ class KillNineSyncTest {
     void killNineAtAnyMomentLeavesAWalletThatLoadsAndSyncsToTheTruth() throws Exception {
         LightWallet w = LightWallet.create(
                 dir.resolve("wallet.json"),
-                RegtestChainBuilder.NETWORK,
+                Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),

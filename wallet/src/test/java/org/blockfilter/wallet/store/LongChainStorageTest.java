@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import org.blockfilter.filters.testing.RegtestChainBuilder;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.sync.FetchPolicy;
@@ -31,7 +31,7 @@ class LongChainStorageTest {
         SyntheticHeaderSource src = new SyntheticHeaderSource(190_000);
         LightWallet w = LightWallet.create(
                 dir.resolve("wallet.json"),
-                RegtestChainBuilder.NETWORK,
+                Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),

@@ -19,6 +19,7 @@ import java.util.function.Consumer;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.TransactionOutput;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -275,7 +276,7 @@ class SealedWalletFileTest {
         Path sealedFile = dir.resolve("watch-all.json");
         LightWallet sealed = LightWallet.watchOnly(
                 sealedFile,
-                RegtestChainBuilder.NETWORK,
+                Chain.REGTEST,
                 xpub,
                 AddressKind.P2WPKH,
                 20,
@@ -293,7 +294,7 @@ class SealedWalletFileTest {
                 IllegalArgumentException.class,
                 () -> LightWallet.watchOnly(
                         dir.resolve("watch-secret.json"),
-                        RegtestChainBuilder.NETWORK,
+                        Chain.REGTEST,
                         xpub,
                         AddressKind.P2WPKH,
                         20,

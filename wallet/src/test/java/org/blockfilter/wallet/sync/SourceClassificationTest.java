@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import org.bitcoinj.base.BitcoinNetwork;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -26,7 +26,7 @@ class SourceClassificationTest {
     void anHonestSourceOfAnotherNetworkIsNamedAsSuchWithTheWalletsNetwork() {
         LightWallet testnet = LightWallet.create(
                 dir.resolve("testnet.json"),
-                BitcoinNetwork.TESTNET,
+                Chain.TESTNET3,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
@@ -46,7 +46,7 @@ class SourceClassificationTest {
         assertTrue(
                 f.toString()
                         .startsWith("regtest-server OTHER_NETWORK: is on another network: its genesis is "
-                                + regtest.block(0).getHash() + " (regtest's); this wallet is a testnet wallet"),
+                                + regtest.block(0).getHash() + " (regtest's); this wallet is a testnet3 wallet"),
                 f.toString());
         assertEquals(0, testnet.headers().tipHeight());
     }

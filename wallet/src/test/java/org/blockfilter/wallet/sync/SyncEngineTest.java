@@ -9,6 +9,7 @@ import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -176,7 +177,7 @@ class SyncEngineTest {
         String xpub = full.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
         LightWallet watch = LightWallet.watchOnly(
                 dir.resolve("watch.json"),
-                RegtestChainBuilder.NETWORK,
+                Chain.REGTEST,
                 xpub,
                 AddressKind.P2WPKH,
                 20,

@@ -3,7 +3,7 @@ package org.blockfilter.wallet.testchain;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import org.blockfilter.filters.testing.RegtestChainBuilder;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.WalletKeys;
@@ -34,7 +34,7 @@ public final class TestWallets {
     public static LightWallet p2wpkh(Path dir, String name, List<String> mnemonic) {
         return LightWallet.create(
                 dir.resolve(name + ".json"),
-                RegtestChainBuilder.NETWORK,
+                Chain.REGTEST,
                 mnemonic,
                 PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
@@ -47,7 +47,7 @@ public final class TestWallets {
     public static LightWallet create(Path dir, LightWallet.Birthday birthday, Sealing sealing) {
         return LightWallet.create(
                 dir.resolve("wallet.json"),
-                RegtestChainBuilder.NETWORK,
+                Chain.REGTEST,
                 MNEMONIC,
                 PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH, AddressKind.P2PKH, AddressKind.P2TR),

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
@@ -50,7 +51,7 @@ final class FollowingServer implements AutoCloseable {
         index = new StoreFilterIndexReader(store);
         rest = RestServer.start(RestConfig.defaults(), index, new RpcNodeGateway(rpc));
         p2p = P2pServer.start(
-                P2pConfig.forNetwork("regtest").withTipPollInterval(Duration.ofMillis(50)),
+                P2pConfig.forChain(Chain.REGTEST).withTipPollInterval(Duration.ofMillis(50)),
                 index,
                 new RpcNodeGateway(rpc),
                 new SimpleMeterRegistry());

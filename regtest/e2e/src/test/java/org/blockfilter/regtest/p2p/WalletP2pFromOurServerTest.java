@@ -10,7 +10,7 @@ import java.util.EnumSet;
 import java.util.List;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
@@ -74,9 +74,7 @@ class WalletP2pFromOurServerTest {
         server = new FollowingServer(node);
         server.awaitNodeTip();
         try (P2pSource source = P2pSource.connect(
-                server.p2pAddress(),
-                RegtestNode.PARAMS,
-                P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(20)))) {
+                server.p2pAddress(), Chain.REGTEST, P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(20)))) {
             SyncReport first = new SyncEngine(w, List.of(source), null).sync();
             assertEquals(node.tipHeight(), first.tipHeight());
             assertEquals(node.tipHash(), w.headers().tipHash());

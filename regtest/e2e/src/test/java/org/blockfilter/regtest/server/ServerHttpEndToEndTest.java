@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.List;
 import org.bitcoinj.core.Block;
 import org.blockfilter.filters.BasicFilter;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.RegtestNode;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +80,7 @@ class ServerHttpEndToEndTest {
             int p2pPort = Integer.parseInt(p2pLine.replaceAll(".*127\\.0\\.0\\.1:(\\d+).*", "$1"));
             try (org.blockfilter.wallet.source.p2p.P2pSource p2p = org.blockfilter.wallet.source.p2p.P2pSource.connect(
                     new java.net.InetSocketAddress("127.0.0.1", p2pPort),
-                    RegtestNode.PARAMS,
+                    Chain.REGTEST,
                     org.blockfilter.wallet.source.p2p.P2pSource.Options.DEFAULT)) {
                 assertEquals(st.path("indexedHeight").asInt(), p2p.tipHeight());
                 assertEquals(

@@ -20,6 +20,7 @@ import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionOutput;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.bdk.BdkTestSupport;
 import org.blockfilter.regtest.btcd.BtcdNode;
@@ -131,8 +132,8 @@ class BdkInteropTest {
         assertEquals(paid.get("paid").asText(), bdkTxid.toString());
         node.mine(1);
 
-        try (P2pSource source = P2pSource.connect(
-                p2p, RegtestNode.PARAMS, P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(10)))) {
+        try (P2pSource source =
+                P2pSource.connect(p2p, Chain.REGTEST, P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(10)))) {
             new SyncEngine(w, List.of(source), null).sync();
             Transaction fromBdk = w.ledger().get(bdkTxid).orElseThrow().tx();
             assertEquals(Coin.valueOf(150_000), paidTo(fromBdk, ourTaproot));

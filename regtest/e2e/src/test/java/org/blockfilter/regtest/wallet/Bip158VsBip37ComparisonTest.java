@@ -26,6 +26,7 @@ import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.script.Script;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.Bip157;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.btcd.BtcdOptions;
@@ -148,7 +149,7 @@ class Bip158VsBip37ComparisonTest {
                 proxy.reset();
                 rows.add(bip158(
                         "bip158-p2p",
-                        () -> P2pSource.connect(proxy.address(), RegtestNode.PARAMS, P2pSource.Options.DEFAULT),
+                        () -> P2pSource.connect(proxy.address(), Chain.REGTEST, P2pSource.Options.DEFAULT),
                         proxy,
                         truth,
                         wallet,

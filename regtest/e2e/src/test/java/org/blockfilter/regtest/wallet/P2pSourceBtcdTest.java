@@ -19,7 +19,7 @@ import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.filters.PrevoutScripts;
-import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.btcd.BtcdOptions;
 import org.blockfilter.regtest.btcd.BtcdTestSupport;
@@ -56,7 +56,7 @@ class P2pSourceBtcdTest {
     }
 
     private P2pSource connect() {
-        return P2pSource.connect(node.p2pAddress().orElseThrow(), RegtestNode.PARAMS, OPTIONS);
+        return P2pSource.connect(node.p2pAddress().orElseThrow(), Chain.REGTEST, OPTIONS);
     }
 
     /** Our BIP 158 filters and BIP 157 headers for the node's best chain, computed from its blocks. */

@@ -12,7 +12,7 @@ import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.Bip157;
-import org.blockfilter.regtest.RegtestNode;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.btcd.BtcdOptions;
 import org.blockfilter.regtest.btcd.BtcdTestSupport;
@@ -58,8 +58,8 @@ class RestSourceServerTest {
         node.mine(1001 - node.tipHeight()); // a checkpoint at 1000
         server = new ServerOnNode(node);
         try (RestSource rest = RestSource.create(server.baseUri(), Duration.ofSeconds(30));
-                P2pSource p2p = P2pSource.connect(
-                        node.p2pAddress().orElseThrow(), RegtestNode.PARAMS, P2pSource.Options.DEFAULT)) {
+                P2pSource p2p =
+                        P2pSource.connect(node.p2pAddress().orElseThrow(), Chain.REGTEST, P2pSource.Options.DEFAULT)) {
             int tip = p2p.tipHeight();
             assertEquals(tip, rest.tipHeight());
             Sha256Hash tipHash = node.tipHash();

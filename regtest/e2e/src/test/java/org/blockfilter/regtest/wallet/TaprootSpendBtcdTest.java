@@ -12,6 +12,7 @@ import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
@@ -61,7 +62,7 @@ class TaprootSpendBtcdTest {
 
         try (P2pSource source = P2pSource.connect(
                 node.p2pAddress().orElseThrow(),
-                RegtestNode.PARAMS,
+                Chain.REGTEST,
                 P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(10)))) {
             new SyncEngine(w, List.of(source), null).sync();
             Coin received = w.ledger().balance(true);

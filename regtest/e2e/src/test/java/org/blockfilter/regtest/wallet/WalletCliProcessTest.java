@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.bitcoinj.base.BitcoinNetwork;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.cli.WalletCli;
@@ -66,11 +66,11 @@ class WalletCliProcessTest {
     }
 
     private Path wallet() {
-        return wallet(BitcoinNetwork.REGTEST);
+        return wallet(Chain.REGTEST);
     }
 
-    private Path wallet(BitcoinNetwork network) {
-        Path file = dir.resolve(network + ".json");
+    private Path wallet(Chain network) {
+        Path file = dir.resolve(network.cliName() + ".json");
         LightWallet.create(
                 file,
                 network,
@@ -109,11 +109,11 @@ class WalletCliProcessTest {
 
     @Test
     void anHonestServerOfAnotherNetworkIsNamedAsSuchAndExitsOne() throws Exception {
-        Path file = wallet(BitcoinNetwork.TESTNET);
+        Path file = wallet(Chain.TESTNET3);
         Result r = againstServer(3, "--wallet", file.toString(), "sync", "--quiet");
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(r.err().contains("OTHER_NETWORK: is on another network: its genesis is "), r.err());
-        assertTrue(r.err().contains("(regtest's); this wallet is a testnet wallet"), r.err());
+        assertTrue(r.err().contains("(regtest's); this wallet is a testnet3 wallet"), r.err());
     }
 
     @Test

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.bitcoinj.base.Address;
-import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.script.Script;
 import org.bitcoinj.script.ScriptBuilder;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.btcd.BtcdOptions;
@@ -132,14 +132,7 @@ public final class WalletFixture<N extends RegtestNode> implements AutoCloseable
     /** A new regtest wallet at {@code file} from {@link #MNEMONIC} with the given account kinds. */
     public static LightWallet newWallet(Path file, char[] passphrase, Set<AddressKind> kinds) {
         return LightWallet.create(
-                file,
-                BitcoinNetwork.REGTEST,
-                MNEMONIC,
-                passphrase,
-                kinds,
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10);
+                file, Chain.REGTEST, MNEMONIC, passphrase, kinds, 20, LightWallet.Birthday.ofHeight(0), 1 << 10);
     }
 
     /** {@code w}'s receive address {@code index} of account {@code kind}. */

@@ -16,6 +16,7 @@ import org.bitcoinj.base.AddressParser;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
@@ -65,7 +66,7 @@ class WalletSyncBtcdTest {
     private P2pSource connect() {
         return P2pSource.connect(
                 node.p2pAddress().orElseThrow(),
-                RegtestNode.PARAMS,
+                Chain.REGTEST,
                 P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(10)));
     }
 

@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.RegtestNodeException;
 import org.blockfilter.regtest.internal.RpcNode;
 import org.blockfilter.server.rpc.JsonRpcClient;
@@ -28,8 +29,8 @@ public final class BitcoinCoreNode extends RpcNode {
     /** The image we test against; override with {@link #start(Address, String)}. */
     public static final String DEFAULT_IMAGE = "bitcoin/bitcoin:28.1";
 
-    private static final int RPC_PORT = 18443;
-    private static final int P2P_PORT = 18444;
+    private static final int RPC_PORT = Chain.REGTEST.defaultRpcPort();
+    private static final int P2P_PORT = Chain.REGTEST.defaultP2pPort();
     private static final int LOG_LINES = 40;
 
     private final GenericContainer<?> container;

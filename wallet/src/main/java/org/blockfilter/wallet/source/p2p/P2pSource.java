@@ -7,15 +7,14 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
-import org.bitcoinj.core.NetworkParameters;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.Bip158;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.ProtocolLimits;
 import org.blockfilter.filters.wire.WireFormatException;
@@ -101,7 +100,7 @@ public final class P2pSource implements ChainSource {
     private static final Duration MAX_RELAY_WAIT = Duration.ofSeconds(60);
 
     private final InetSocketAddress peer;
-    private final NetworkParameters params;
+    private final Chain network;
     private final Options options;
     private final String name;
     private final PeerHeaderChain chain;
@@ -112,18 +111,20 @@ public final class P2pSource implements ChainSource {
     private boolean closed;
     private long pingNonce = new java.security.SecureRandom().nextLong();
 
-    private P2pSource(InetSocketAddress peer, NetworkParameters params, Options options) {
+    private P2pSource(InetSocketAddress peer, Chain network, Options options) {
         this.peer = peer;
-        this.params = params;
+        this.network = network;
         this.options = options;
         this.name = "p2p:" + peer.getHostString() + ":" + peer.getPort();
-        this.chain = new PeerHeaderChain(
-                Arrays.copyOf(params.getGenesisBlock().serialize(), ProtocolLimits.HEADER_BYTES), options.maxHeight());
+        this.chain = new PeerHeaderChain(network.genesisHeader(), options.maxHeight());
     }
 
-    /** Connects and handshakes now, so a peer that does not serve compact filters fails here. */
-    public static P2pSource connect(InetSocketAddress peer, NetworkParameters params, Options options) {
-        P2pSource s = open(peer, params, options);
+    /**
+     * Connects and handshakes now, so a peer that does not serve compact filters fails here. The
+     * network gives the message start and the genesis the peer's header chain must start from.
+     */
+    public static P2pSource connect(InetSocketAddress peer, Chain network, Options options) {
+        P2pSource s = open(peer, network, options);
         s.call("connect", c -> null);
         return s;
     }
@@ -133,11 +134,11 @@ public final class P2pSource implements ChainSource {
      * request (and the sync counts it as one failed source) instead of the caller. {@code peer}
      * may be unresolved: the name is resolved on each connection.
      */
-    public static P2pSource open(InetSocketAddress peer, NetworkParameters params, Options options) {
+    public static P2pSource open(InetSocketAddress peer, Chain network, Options options) {
         Objects.requireNonNull(peer, "peer");
-        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(network, "network");
         Objects.requireNonNull(options, "options");
-        return new P2pSource(peer, params, options);
+        return new P2pSource(peer, network, options);
     }
 
     @Override
@@ -329,7 +330,7 @@ public final class P2pSource implements ChainSource {
         try {
             return PeerConnection.open(
                     peer,
-                    params.getPacketMagic(),
+                    network.magic(),
                     options.timeout().toMillis(),
                     relayWait().toMillis(),
                     USER_AGENT,
@@ -443,11 +444,7 @@ public final class P2pSource implements ChainSource {
         }
         if (connection == null) {
             PeerConnection c = PeerConnection.open(
-                    peer,
-                    params.getPacketMagic(),
-                    options.timeout().toMillis(),
-                    options.silenceMillis(attempt),
-                    USER_AGENT);
+                    peer, network.magic(), options.timeout().toMillis(), options.silenceMillis(attempt), USER_AGENT);
             if ((c.peerVersion().services() & Message.NODE_COMPACT_FILTERS) == 0) {
                 c.close();
                 throw fail("peer does not advertise NODE_COMPACT_FILTERS (services 0x"

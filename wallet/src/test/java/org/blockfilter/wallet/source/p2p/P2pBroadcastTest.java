@@ -13,8 +13,8 @@ import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionWitness;
-import org.bitcoinj.params.RegTestParams;
 import org.bitcoinj.script.ScriptBuilder;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.wallet.source.NotAcceptedException;
 import org.junit.jupiter.api.Test;
@@ -39,7 +39,7 @@ class P2pBroadcastTest {
     }
 
     private static P2pSource connect(MempoolPeer peer) {
-        return P2pSource.connect(peer.address(), RegTestParams.get(), FAST);
+        return P2pSource.connect(peer.address(), Chain.REGTEST, FAST);
     }
 
     @Test

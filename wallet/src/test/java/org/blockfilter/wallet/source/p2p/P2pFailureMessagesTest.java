@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.bitcoinj.params.RegTestParams;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.SourceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +36,7 @@ class P2pFailureMessagesTest {
     }
 
     private static SourceException connectFails(InetSocketAddress peer) {
-        return assertThrows(SourceException.class, () -> P2pSource.connect(peer, RegTestParams.get(), FAST));
+        return assertThrows(SourceException.class, () -> P2pSource.connect(peer, Chain.REGTEST, FAST));
     }
 
     private static void assertNamesNoSoftware(SourceException e) {

@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.Coin;
-import org.bitcoinj.params.RegTestParams;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
@@ -71,8 +71,8 @@ class P2pSourceInSyncTest {
         try (FakePeer peer = new FakePeer(
                         SERVES_FILTERS,
                         (n, m) -> m instanceof Message.GetHeaders ? List.of(new Message.Headers(broken)) : List.of());
-                P2pSource p2p = P2pSource.connect(
-                        peer.address(), RegTestParams.get(), P2pSource.Options.DEFAULT.withAttempts(1))) {
+                P2pSource p2p =
+                        P2pSource.connect(peer.address(), Chain.REGTEST, P2pSource.Options.DEFAULT.withAttempts(1))) {
             SyncReport r = new SyncEngine(wallet, List.of(p2p, new MemorySource("honest", chain)), null).sync();
 
             SourceFault f = fault(r, p2p.name());
@@ -107,8 +107,7 @@ class P2pSourceInSyncTest {
         }
 
         P2pSource source(P2pSource.Options options) {
-            return P2pSource.open(
-                    new InetSocketAddress("127.0.0.1", server.getLocalPort()), RegTestParams.get(), options);
+            return P2pSource.open(new InetSocketAddress("127.0.0.1", server.getLocalPort()), Chain.REGTEST, options);
         }
 
         @Override

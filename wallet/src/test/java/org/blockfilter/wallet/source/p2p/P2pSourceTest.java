@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.function.BiFunction;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.params.RegTestParams;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
@@ -54,8 +55,8 @@ class P2pSourceTest {
     @Test
     void peerWithoutCompactFiltersServiceIsRefusedAtConnect() throws IOException {
         try (FakePeer peer = new FakePeer(Message.NODE_WITNESS | 1, (n, m) -> List.of())) {
-            SourceException e = assertThrows(
-                    SourceException.class, () -> P2pSource.connect(peer.address(), RegTestParams.get(), FAST));
+            SourceException e =
+                    assertThrows(SourceException.class, () -> P2pSource.connect(peer.address(), Chain.REGTEST, FAST));
             assertTrue(e.getMessage().contains("does not advertise NODE_COMPACT_FILTERS"), e.getMessage());
             assertEquals("p2p:127.0.0.1:" + peer.address().getPort(), e.source());
         }
@@ -64,7 +65,7 @@ class P2pSourceTest {
     @Test
     void aPeerHasNoFeeEstimateAndTheAnswerSaysWhatToDo() throws IOException {
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             org.blockfilter.wallet.source.FeeEstimate e = source.feeEstimate(6);
             assertTrue(e.satPerVByte().isEmpty());
             assertTrue(
@@ -75,7 +76,7 @@ class P2pSourceTest {
     @Test
     void tipAndHeadersComeFromTheSyncedHeaderChain() throws IOException {
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             assertEquals(3, source.tipHeight());
             List<byte[]> headers = source.blockHeaders(2, 10);
             assertEquals(2, headers.size());
@@ -94,7 +95,7 @@ class P2pSourceTest {
                         withHeaders((n, m) -> m instanceof Message.GetCFHeaders g && n >= 2
                                 ? List.of(new Message.Ping(1), new Message.CFHeaders(0, g.stopHash(), prev, hashes))
                                 : List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             ChainSource.FilterHashBatch fh = source.filterHeaders(2, hashAt(3));
             assertEquals(prev, fh.previousHeader());
             assertEquals(hashes, fh.filterHashes());
@@ -105,7 +106,7 @@ class P2pSourceTest {
     @Test
     void peerThatStaysSilentIsNamedAfterTheLastAttempt() throws IOException {
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.filterCheckpoints(hashAt(3)));
             assertTrue(e.getMessage().contains("getcfcheckpt: no answer after 2 attempts"), e.getMessage());
         }
@@ -120,7 +121,7 @@ class P2pSourceTest {
                                         new Message.CFilter(0, hashAt(1), new byte[] {0}),
                                         new Message.CFilter(0, hashAt(3), new byte[] {0}))
                                 : List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.filters(1, hashAt(3)));
             assertTrue(e.getMessage().contains("cfilter #1 is for block " + hashAt(3)), e.getMessage());
         }
@@ -136,7 +137,7 @@ class P2pSourceTest {
                                         new Message.CFilter(0, hashAt(2), new byte[] {1, 7}),
                                         new Message.CFilter(0, hashAt(3), new byte[] {0}))
                                 : List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             assertEquals(
                     List.of(
                             new ChainSource.BlockFilterBytes(hashAt(2), new byte[] {1, 7}),
@@ -156,7 +157,7 @@ class P2pSourceTest {
                                         Sha256Hash.ZERO_HASH,
                                         Collections.nCopies(5, Sha256Hash.ZERO_HASH)))
                                 : List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.filterHeaders(1, hashAt(3)));
             assertTrue(e.getMessage().contains("5 filter hashes for 3 blocks"), e.getMessage());
         }
@@ -169,7 +170,7 @@ class P2pSourceTest {
                         withHeaders((n, m) -> m instanceof Message.GetCFCheckpt
                                 ? List.of(new Message.CFCheckpt(1, hashAt(3), List.of()))
                                 : List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.filterCheckpoints(hashAt(3)));
             assertTrue(e.getMessage().contains("filter type 1"), e.getMessage());
             assertEquals(1, peer.connections());
@@ -179,7 +180,7 @@ class P2pSourceTest {
     @Test
     void stopHashOutsideThePeersChainIsNamed() throws IOException {
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             SourceException e =
                     assertThrows(SourceException.class, () -> source.filters(0, Sha256Hash.of(new byte[] {1})));
             assertTrue(e.getMessage().contains("is not in the peer's best chain"), e.getMessage());
@@ -194,7 +195,7 @@ class P2pSourceTest {
                         withHeaders((n, m) -> m instanceof Message.GetData g
                                 ? List.of(new Message.NotFound(g.items()))
                                 : List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             SourceException e = assertThrows(SourceException.class, () -> source.block(missing));
             assertTrue(e.getMessage().contains("peer does not have block " + missing), e.getMessage());
         }
@@ -209,7 +210,7 @@ class P2pSourceTest {
                                         && g.items().get(0).type() == Message.MSG_WITNESS_BLOCK
                                 ? List.of(new Message.BlockMessage(genesis))
                                 : List.of()));
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             assertArrayEquals(
                     genesis, source.block(RegTestParams.get().getGenesisBlock().getHash()));
         }
@@ -218,7 +219,7 @@ class P2pSourceTest {
     @Test
     void closedSourceRefusesCalls() throws IOException {
         try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()))) {
-            P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST);
+            P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST);
             source.close();
             assertThrows(SourceException.class, source::tipHeight);
         }
@@ -235,7 +236,7 @@ class P2pSourceTest {
                     }
                     return List.of();
                 });
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             assertEquals(3, source.tipHeight());
 
             assertEquals(3, source.tipHeight());
@@ -272,7 +273,7 @@ class P2pSourceTest {
                     out.addAll(noise);
                     return out;
                 });
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             assertEquals(3, source.tipHeight());
             assertEquals(hashes, source.filterHeaders(2, hashAt(3)).filterHashes());
             assertEquals(3, source.tipHeight());
@@ -292,7 +293,7 @@ class P2pSourceTest {
                     }
                     return List.of();
                 });
-                P2pSource source = P2pSource.connect(peer.address(), RegTestParams.get(), FAST)) {
+                P2pSource source = P2pSource.connect(peer.address(), Chain.REGTEST, FAST)) {
             assertEquals(3, source.tipHeight());
             assertEquals(4, source.tipHeight());
         }

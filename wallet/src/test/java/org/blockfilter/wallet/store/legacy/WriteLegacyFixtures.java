@@ -3,6 +3,7 @@ package org.blockfilter.wallet.store.legacy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -36,7 +37,7 @@ public final class WriteLegacyFixtures {
                 secretOnly.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
         LightWallet watch = LightWallet.watchOnly(
                 tmp.resolve("w").resolve("wallet.json"),
-                RegtestChainBuilder.NETWORK,
+                Chain.REGTEST,
                 xpub,
                 AddressKind.P2WPKH,
                 20,
