@@ -4,13 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -47,8 +50,9 @@ class KillNineSyncTest {
 
     @Test
     void killNineAtAnyMomentLeavesAWalletThatLoadsAndSyncsToTheTruth() throws Exception {
-        LightWallet w = LightWallet.create(
-                dir.resolve("wallet.json"),
+        Path initial = Files.createDirectories(dir.resolve("initial")).resolve("wallet.json");
+        LightWallet.create(
+                initial,
                 Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
@@ -58,21 +62,28 @@ class KillNineSyncTest {
                 1 << 10,
                 Sealing.SECRET_ONLY);
         SyntheticHeaderSource truth = new SyntheticHeaderSource(TIP);
+        // The kill moments are fractions of how long a whole sync takes on this machine, each on a
+        // fresh copy of the wallet, so they land inside the sync however fast or loaded the machine is.
+        Process calibration = started(copyOf(initial, "calibration"));
+        long t0 = System.nanoTime();
+        assertTrue(calibration.waitFor(120, TimeUnit.SECONDS));
+        long wholeSyncMillis = Math.max(10, (System.nanoTime() - t0) / 1_000_000);
         int killed = 0;
-        for (long delay : new long[] {150, 400, 800, 1_300, 2_000, 3_000}) {
-            Process p = child(w.file());
-            String first =
-                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
-            assertEquals("syncing", first);
+        Path lastKilled = null;
+        double[] fractions = {0.05, 0.15, 0.3, 0.45, 0.6, 0.8};
+        for (int i = 0; i < fractions.length; i++) {
+            Path wallet = copyOf(initial, "kill-" + i);
+            Process p = started(wallet);
             // Not synchronisation: the moment of the kill is the variable under test.
-            Thread.sleep(delay);
+            Thread.sleep(Math.max(1, (long) (fractions[i] * wholeSyncMillis)));
             if (p.isAlive()) {
                 p.destroyForcibly();
                 killed++;
+                lastKilled = wallet;
             }
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
 
-            LightWallet after = LightWallet.load(w.file());
+            LightWallet after = LightWallet.load(wallet);
             int tip = after.headers().tipHeight();
             assertEquals(truth.hashAt(tip), after.headers().tipHash(), "the committed tip is the chain's");
             int fh = after.filterHeaders().tipHeight();
@@ -81,16 +92,40 @@ class KillNineSyncTest {
             }
             assertTrue(after.scannedHeight() <= Math.max(fh, after.birthdayHeight() - 1));
         }
-        assertTrue(killed >= 3, "only " + killed + " children were killed before they finished");
+        assertTrue(
+                killed >= 3,
+                "only " + killed + " children were killed before they finished (a whole sync took " + wholeSyncMillis
+                        + " ms)");
 
-        LightWallet last = LightWallet.load(w.file());
+        LightWallet last = LightWallet.load(lastKilled);
         SyncReport r = new SyncEngine(last, List.of(truth), null, FetchPolicy.NONE).sync();
         assertEquals(List.of(), r.dropped());
         assertEquals(TIP, last.headers().tipHeight());
         assertEquals(TIP, last.scannedHeight());
         assertEquals(
                 truth.filterHeaderAt(TIP),
-                LightWallet.load(w.file()).filterHeaders().header(TIP));
+                LightWallet.load(lastKilled).filterHeaders().header(TIP));
+    }
+
+    /** A copy of the wallet document and its record files in a folder of its own. */
+    private Path copyOf(Path wallet, String name) throws IOException {
+        Path to = Files.createDirectories(dir.resolve(name));
+        try (Stream<Path> files = Files.list(wallet.getParent())) {
+            for (Path f : files.toList()) {
+                if (f.getFileName().toString().startsWith(wallet.getFileName().toString())) {
+                    Files.copy(f, to.resolve(f.getFileName()));
+                }
+            }
+        }
+        return to.resolve(wallet.getFileName());
+    }
+
+    /** A child syncing {@code wallet}, once it has loaded it. */
+    private static Process started(Path wallet) throws Exception {
+        Process p = child(wallet);
+        String first = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        assertEquals("syncing", first);
+        return p;
     }
 
     private static Process child(Path wallet) throws Exception {
