@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bitcoinj.base.Coin;
@@ -26,6 +27,7 @@ import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.cli.WalletCli;
 import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.store.ChainFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -133,6 +135,12 @@ class SendBroadcastBtcdTest {
             // A second copy of the wallet that will spend the same coin again.
             Path copy = dir.resolve("copy.json");
             Files.copy(file, copy);
+            for (UnaryOperator<Path> chainFile : List.<UnaryOperator<Path>>of(
+                    ChainFiles::headers, ChainFiles::filterHeaders, ChainFiles::checkpoints)) {
+                if (Files.exists(chainFile.apply(file))) {
+                    Files.copy(chainFile.apply(file), chainFile.apply(copy));
+                }
+            }
             Run first = send(file, spec, "0.01", "--server", url);
             assertEquals(0, first.exit(), first.err());
             Coin before = LightWallet.load(copy, PASSPHRASE).ledger().balance(false);
