@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
@@ -62,10 +63,27 @@ class P2pBroadcastTest {
             assertEquals(tx.getTxId(), source.broadcast(tx.serialize()));
             assertTrue(peer.holds(tx.getTxId()));
             assertEquals(List.of(new Message.InvItem(Message.MSG_WTX, tx.getWTxId())), peer.announcedToUs);
-            // Our wtxidrelay before verack on the main connection and on the watcher.
-            assertEquals(2, peer.wtxidRelayBeforeVerack.get());
+            // Our wtxidrelay before verack on the main connection and on the watcher. The broadcast
+            // may be judged on the main connection before the peer has read the watcher's
+            // wtxidrelay (it is sent before our verack, but our side finishes on the peer's), so
+            // the count is awaited, not read once.
+            assertEquals(2, awaitCount(peer.wtxidRelayBeforeVerack, 2, Duration.ofSeconds(5)));
             assertEquals(0, peer.unrequestedTx.get());
         }
+    }
+
+    /** The counter's value once it reaches {@code want}, or its value when {@code limit} has passed. */
+    private static int awaitCount(AtomicInteger counter, int want, Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (counter.get() < want && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return counter.get();
     }
 
     /** The message of the broadcast's NotAcceptedException; the peer holds nothing and got no unasked tx. */
