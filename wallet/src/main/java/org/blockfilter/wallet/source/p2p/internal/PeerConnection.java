@@ -13,6 +13,7 @@ import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.MessageCodec;
 import org.blockfilter.filters.p2p.MessageFrame;
 import org.blockfilter.filters.wire.WireFormatException;
+import org.blockfilter.wallet.source.net.Dialer;
 
 /**
  * One TCP connection to a Bitcoin peer: message framing (magic, 12-byte command, length,
@@ -80,7 +81,7 @@ public final class PeerConnection implements AutoCloseable {
     public static PeerConnection open(
             InetSocketAddress peer, long packetMagic, long timeoutMillis, long silenceMillis, String userAgent)
             throws IOException {
-        return open(peer, packetMagic, timeoutMillis, silenceMillis, userAgent, false);
+        return open(Dialer.DIRECT, peer, packetMagic, timeoutMillis, silenceMillis, userAgent, false);
     }
 
     /**
@@ -88,6 +89,7 @@ public final class PeerConnection implements AutoCloseable {
      * announces the transactions it accepts to this connection (BIP 37's relay flag).
      */
     public static PeerConnection open(
+            Dialer dialer,
             InetSocketAddress peer,
             long packetMagic,
             long timeoutMillis,
@@ -96,24 +98,25 @@ public final class PeerConnection implements AutoCloseable {
             boolean relay)
             throws IOException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
-        InetSocketAddress address = peer;
-        if (address.isUnresolved()) {
-            address = new InetSocketAddress(peer.getHostString(), peer.getPort());
-            if (address.isUnresolved()) {
-                throw new UnknownHostException("the host name " + peer.getHostString() + " did not resolve");
-            }
+        String address = peer.getHostString() + ":" + peer.getPort();
+        Socket socket;
+        try {
+            // The name stays unresolved here: the dialer resolves it, or hands it to the proxy.
+            socket = dialer.connect(
+                    peer.getHostString(), peer.getPort(), (int) Math.max(1, Math.min(timeoutMillis, silenceMillis)));
+        } catch (SocketTimeoutException e) {
+            throw new Silent(
+                    dialer.direct()
+                            ? "no TCP connection to " + address + " within " + Math.min(timeoutMillis, silenceMillis)
+                                    + " ms"
+                            : e.getMessage());
+        } catch (ConnectException e) {
+            throw dialer.direct()
+                    ? new ConnectException(address + " refused the connection (" + e.getMessage() + ")")
+                    : e;
         }
-        Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
-            try {
-                socket.connect(address, (int) Math.max(1, Math.min(timeoutMillis, silenceMillis)));
-            } catch (SocketTimeoutException e) {
-                throw new Silent("no TCP connection to " + address + " within " + Math.min(timeoutMillis, silenceMillis)
-                        + " ms");
-            } catch (ConnectException e) {
-                throw new ConnectException(address + " refused the connection (" + e.getMessage() + ")");
-            }
             PeerConnection c = new PeerConnection(socket, packetMagic, silenceMillis);
             c.handshake(deadline, userAgent, relay);
             c.stage = "after our request";
