@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * up on the HTTP request (Core, btcd, our own listener).
  */
 class NodeAtP2pPortTest {
-    private static final P2pFixtures.Fixture CHAIN = P2pFixtures.build(3);
+    private static final P2pFixtures.Fixture CHAIN = P2pFixtures.build(60);
 
     @TempDir
     Path dir;
