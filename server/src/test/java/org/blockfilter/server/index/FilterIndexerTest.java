@@ -130,13 +130,19 @@ class FilterIndexerTest {
     }
 
     @Test
-    void reorgToAShorterChainWithMoreWorkIsFollowed() {
+    void aBranchWithLessWorkIsNotFollowedUntilItHasMore() {
         MinedChainSource chain = new MinedChainSource().mine(12);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
-            chain.reorg(4, 2);
+            Sha256Hash tip = store.tip().orElseThrow().hash();
+            chain.reorg(4, 2); // two blocks at the same difficulty replace four: less work
 
-            assertEquals(new FilterIndexer.SyncResult(2, 4), sync(store, chain));
+            NodeAnswerException e = assertThrows(NodeAnswerException.class, () -> sync(store, chain));
+            assertTrue(e.getMessage().contains("not more than the indexed chain's"), e.getMessage());
+            assertEquals(tip, store.tip().orElseThrow().hash(), "nothing disconnected");
+
+            chain.mine(3); // five blocks now: more work than the four they replace
+            assertEquals(new FilterIndexer.SyncResult(5, 4), sync(store, chain));
             assertIndexMatchesChain(store, chain);
         }
     }
@@ -214,7 +220,7 @@ class FilterIndexerTest {
             }
         };
         try (IndexStore store = IndexStore.open(dir)) {
-            IndexingException e = assertThrows(IndexingException.class, () -> sync(store, lying));
+            NodeAnswerException e = assertThrows(NodeAnswerException.class, () -> sync(store, lying));
             assertTrue(e.getMessage().contains("when asked for"), e.getMessage());
             assertTrue(store.tip().isEmpty());
         }
@@ -230,7 +236,7 @@ class FilterIndexerTest {
             }
         };
         try (IndexStore store = IndexStore.open(dir)) {
-            IndexingException e = assertThrows(IndexingException.class, () -> sync(store, garbage));
+            NodeAnswerException e = assertThrows(NodeAnswerException.class, () -> sync(store, garbage));
             assertTrue(e.getMessage().contains("does not parse"), e.getMessage());
         }
     }
@@ -251,7 +257,7 @@ class FilterIndexerTest {
             FilterIndexer.Status status = indexer.status();
             assertEquals(6, status.indexedHeight());
             assertEquals(7, status.blocksConnected());
-            assertTrue(status.failure().isEmpty());
+            assertTrue(status.lastFault().isEmpty());
         }
     }
 
