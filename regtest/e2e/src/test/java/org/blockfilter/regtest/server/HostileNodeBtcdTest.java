@@ -86,7 +86,7 @@ class HostileNodeBtcdTest {
         rest = RestServer.start(
                 RestConfig.defaults().withPort(0).withNetwork("regtest"),
                 new StoreFilterIndexReader(store),
-                new RpcNodeGateway(rpc));
+                new RpcNodeGateway(rpc, indexer.health()));
     }
 
     private BitcoinRpc rpc() {
@@ -150,13 +150,34 @@ class HostileNodeBtcdTest {
         assertTrue(status.running(), "the indexer keeps running");
         assertTrue(status.lastFault().isPresent(), "the fault is reported");
         assertEquals(tipBefore, store.tip().orElseThrow().hash(), "nothing invalid was written");
-        assertEquals(200, get("/api/v1/status").statusCode());
+        HttpResponse<String> answer = get("/api/v1/status");
+        assertEquals(200, answer.statusCode());
+        JsonNode s = HostileRpcProxy.JSON.readTree(answer.body());
+        assertTrue(s.hasNonNull("nodeFailingSince"), answer.body());
+        assertTrue(s.get("nodeError").asText().startsWith("node_invalid_answer: "), answer.body());
+        assertTrue(s.get("nodeError").asText().contains("at height " + (CHAIN + 1)), answer.body());
         assertEquals(200, get("/api/v1/filters/5").statusCode());
+        String metrics = get("/metrics").body();
+        assertTrue(
+                metrics.lines()
+                        .anyMatch(l -> l.startsWith("blockfilter_faults_total{kind=\"node_invalid_answer\"")
+                                && !l.endsWith(" 0.0")),
+                metrics);
 
         proxy.rule(HostileRpcProxy.HONEST);
         await(
                 "the index reaches the node's tip",
                 () -> store.tip().orElseThrow().height() == CHAIN + 2);
+        await("status says the node answers again", () -> {
+            try {
+                return HostileRpcProxy.JSON
+                        .readTree(get("/api/v1/status").body())
+                        .get("nodeFailingSince")
+                        .isNull();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
     }
 
     @Test
@@ -173,6 +194,12 @@ class HostileNodeBtcdTest {
         node.mine(1);
         await("an error answer", () -> proxy.changed("getblock") >= 2);
         assertTrue(indexer.status().running(), "the indexer keeps running");
+        await(
+                "the fault reported whole",
+                () -> indexer.status()
+                        .lastFault()
+                        .map(f -> f.message().contains("I/O error"))
+                        .orElse(false));
     }
 
     @Test
