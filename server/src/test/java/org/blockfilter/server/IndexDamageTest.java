@@ -139,6 +139,10 @@ class IndexDamageTest {
         Path table = damaged(family);
         ObjectMapper json = new ObjectMapper();
         HttpClient http = HttpClient.newHttpClient();
+        Logger logger = (Logger) LoggerFactory.getLogger("org.blockfilter.server.store");
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        logger.addAppender(logs);
         BitcoinRpc rpc = new BitcoinRpc(
                 JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(30)));
         try (IndexStore store = IndexStore.open(dir.resolve("index"));
@@ -182,7 +186,16 @@ class IndexDamageTest {
                     .findFirst()
                     .orElseThrow(() -> new AssertionError("no damaged-reads metric: " + metrics));
             assertTrue(counted >= damagedAnswers, "metric " + counted + " >= " + damagedAnswers);
+        } finally {
+            logger.detachAppender(logs);
         }
+        List<String> errors = logs.list.stream()
+                .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.ERROR)
+                .map(ILoggingEvent::getFormattedMessage)
+                .toList();
+        assertEquals(1, errors.size(), "one ERROR per damaged file: " + errors);
+        assertTrue(errors.get(0).startsWith("event=store_damaged family=" + family + " file=" + table), errors.get(0));
+        assertTrue(errors.get(0).matches(".* heights=\"\\d+\\.\\.\\d+\" .*"), errors.get(0));
     }
 
     @Test
