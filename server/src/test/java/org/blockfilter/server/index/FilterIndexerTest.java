@@ -148,6 +148,29 @@ class FilterIndexerTest {
     }
 
     @Test
+    void aReorgWhoseBranchTheNodeCannotShowIsNotFollowed() {
+        MinedChainSource chain = new MinedChainSource().mine(10);
+        try (IndexStore store = IndexStore.open(dir)) {
+            sync(store, chain);
+            Sha256Hash tip = store.tip().orElseThrow().hash();
+            chain.reorg(2, 3);
+            BlockSource wrongHeaders = new ForwardingSource(chain) {
+                @Override
+                public Optional<byte[]> header(Sha256Hash hash) {
+                    return Optional.of(Arrays.copyOf(chain.blockAt(1).serialize(), 80));
+                }
+            };
+
+            NodeAnswerException e = assertThrows(NodeAnswerException.class, () -> sync(store, wrongHeaders));
+            assertTrue(e.getMessage().contains("node returned header"), e.getMessage());
+            assertEquals(tip, store.tip().orElseThrow().hash(), "nothing disconnected");
+
+            assertEquals(new FilterIndexer.SyncResult(3, 2), sync(store, chain));
+            assertIndexMatchesChain(store, chain);
+        }
+    }
+
+    @Test
     void switchToAChainThatSharesOnlyGenesisIsFollowed() {
         MinedChainSource a = new MinedChainSource().mine(8);
         MinedChainSource b = new MinedChainSource().mine(8);
