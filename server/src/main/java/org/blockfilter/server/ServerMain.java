@@ -432,7 +432,8 @@ public final class ServerMain implements Callable<Integer> {
                 pollMillis,
                 pollMillis,
                 java.util.concurrent.TimeUnit.MILLISECONDS);
-        RestServer rest = startRest(chain, store, rpc, new NodeHealth());
+        NodeHealth health = new NodeHealth();
+        RestServer rest = startRest(chain, store, rpc, health);
         closeFirst(rest);
         LOG.info(
                 "event=start mode=secondary node={} chain={} data_dir={} indexed_height={}",
@@ -444,7 +445,8 @@ public final class ServerMain implements Callable<Integer> {
         System.out.println("  status          " + rest.baseUri() + "/api/v1/status");
         // The default P2P port is the primary's; a secondary listens only where it is told to.
         if (p2pPort != null && !noP2p) {
-            P2pServer server = startP2p(node, pruned, p2pPort, store, rpc, rest.meterRegistry());
+            P2pServer server =
+                    startP2p(node, pruned, p2pPort, store, new RpcNodeGateway(rpc, health), rest.meterRegistry());
             closeFirst(server);
             printP2p(server);
         }

@@ -10,8 +10,6 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -19,7 +17,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.bitcoinj.base.Address;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
-import org.blockfilter.server.ServerMain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.cli.InProcessCli;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -72,7 +69,7 @@ class ProxyEndToEndTest {
                     Microsocks proxy = Microsocks.start(PROXY_SOURCE)) {
                 int p2p = server.startP2p();
                 Path export = dir.resolve("export");
-                assertEquals(0, export(node, server, export));
+                assertEquals(0, server.export(node, export, 1));
                 HttpServer files = serve(export);
                 try (RecordingRelay rest = new RecordingRelay(server.baseUri().getPort());
                         RecordingRelay exported =
@@ -112,23 +109,6 @@ class ProxyEndToEndTest {
                 }
             }
         }
-    }
-
-    private static int export(EmbeddedNode node, ServerOnNode server, Path out) {
-        String url = "http://" + URLEncoder.encode(node.rpcUser(), StandardCharsets.UTF_8) + ":"
-                + URLEncoder.encode(node.rpcPassword(), StandardCharsets.UTF_8) + "@127.0.0.1:"
-                + node.rpcUri().getPort();
-        return ServerMain.run(
-                "export",
-                "--data-dir",
-                server.indexDir().toString(),
-                "--out",
-                out.toString(),
-                "--node",
-                url,
-                "--blocks",
-                "--safety-depth",
-                "1");
     }
 
     /** The export's files over HTTP (the JDK's server; an absolute-form request target is served by its path). */

@@ -64,6 +64,24 @@ final class ServerOnNode implements AutoCloseable {
         return p2p.port();
     }
 
+    /** Runs {@code blockfilter-server export --blocks} on this index (read as a secondary) into {@code out}. */
+    int export(RegtestNode node, Path out, int safetyDepth) {
+        String url = "http://" + java.net.URLEncoder.encode(node.rpcUser(), java.nio.charset.StandardCharsets.UTF_8)
+                + ":" + java.net.URLEncoder.encode(node.rpcPassword(), java.nio.charset.StandardCharsets.UTF_8)
+                + "@127.0.0.1:" + node.rpcUri().getPort();
+        return org.blockfilter.server.ServerMain.run(
+                "export",
+                "--data-dir",
+                indexDir().toString(),
+                "--out",
+                out.toString(),
+                "--node",
+                url,
+                "--blocks",
+                "--safety-depth",
+                "" + safetyDepth);
+    }
+
     /** Indexes what the node mined since. */
     void reindex() {
         indexer.syncOnce();
