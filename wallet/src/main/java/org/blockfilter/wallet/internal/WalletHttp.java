@@ -16,7 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.blockfilter.wallet.source.net.Dialer;
-import org.blockfilter.wallet.source.net.internal.HttpProxyBridge;
+import org.blockfilter.wallet.source.net.HttpProxyBridge;
 
 /**
  * How the wallet speaks HTTP, in one place for its HTTP sources: the client (connect timeout,

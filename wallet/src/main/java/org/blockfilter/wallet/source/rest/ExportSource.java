@@ -28,7 +28,7 @@ import org.blockfilter.wallet.source.FeeEstimate;
 import org.blockfilter.wallet.source.InvalidAnswerException;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.source.net.Dialer;
-import org.blockfilter.wallet.source.net.internal.HttpProxyBridge;
+import org.blockfilter.wallet.source.net.HttpProxyBridge;
 
 /**
  * A {@link ChainSource} that reads a static export of our server ({@code blockfilter-server

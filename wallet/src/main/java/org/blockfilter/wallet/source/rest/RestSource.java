@@ -29,7 +29,7 @@ import org.blockfilter.wallet.source.InvalidAnswerException;
 import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
 import org.blockfilter.wallet.source.net.Dialer;
-import org.blockfilter.wallet.source.net.internal.HttpProxyBridge;
+import org.blockfilter.wallet.source.net.HttpProxyBridge;
 
 /**
  * A {@link ChainSource} that reads our server's REST API ({@code /api/v1}) in its binary

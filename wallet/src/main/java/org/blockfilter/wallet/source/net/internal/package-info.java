@@ -1,2 +1,2 @@
-/** The SOCKS5 client handshake and the in-process HTTP proxy that carries HTTP sources over it. */
+/** The SOCKS5 client handshake (RFC 1928, RFC 1929). */
 package org.blockfilter.wallet.source.net.internal;

@@ -1,4 +1,4 @@
-package org.blockfilter.wallet.source.net.internal;
+package org.blockfilter.wallet.source.net;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,7 +11,6 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import org.blockfilter.wallet.source.net.Dialer;
 
 /**
  * An HTTP proxy on loopback, for one HTTP source, that opens every connection through a {@link
