@@ -29,13 +29,27 @@ abstract class NetworkOptions {
     List<String> peers = new ArrayList<>();
 
     @Option(
+            names = "--p2p-transport",
+            paramLabel = "auto|v2|v1",
+            description = "P2P transport for --peer: auto (BIP 324 v2, v1 for peers that do not speak it), v2 only,"
+                    + " or v1 only (default: ${DEFAULT-VALUE})",
+            defaultValue = "auto")
+    String p2pTransport;
+
+    @Option(
             names = "--timeout",
             description = "per-request timeout in seconds (default: ${DEFAULT-VALUE})",
             defaultValue = "30")
     int timeoutSeconds;
 
     List<ChainSource> open(Chain network) {
-        return Transports.open(servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds));
+        return Transports.open(
+                servers,
+                exports,
+                peers,
+                network,
+                Duration.ofSeconds(timeoutSeconds),
+                Transports.p2pTransport(p2pTransport));
     }
 
     /**

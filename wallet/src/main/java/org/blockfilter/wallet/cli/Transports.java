@@ -8,6 +8,7 @@ import java.util.List;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.p2p.P2pSource;
+import org.blockfilter.wallet.source.p2p.P2pTransport;
 import org.blockfilter.wallet.source.rest.ExportSource;
 import org.blockfilter.wallet.source.rest.RestSource;
 
@@ -16,7 +17,12 @@ final class Transports {
     private Transports() {}
 
     static List<ChainSource> open(
-            List<String> servers, List<String> exports, List<String> peers, Chain network, Duration timeout) {
+            List<String> servers,
+            List<String> exports,
+            List<String> peers,
+            Chain network,
+            Duration timeout,
+            P2pTransport transport) {
         if (servers.isEmpty() && exports.isEmpty() && peers.isEmpty()) {
             throw new IllegalArgumentException("give at least one --server URL, --export URL or --peer host[:port]");
         }
@@ -31,13 +37,26 @@ final class Transports {
             for (String p : peers) {
                 // Connected and resolved on first use, so an unreachable peer is one failed source of the sync.
                 out.add(P2pSource.open(
-                        peerAddress(p, network), network, P2pSource.Options.DEFAULT.withTimeout(timeout)));
+                        peerAddress(p, network),
+                        network,
+                        P2pSource.Options.DEFAULT.withTimeout(timeout).withTransport(transport)));
             }
         } catch (RuntimeException e) {
             out.forEach(ChainSource::close);
             throw e;
         }
         return out;
+    }
+
+    /** The {@code --p2p-transport} value: auto, v2 or v1. */
+    static P2pTransport p2pTransport(String value) {
+        return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+            case "auto" -> P2pTransport.AUTO;
+            case "v2" -> P2pTransport.V2;
+            case "v1" -> P2pTransport.V1;
+            default ->
+                throw new IllegalArgumentException("--p2p-transport must be auto, v2 or v1, got '" + value + "'");
+        };
     }
 
     /**
