@@ -48,17 +48,6 @@ final class Transports {
         return out;
     }
 
-    /** The {@code --p2p-transport} value: auto, v2 or v1. */
-    static P2pTransport p2pTransport(String value) {
-        return switch (value.toLowerCase(java.util.Locale.ROOT)) {
-            case "auto" -> P2pTransport.AUTO;
-            case "v2" -> P2pTransport.V2;
-            case "v1" -> P2pTransport.V1;
-            default ->
-                throw new IllegalArgumentException("--p2p-transport must be auto, v2 or v1, got '" + value + "'");
-        };
-    }
-
     /**
      * {@code host:port}, {@code [v6-address]:port}, or a host (or bare IPv6 address) alone, which
      * means the network's default P2P port; unresolved (the source resolves it when it connects).

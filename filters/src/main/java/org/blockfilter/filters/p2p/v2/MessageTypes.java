@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import org.blockfilter.filters.p2p.MessageFrame;
 import org.blockfilter.filters.wire.WireFormatException;
 
 /**
@@ -106,23 +107,7 @@ public final class MessageTypes {
             throw new WireFormatException(
                     "command", null, 1, "a long message type needs 12 bytes, " + (contents.length - 1) + " present");
         }
-        int end = 1;
-        while (end < 1 + COMMAND_LENGTH && contents[end] != 0) {
-            byte c = contents[end];
-            if (c < 0x21 || c > 0x7e) {
-                throw new WireFormatException("command", null, end, "non-printable byte " + (c & 0xff));
-            }
-            end++;
-        }
-        if (end == 1) {
-            throw new WireFormatException("command", null, 1, "empty command");
-        }
-        for (int i = end; i < 1 + COMMAND_LENGTH; i++) {
-            if (contents[i] != 0) {
-                throw new WireFormatException("command", null, i, "bytes after the NUL padding");
-            }
-        }
-        String command = new String(contents, 1, end - 1, StandardCharsets.US_ASCII);
+        String command = MessageFrame.parseCommand(contents, 1);
         return new Decoded(command, 0, Arrays.copyOfRange(contents, 1 + COMMAND_LENGTH, contents.length));
     }
 }

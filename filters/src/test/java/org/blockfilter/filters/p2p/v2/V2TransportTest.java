@@ -2,6 +2,7 @@ package org.blockfilter.filters.p2p.v2;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayOutputStream;
@@ -9,6 +10,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -18,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Both ends of BIP 324 over in-memory pipes: handshake, messages past two rekeys, decoys, and what breaks it. */
+/** Both ends of BIP 324 over loopback: handshake, messages past two rekeys, decoys, and what breaks it. */
 class V2TransportTest {
     private static final byte[] MAGIC = HexFormat.of().parseHex("fabfb5da");
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -41,50 +43,71 @@ class V2TransportTest {
         }
     }
 
-    private record Pair(V2Transport initiator, V2Transport responder) {}
+    /** What a hand-rolled responder does with its end of the connection. */
+    private interface Responder {
+        void run(DataInputStream in, OutputStream out) throws IOException;
+    }
 
-    private static Pair connect() throws Exception {
+    /** Our initiator against {@code responder}, which runs on another thread. */
+    private static V2Transport initiateAgainst(Responder responder) throws IOException {
         Link link = new Link();
-        InputStream toResponder = link.responder.getInputStream();
-        OutputStream initiatorOut = link.initiator.getOutputStream();
-        InputStream toInitiator = link.initiator.getInputStream();
-        OutputStream responderOut = link.responder.getOutputStream();
-        CompletableFuture<V2Transport> responder = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture.runAsync(() -> {
             try {
-                byte[] first = new byte[4];
-                new DataInputStream(toResponder).readFully(first);
-                return V2Transport.respond(first, input(toResponder), responderOut, MAGIC, RANDOM);
+                responder.run(new DataInputStream(link.responder.getInputStream()), link.responder.getOutputStream());
             } catch (IOException e) {
-                throw new IllegalStateException(e);
+                throw new UncheckedIOException(e);
             }
         });
-        V2Transport initiator = V2Transport.initiate(input(toInitiator), initiatorOut, MAGIC, RANDOM);
-        return new Pair(initiator, responder.get(30, TimeUnit.SECONDS));
+        return V2Transport.initiate(
+                input(link.initiator.getInputStream()), link.initiator.getOutputStream(), MAGIC, RANDOM);
+    }
+
+    /** The responder's cipher after reading the initiator's key and sending its own. */
+    private static V2Cipher keyExchange(DataInputStream in, OutputStream out, EllSwift.KeyPair key) throws IOException {
+        byte[] theirs = new byte[64];
+        in.readFully(theirs);
+        out.write(key.encoded());
+        return new V2Cipher(EllSwift.sharedSecret(key.privateKey(), theirs, key.encoded(), false), MAGIC, false);
     }
 
     @Test
     void messagesPassBothWaysAcrossRekeysWithShortAndLongTypes() throws Exception {
-        Pair p = connect();
-        assertArrayEquals(p.initiator().sessionId(), p.responder().sessionId());
+        Link link = new Link();
+        CompletableFuture<V2Transport> responder = CompletableFuture.supplyAsync(() -> {
+            try {
+                InputStream in = link.responder.getInputStream();
+                byte[] first = new DataInputStream(in).readNBytes(4);
+                return V2Transport.respond(first, input(in), link.responder.getOutputStream(), MAGIC, RANDOM);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        OutputStream initiatorOut = link.initiator.getOutputStream();
+        V2Transport initiator =
+                V2Transport.initiate(input(link.initiator.getInputStream()), initiatorOut, MAGIC, RANDOM);
+        V2Transport peer = responder.get(30, TimeUnit.SECONDS);
+        assertArrayEquals(initiator.sessionId(), peer.sessionId());
         for (int i = 0; i < 500; i++) { // 500 > 2 x 224: both ciphers rekey twice
             byte[] payload = new byte[i % 37];
             RANDOM.nextBytes(payload);
             String command = i % 2 == 0 ? "getcfilters" : "sendheaders";
-            p.initiator().write(command, payload);
-            V2Transport.Received r = p.responder().read();
+            initiator.write(command, payload);
+            initiatorOut.flush();
+            V2Transport.Received r = peer.read();
             assertEquals(command, r.command());
             assertArrayEquals(payload, r.payload());
-            p.responder().write("cfilter", payload);
-            assertArrayEquals(payload, p.initiator().read().payload());
+            peer.write("cfilter", payload);
+            link.responder.getOutputStream().flush();
+            assertArrayEquals(payload, initiator.read().payload());
         }
     }
 
     @Test
-    void shortIdsFollowTheBipTableAndUnknownIdsAreSkipped() {
+    void shortIdsFollowTheBipTableAndUnknownIdsDecodeToNoCommand() {
         assertEquals(22, MessageTypes.encode("getcfilters", new byte[0])[0]);
         assertEquals(28, MessageTypes.encode("addrv2", new byte[0])[0]);
         assertEquals(13, MessageTypes.encode("version", new byte[0]).length);
-        assertEquals(null, MessageTypes.decode(new byte[] {(byte) 200, 1, 2}).command());
+        assertNull(MessageTypes.decode(new byte[] {(byte) 200, 1, 2}).command());
         assertEquals(
                 "version",
                 MessageTypes.decode(MessageTypes.encode("version", new byte[] {1}))
@@ -93,100 +116,51 @@ class V2TransportTest {
 
     @Test
     void decoysBeforeAndAfterTheVersionPacketAreIgnored() throws Exception {
-        // A hand-rolled responder that sends decoys around its version packet and before a message.
-        Link link = new Link();
-        InputStream toResponder = link.responder.getInputStream();
-        OutputStream initiatorOut = link.initiator.getOutputStream();
-        InputStream toInitiator = link.initiator.getInputStream();
-        OutputStream responderOut = link.responder.getOutputStream();
-        CompletableFuture<Void> peer = CompletableFuture.runAsync(() -> {
-            try {
-                DataInputStream in = new DataInputStream(toResponder);
-                byte[] theirs = new byte[64];
-                in.readFully(theirs);
-                EllSwift.KeyPair key = EllSwift.create(RANDOM);
-                byte[] secret = EllSwift.sharedSecret(key.privateKey(), theirs, key.encoded(), false);
-                V2Cipher c = new V2Cipher(secret, MAGIC, false);
-                ByteArrayOutputStream w = new ByteArrayOutputStream();
-                byte[] garbage = new byte[100];
-                w.write(key.encoded());
-                w.write(garbage);
-                w.write(c.sendTerminator());
-                w.write(c.encrypt(new byte[] {1, 2, 3}, garbage, true)); // decoy carries the garbage AAD
-                w.write(c.encrypt(new byte[0], new byte[0], false)); // version
-                w.write(c.encrypt(new byte[50], new byte[0], true)); // decoy
-                w.write(c.encrypt(MessageTypes.encode("pong", new byte[8]), new byte[0], false));
-                responderOut.write(w.toByteArray());
-                responderOut.flush();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
+        V2Transport t = initiateAgainst((in, out) -> {
+            V2Cipher c = keyExchange(in, out, EllSwift.create(RANDOM));
+            ByteArrayOutputStream w = new ByteArrayOutputStream();
+            byte[] garbage = new byte[100];
+            w.write(garbage);
+            w.write(c.sendTerminator());
+            w.write(c.encrypt(new byte[] {1, 2, 3}, garbage, true)); // a decoy carries the garbage as AAD
+            w.write(c.encrypt(new byte[0], new byte[0], false)); // version
+            w.write(c.encrypt(new byte[50], new byte[0], true)); // decoy
+            w.write(c.encrypt(MessageTypes.encode("pong", new byte[8]), new byte[0], false));
+            out.write(w.toByteArray());
+            out.flush();
         });
-        V2Transport t = V2Transport.initiate(input(toInitiator), initiatorOut, MAGIC, RANDOM);
         assertEquals("pong", t.read().command());
-        peer.get(30, TimeUnit.SECONDS);
     }
 
     @Test
-    void aTamperedPacketFailsAuthentication() throws Exception {
-        Link link = new Link();
-        InputStream toResponder = link.responder.getInputStream();
-        OutputStream initiatorOut = link.initiator.getOutputStream();
-        InputStream toInitiator = link.initiator.getInputStream();
-        OutputStream responderOut = link.responder.getOutputStream();
-        CompletableFuture.runAsync(() -> {
-            try {
-                DataInputStream in = new DataInputStream(toResponder);
-                byte[] theirs = new byte[64];
-                in.readFully(theirs);
-                EllSwift.KeyPair key = EllSwift.create(RANDOM);
-                V2Cipher c = new V2Cipher(
-                        EllSwift.sharedSecret(key.privateKey(), theirs, key.encoded(), false), MAGIC, false);
-                byte[] version = c.encrypt(new byte[0], new byte[0], false);
-                version[version.length - 1] ^= 1;
-                responderOut.write(V2Cipher.concat(V2Cipher.concat(key.encoded(), c.sendTerminator()), version));
-                responderOut.flush();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+    void aTamperedPacketFailsAuthentication() {
         V2Exception e = assertThrows(
-                V2Exception.class, () -> V2Transport.initiate(input(toInitiator), initiatorOut, MAGIC, RANDOM));
+                V2Exception.class,
+                () -> initiateAgainst((in, out) -> {
+                    V2Cipher c = keyExchange(in, out, EllSwift.create(RANDOM));
+                    byte[] version = c.encrypt(new byte[0], new byte[0], false);
+                    version[version.length - 1] ^= 1;
+                    out.write(V2Cipher.concat(c.sendTerminator(), version));
+                    out.flush();
+                }));
         assertEquals("v2_decrypt_failed", e.reason());
     }
 
     @Test
-    void garbageWithoutTerminatorIsRefusedAfter4095Bytes() throws Exception {
-        Link link = new Link();
-        InputStream toResponder = link.responder.getInputStream();
-        OutputStream initiatorOut = link.initiator.getOutputStream();
-        InputStream toInitiator = link.initiator.getInputStream();
-        OutputStream responderOut = link.responder.getOutputStream();
-        CompletableFuture.runAsync(() -> {
-            try {
-                new DataInputStream(toResponder).readFully(new byte[64]);
-                responderOut.write(EllSwift.create(RANDOM).encoded());
-                responderOut.write(new byte[V2Transport.MAX_GARBAGE + 16]);
-                responderOut.flush();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+    void garbageWithoutTerminatorIsRefusedAfter4095Bytes() {
         V2Exception e = assertThrows(
-                V2Exception.class, () -> V2Transport.initiate(input(toInitiator), initiatorOut, MAGIC, RANDOM));
+                V2Exception.class,
+                () -> initiateAgainst((in, out) -> {
+                    keyExchange(in, out, EllSwift.create(RANDOM));
+                    out.write(new byte[V2Transport.MAX_GARBAGE + V2Cipher.TERMINATOR_LENGTH]);
+                    out.flush();
+                }));
         assertEquals("v2_no_terminator", e.reason());
     }
 
     @Test
-    void aPeerThatClosesInsteadOfAnsweringDoesNotSpeakV2() throws Exception {
-        Link link = new Link();
-        InputStream toResponder = link.responder.getInputStream();
-        OutputStream initiatorOut = link.initiator.getOutputStream();
-        InputStream toInitiator = link.initiator.getInputStream();
-        OutputStream responderOut = link.responder.getOutputStream();
-        responderOut.close();
-        V2Exception e = assertThrows(
-                V2Exception.class, () -> V2Transport.initiate(input(toInitiator), initiatorOut, MAGIC, RANDOM));
+    void aPeerThatClosesInsteadOfAnsweringDoesNotSpeakV2() {
+        V2Exception e = assertThrows(V2Exception.class, () -> initiateAgainst((in, out) -> out.close()));
         assertEquals(V2Exception.NOT_SUPPORTED, e.reason());
     }
 }
