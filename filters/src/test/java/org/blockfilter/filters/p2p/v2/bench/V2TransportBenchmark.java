@@ -20,7 +20,7 @@ import org.blockfilter.filters.p2p.v2.V2Transport;
  * warm-up. Arguments: [filter bytes (19000)] [block bytes (1240000)].
  *
  * <pre>./mvnw -B -q -pl filters -am test -DskipTests -Dbench=filters \
- *   -Dbench.main=org.blockfilter.filters.p2p.v2.bench.V2TransportBenchmark</pre>
+ *   -Dbench.main=org.blockfilter.filters.p2p.v2.bench.V2TransportBenchmark -Dbench.args="19000 1240000"</pre>
  */
 public final class V2TransportBenchmark {
     private static final com.sun.management.ThreadMXBean THREADS =
