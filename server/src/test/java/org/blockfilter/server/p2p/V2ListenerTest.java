@@ -71,6 +71,16 @@ class V2ListenerTest {
         return V2Transport.initiate(in::readFully, s.getOutputStream(), TestPeer.MAGIC, RANDOM);
     }
 
+    /** A hand-rolled initiator's key exchange: our key sent, the listener's read, the cipher derived. */
+    private static V2Cipher keyExchange(Socket s) throws IOException {
+        EllSwift.KeyPair key = EllSwift.create(RANDOM);
+        s.getOutputStream().write(key.encoded());
+        s.getOutputStream().flush();
+        byte[] theirs = new byte[64];
+        new DataInputStream(s.getInputStream()).readFully(theirs);
+        return new V2Cipher(EllSwift.sharedSecret(key.privateKey(), theirs, key.encoded(), true), TestPeer.MAGIC, true);
+    }
+
     private static void send(V2Transport t, OutputStream out, Message m) throws IOException {
         t.write(m.command(), MessageCodec.encode(m));
         out.flush();
@@ -162,15 +172,8 @@ class V2ListenerTest {
     @Test
     void aWrongTerminatorIsADisconnectWithoutBan() throws IOException {
         try (Socket s = socket(HOSTILE)) {
-            DataInputStream in = new DataInputStream(s.getInputStream());
             OutputStream out = s.getOutputStream();
-            EllSwift.KeyPair key = EllSwift.create(RANDOM);
-            out.write(key.encoded());
-            out.flush();
-            byte[] theirs = new byte[64];
-            in.readFully(theirs);
-            V2Cipher c = new V2Cipher(
-                    EllSwift.sharedSecret(key.privateKey(), theirs, key.encoded(), true), TestPeer.MAGIC, true);
+            V2Cipher c = keyExchange(s);
             byte[] wrong = c.sendTerminator();
             wrong[0] ^= 1;
             ByteArrayOutputStream w = new ByteArrayOutputStream();
@@ -187,15 +190,8 @@ class V2ListenerTest {
     @Test
     void aTamperedPacketIsADisconnectWithoutBan() throws IOException {
         try (Socket s = socket(HOSTILE)) {
-            DataInputStream in = new DataInputStream(s.getInputStream());
             OutputStream out = s.getOutputStream();
-            EllSwift.KeyPair key = EllSwift.create(RANDOM);
-            out.write(key.encoded());
-            out.flush();
-            byte[] theirs = new byte[64];
-            in.readFully(theirs);
-            V2Cipher c = new V2Cipher(
-                    EllSwift.sharedSecret(key.privateKey(), theirs, key.encoded(), true), TestPeer.MAGIC, true);
+            V2Cipher c = keyExchange(s);
             byte[] version = c.encrypt(new byte[0], new byte[0], false);
             version[5] ^= 0x40; // inside the AEAD ciphertext: the Poly1305 tag no longer matches
             out.write(c.sendTerminator());
