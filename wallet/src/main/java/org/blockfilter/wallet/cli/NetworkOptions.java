@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.net.SocksProxy;
+import org.blockfilter.wallet.source.p2p.P2pTransport;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -29,6 +30,15 @@ abstract class NetworkOptions {
             description = "host[:port] of a BIP 157 node, e.g. 127.0.0.1:18444; without a port the network's"
                     + " default P2P port (repeatable)")
     List<String> peers = new ArrayList<>();
+
+    @Option(
+            names = "--p2p-transport",
+            paramLabel = "auto|v2|v1",
+            converter = P2pTransportConverter.class,
+            description = "P2P transport for --peer: auto (BIP 324 v2, v1 for peers that do not speak it), v2 only,"
+                    + " or v1 only (default: ${DEFAULT-VALUE})",
+            defaultValue = "auto")
+    P2pTransport p2pTransport;
 
     @Option(
             names = "--timeout",
@@ -56,7 +66,8 @@ abstract class NetworkOptions {
         Optional<SocksProxy> socks = proxy == null
                 ? Optional.empty()
                 : Optional.of(SocksProxy.parse(proxy).withIsolation(proxyIsolate));
-        return Transports.open(servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds), socks);
+        return Transports.open(
+                servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds), p2pTransport, socks);
     }
 
     /**

@@ -12,6 +12,7 @@ import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.net.Dialer;
 import org.blockfilter.wallet.source.net.SocksProxy;
 import org.blockfilter.wallet.source.p2p.P2pSource;
+import org.blockfilter.wallet.source.p2p.P2pTransport;
 import org.blockfilter.wallet.source.rest.ExportSource;
 import org.blockfilter.wallet.source.rest.RestSource;
 
@@ -20,8 +21,13 @@ final class Transports {
     private Transports() {}
 
     static List<ChainSource> open(
-            List<String> servers, List<String> exports, List<String> peers, Chain network, Duration timeout) {
-        return open(servers, exports, peers, network, timeout, Optional.empty());
+            List<String> servers,
+            List<String> exports,
+            List<String> peers,
+            Chain network,
+            Duration timeout,
+            P2pTransport transport) {
+        return open(servers, exports, peers, network, timeout, transport, Optional.empty());
     }
 
     /** With a proxy, each source gets its own dialer (its own credentials when the proxy isolates). */
@@ -31,6 +37,7 @@ final class Transports {
             List<String> peers,
             Chain network,
             Duration timeout,
+            P2pTransport transport,
             Optional<SocksProxy> proxy) {
         Supplier<Dialer> dialer = () -> proxy.map(SocksProxy::dialerForSource).orElse(Dialer.DIRECT);
         if (servers.isEmpty() && exports.isEmpty() && peers.isEmpty()) {
@@ -49,7 +56,10 @@ final class Transports {
                 out.add(P2pSource.open(
                         peerAddress(p, network),
                         network,
-                        P2pSource.Options.DEFAULT.withTimeout(timeout).withDialer(dialer.get())));
+                        P2pSource.Options.DEFAULT
+                                .withTimeout(timeout)
+                                .withTransport(transport)
+                                .withDialer(dialer.get())));
             }
         } catch (RuntimeException e) {
             out.forEach(ChainSource::close);
