@@ -278,6 +278,11 @@ public final class JsonRpcClient {
                         + c.defaultRpcPort() + " by default on " + c.cliName() + ")";
             }
         }
+        if (cause instanceof java.net.ProtocolException && message.contains("status line")) {
+            // A v2 (BIP 324) listener answers with its key: random bytes, no message start to recognise.
+            return "the node at " + endpoint + " answered with bytes that are not HTTP; if that is its P2P port, "
+                    + "--node takes the JSON-RPC port (8332 on mainnet, 18443 on regtest by default)";
+        }
         if (message.contains("received no bytes")) {
             return "the node at " + endpoint + " closed the connection without an HTTP answer; if that is its P2P "
                     + "port, --node takes the JSON-RPC port (8332 on mainnet, 18443 on regtest by default)";
