@@ -10,7 +10,7 @@ usage: privacy-lab/run.sh [exp1|exp2|exp3|exp4|exp5|exp6|exp7|exp8|all]... [--ou
 Builds filters + privacy-lab, then runs the named experiments (default: all).
   --out DIR     where the reports, CSVs and plots go (default privacy-lab-out)
   --seed N      the random seed (default 2014; the committed results use 2014)
-  --quick       small universes and few clients: a few minutes, what the tests run
+  --quick       small universes and few clients: a few minutes (the tests run experiments this way)
   --full        the full mode (the default): regenerates privacy-lab/results
   --threads N   worker threads (default: all processors)
   -h, --help    this text

@@ -123,7 +123,8 @@ public final class PrivacyLab {
                                 ? "**QUICK mode**: small universes and few clients; the numbers only show that the pipeline works.\n\n"
                                 : "Full mode (the default, or `--full`): a 33M-address universe (60M too in experiment 4);"
                                         + " its run time on the project's 2-core machine is in docs/benchmarks.md."
-                                        + " `--quick` runs every experiment in a few minutes and is what the tests run.\n\n")
+                                        + " `--quick` runs every experiment in a few minutes on small universes; the tests run experiments"
+                                        + " that way and check these committed files' shape without regenerating them.\n\n")
                 .append("| experiment | report |\n| --- | --- |\n");
         for (Map.Entry<String, String> e : DIRS.entrySet()) {
             if (java.nio.file.Files.isDirectory(options.out().resolve(e.getValue()))) {
