@@ -30,7 +30,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION="${1:-8}"
 BLOCKS="${2:-6000}"
-HEAP="${HEAP:--XX:+UseParallelGC}" # JVM options of our servers; the default max heap is 1/4 of RAM
+HEAP="${HEAP:--XX:+UseParallelGC}" # JVM options of our servers, space-separated (e.g. "-XX:+UseParallelGC -Xmx1g"); the default max heap is 1/4 of RAM
+read -ra HEAP_OPTS <<<"$HEAP"
 ONLY="${ONLY:-all}"
 BASE_CP="${BASE_CP:-}"
 CSV="${CSV:-}"
@@ -65,7 +66,7 @@ echo "uptime before: $(uptime)"
 # One reactor run, so the filters module resolves to its target/classes (we never mvn install).
 ./mvnw -B -q -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -DincludeScope=test
 CP="server/target/test-classes:server/target/classes:$(cat "$WORK/cp.txt")"
-JAVA=(java "$HEAP" -cp "$CP")
+JAVA=(java "${HEAP_OPTS[@]}" -cp "$CP")
 
 # 1. The index, the per-block files, the path lists, the stub node.
 mkfifo "$WORK/node.in"
@@ -104,7 +105,7 @@ start_server() { # name, extra args...
   local data="$WORK/index"
   if [ "${1:-}" = --data-dir ]; then data="$2"; shift 2; fi
   local java=("${JAVA[@]}")
-  [ "$name" = base ] && java=(java "$HEAP" -cp "$BASE_CP")
+  [ "$name" = base ] && java=(java "${HEAP_OPTS[@]}" -cp "$BASE_CP")
   "${java[@]}" -Xlog:gc:file="$WORK/$name.gc" -XX:ErrorFile="$WORK/hs_err_%p.log" org.blockfilter.server.ServerMain \
     --node "$NODE" --data-dir "$data" --port 0 --no-p2p "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
   local pid=$!
@@ -138,7 +139,7 @@ if ! kill -0 "$SECOND_PID" 2>/dev/null; then
   start_server second --data-dir "$WORK/index2" --http-compression gzip
   SECOND_KIND="a second primary on a copy of the index (the secondary crashed)"
 fi
-echo "ours: $OURS (pid $OURS_PID, java $HEAP, max heap $(java $HEAP -XX:+PrintFlagsFinal -version 2>/dev/null | awk '$2 == "MaxHeapSize" { printf "%.1f GiB", $4 / 2^30 }'), default --http-compression none); second: $SECOND, $SECOND_KIND, --http-compression gzip (pid $SECOND_PID)"
+echo "ours: $OURS (pid $OURS_PID, java $HEAP, max heap $(java "${HEAP_OPTS[@]}" -XX:+PrintFlagsFinal -version 2>/dev/null | awk '$2 == "MaxHeapSize" { printf "%.1f GiB", $4 / 2^30 }'), default --http-compression none); second: $SECOND, $SECOND_KIND, --http-compression gzip (pid $SECOND_PID)"
 
 # 4. nginx: gzip off on one port, gzip on on another; our files, sendfile, open_file_cache.
 read -r P_OFF P_GZ < <(python3 -c "

@@ -23,8 +23,6 @@ import java.util.regex.Pattern;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.wire.CompactSize;
 import org.blockfilter.server.index.StoreFilterIndexReader;
-import org.blockfilter.server.node.FeeEstimates;
-import org.blockfilter.server.node.NodeGateway;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 import org.junit.jupiter.api.AfterAll;
@@ -231,33 +229,5 @@ class BinaryFilterFastPathTest {
 
     private static HttpResponse<byte[]> send(HttpRequest request) throws IOException, InterruptedException {
         return HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
-    }
-
-    /** A node at the index's tip that knows no other block. */
-    private record TipNode(int height) implements NodeGateway {
-        @Override
-        public int nodeHeight() {
-            return height;
-        }
-
-        @Override
-        public boolean hasBlock(Sha256Hash blockHash) {
-            return false;
-        }
-
-        @Override
-        public Optional<byte[]> rawBlock(Sha256Hash blockHash) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Sha256Hash relay(byte[] rawTx) {
-            throw new UnsupportedOperationException("not relayed in this test");
-        }
-
-        @Override
-        public FeeEstimates feeEstimates(List<Integer> targets) {
-            throw new UnsupportedOperationException("no fee estimates in this test");
-        }
     }
 }
