@@ -23,6 +23,7 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
     private final ColumnFamilyHandle heights;
     private final ReadOptions options;
     private final Runnable release;
+    private final java.util.function.Function<RocksDBException, StoreException> failed;
     private final int stopHeight;
     private int next;
     // Scratch of writeNextEntry (direct: RocksDB's ByteBuffer gets take direct buffers only).
@@ -40,7 +41,9 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
             ReadOptions options,
             int startHeight,
             int stopHeight,
+            java.util.function.Function<RocksDBException, StoreException> failed,
             Runnable release) {
+        this.failed = failed;
         this.db = db;
         this.blocks = blocks;
         this.heights = heights;
@@ -104,7 +107,7 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
             }
             return new BlockRecord(Sha256Hash.wrapReversed(hash), value);
         } catch (RocksDBException e) {
-            throw readFailed(e);
+            throw failed.apply(e);
         }
     }
 
@@ -146,7 +149,7 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
             next++;
             return true;
         } catch (RocksDBException e) {
-            throw readFailed(e);
+            throw failed.apply(e);
         }
     }
 
@@ -157,10 +160,6 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
 
     private static StoreException corrupt(int height) {
         return new StoreException("store corrupt: best chain has no block record at height " + height);
-    }
-
-    private static StoreException readFailed(RocksDBException e) {
-        return new StoreException("index store read failed: " + e.getMessage(), e);
     }
 
     @Override

@@ -132,7 +132,8 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
         if (opened.isEmpty()) {
             return false;
         }
-        long sent = 0;
+        long[] sent = {0};
+        boolean toRoutes = false;
         try (FilterIndexReader.RangeCursor r = opened.get()) {
             if ((long) r.stopHeight() - q.startHeight + 1 > Bip157.MAX_CFILTERS) {
                 return false;
@@ -145,52 +146,60 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
             RetainableByteBuffer pooled =
                     request.getComponents().getByteBufferPool().acquire(STREAM_BUFFER, true);
             try {
-                sent = stream(r, response, pooled.getByteBuffer());
+                stream(r, response, pooled.getByteBuffer(), sent);
                 callback.succeeded();
             } catch (IOException | RuntimeException e) {
-                // The status went out with the first bytes: a failure now can only cut the answer.
-                LOG.debug("range {} ended after {} body bytes: {}", query, sent, e.toString());
-                callback.failed(e);
+                if (response.isCommitted()) {
+                    // The status went out with the first bytes: a failure now can only cut the answer.
+                    LOG.debug("range {} ended after {} body bytes: {}", query, sent[0], e.toString());
+                    callback.failed(e);
+                } else {
+                    response.reset(); // nothing sent yet: the route reads again and answers the error
+                    toRoutes = true;
+                }
             } finally {
                 pooled.release();
             }
         }
-        metrics.request("GET", FILTERS, 200, System.nanoTime() - t0, sent, THREADS.getCurrentThreadCpuTime() - cpu0);
+        if (toRoutes) {
+            return false;
+        }
+        metrics.request("GET", FILTERS, 200, System.nanoTime() - t0, sent[0], THREADS.getCurrentThreadCpuTime() - cpu0);
         return true;
     }
 
-    /** Writes block hash, CompactSize length and filter of each block; returns the bytes written. */
-    private static long stream(FilterIndexReader.RangeCursor r, Response response, ByteBuffer out) throws IOException {
+    /** Writes block hash, CompactSize length and filter of each block, adding the bytes sent to {@code sent[0]}. */
+    private static void stream(FilterIndexReader.RangeCursor r, Response response, ByteBuffer out, long[] sent)
+            throws IOException {
         out.clear();
-        long sent = 0;
         byte[] size = new byte[9];
         while (r.hasNext()) {
             if (r.writeNextEntry(out)) {
                 continue;
             }
             if (out.position() > 0) {
-                sent += flush(response, false, out);
+                sent[0] += flush(response, false, out);
                 if (r.writeNextEntry(out)) {
                     continue;
                 }
             }
             FilterView f = r.nextView(); // larger than the buffer, or a cursor that cannot write into one
             if (out.remaining() < 32 + size.length) {
-                sent += flush(response, false, out);
+                sent[0] += flush(response, false, out);
             }
             out.put(f.blockHash().serialize());
             out.put(size, 0, CompactSize.write(f.filterLength(), size, 0));
             ByteBuffer filter = f.filter();
             while (filter.hasRemaining()) {
                 if (!out.hasRemaining()) {
-                    sent += flush(response, false, out);
+                    sent[0] += flush(response, false, out);
                 }
                 int n = Math.min(out.remaining(), filter.remaining());
                 out.put(filter.slice(filter.position(), n));
                 filter.position(filter.position() + n);
             }
         }
-        return sent + flush(response, true, out);
+        sent[0] += flush(response, true, out);
     }
 
     private static int flush(Response response, boolean last, ByteBuffer out) throws IOException {
