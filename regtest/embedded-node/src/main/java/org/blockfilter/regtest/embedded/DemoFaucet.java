@@ -2,9 +2,9 @@ package org.blockfilter.regtest.embedded;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.AddressParser;
 import org.bitcoinj.base.BitcoinNetwork;
@@ -22,9 +22,8 @@ import org.blockfilter.regtest.embedded.internal.OutPoint;
 import org.blockfilter.regtest.scenario.GroundTruth;
 import org.blockfilter.regtest.scenario.OwnedOutput;
 import org.blockfilter.regtest.scenario.OwnedScript;
+import org.blockfilter.regtest.scenario.ScenarioSigner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
-import org.blockfilter.regtest.scenario.internal.OwnedUtxo;
-import org.blockfilter.regtest.scenario.internal.TxSigner;
 
 /**
  * The demo's faucet: pays an address from the demo chain's coins (the scenario wallets' unspent
@@ -60,9 +59,8 @@ public final class DemoFaucet {
 
     private final EmbeddedNode node;
     private final OwnedScript miner;
-    private final List<OwnedUtxo> coins = new ArrayList<>();
+    private final List<OwnedOutput> coins = new ArrayList<>();
     private int scannedHeight;
-    private long order;
 
     private DemoFaucet(EmbeddedNode node, OwnedScript miner, int scannedHeight) {
         this.node = node;
@@ -80,7 +78,7 @@ public final class DemoFaucet {
         DemoFaucet faucet = new DemoFaucet(node, miner, truth.tipHeight());
         for (OwnedOutput o : truth.outputs()) {
             if (o.unspent() && o.script().kind().spentByScenario()) {
-                faucet.add(o.outpoint(), o.value(), o.script(), o.height(), o.coinbase());
+                faucet.coins.add(o);
             }
         }
         return faucet;
@@ -92,15 +90,15 @@ public final class DemoFaucet {
                 0,
                 org.blockfilter.regtest.scenario.OutputKind.P2WPKH,
                 ScriptBuilder.createP2WPKHOutputScript(spec.miningKey()),
-                java.util.Optional.of(spec.miningAddress()),
+                Optional.of(spec.miningAddress()),
                 List.of(spec.miningKey()),
-                java.util.Optional.empty());
+                Optional.empty());
         return new DemoFaucet(node, miner, 0);
     }
 
     /** What the faucet can pay now: its unspent, mature coins (fees come out of them too). */
     public synchronized Coin balance() {
-        return spendable().stream().map(OwnedUtxo::value).reduce(Coin.ZERO, Coin::add);
+        return sum(spendable());
     }
 
     /**
@@ -115,34 +113,15 @@ public final class DemoFaucet {
         Address to = parseAddress(address);
         Script script = ScriptBuilder.createOutputScript(to);
         Coin value = parseAmount(amount, script);
-        List<OwnedUtxo> candidates = spendable();
-        candidates.sort(Comparator.comparing(OwnedUtxo::value).reversed());
-        List<OwnedUtxo> inputs = new ArrayList<>();
-        Coin in = Coin.ZERO;
-        Coin fee = Coin.ZERO;
-        for (OwnedUtxo c : candidates) {
-            inputs.add(c);
-            in = in.add(c.value());
-            fee = TxSigner.fee(inputs, withChange(script, value));
-            if (!in.isLessThan(value.add(fee))) {
-                break;
-            }
-        }
-        if (in.isLessThan(value.add(fee))) {
-            throw new RefusedException(
-                    RefusedException.Kind.INSUFFICIENT_FUNDS,
-                    "the faucet holds " + in.toPlainString() + " BTC (less fees), less than the "
-                            + value.toPlainString() + " BTC asked for");
-        }
-        Coin change = in.subtract(value).subtract(fee);
-        List<TxSigner.Out> outs = new ArrayList<>();
-        outs.add(new TxSigner.Out(script, value));
-        if (change.value >= DustPolicy.threshold(miner.program())) {
-            outs.add(new TxSigner.Out(miner.scriptPubKey(), change));
-        }
-        Transaction tx = TxSigner.sign(inputs, outs);
-        Sha256Hash txid = node.submitTransaction(tx.serialize());
-        coins.removeAll(inputs);
+        List<OwnedOutput> available = spendable();
+        ScenarioSigner.Spend spend = ScenarioSigner.pay(
+                        available, script, value, miner, DustPolicy.threshold(miner.program()))
+                .orElseThrow(() -> new RefusedException(
+                        RefusedException.Kind.INSUFFICIENT_FUNDS,
+                        "the faucet holds " + sum(available).toPlainString() + " BTC (fees come out of it too), not"
+                                + " enough for the " + value.toPlainString() + " BTC asked for"));
+        Sha256Hash txid = node.submitTransaction(spend.tx().serialize());
+        coins.removeAll(spend.inputs());
         if (node.chain().confirmingBlock(txid).isEmpty()) {
             node.mine(1);
         }
@@ -150,16 +129,17 @@ public final class DemoFaucet {
         return new Payment(txid, height, value, to);
     }
 
-    private List<TxSigner.Out> withChange(Script to, Coin value) {
-        return List.of(new TxSigner.Out(to, value), new TxSigner.Out(miner.scriptPubKey(), Coin.ZERO));
+    private static Coin sum(List<OwnedOutput> list) {
+        return list.stream().map(OwnedOutput::value).reduce(Coin.ZERO, Coin::add);
     }
 
     /** The coins the next block may spend, after a look at the blocks mined since the last one. */
-    private List<OwnedUtxo> spendable() {
+    private List<OwnedOutput> spendable() {
         refresh();
         int next = node.tipHeight() + 1;
-        return new ArrayList<>(
-                coins.stream().filter(c -> c.spendableAt() <= next).toList());
+        return new ArrayList<>(coins.stream()
+                .filter(c -> !c.coinbase() || next - c.height() >= ScenarioSpec.COINBASE_MATURITY)
+                .toList());
     }
 
     /** Adds outputs to the miner mined since the last look and drops coins that are no longer unspent. */
@@ -171,23 +151,20 @@ public final class DemoFaucet {
             for (Transaction tx : b.getTransactions()) {
                 for (TransactionOutput out : tx.getOutputs()) {
                     if (java.util.Arrays.equals(out.getScriptBytes(), minerProgram)) {
-                        add(
+                        coins.add(new OwnedOutput(
                                 new TransactionOutPoint(out.getIndex(), tx.getTxId()),
-                                out.getValue(),
                                 miner,
+                                out.getValue(),
                                 h,
-                                tx.isCoinBase());
+                                b.getHash(),
+                                tx.isCoinBase(),
+                                Optional.empty()));
                     }
                 }
             }
         }
         scannedHeight = tip;
         coins.removeIf(c -> node.chain().utxo(OutPoint.of(c.outpoint())).isEmpty());
-    }
-
-    private void add(TransactionOutPoint outpoint, Coin value, OwnedScript script, int height, boolean coinbase) {
-        int spendableAt = coinbase ? height + ScenarioSpec.COINBASE_MATURITY : height + 1;
-        coins.add(new OwnedUtxo(outpoint, value, script, order++, spendableAt, coinbase));
     }
 
     private static Address parseAddress(String address) {
