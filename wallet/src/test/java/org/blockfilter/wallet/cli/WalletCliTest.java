@@ -33,7 +33,7 @@ class WalletCliTest {
         String first = c.get("receiveAddress").asText();
         assertTrue(first.startsWith("bcrt1q"), first);
 
-        // Issue 10, defect 7: create used to issue 0/0 itself, so the next receive printed 0/1.
+        // create must not hand out 0/0 itself (it once did, and the next receive printed 0/1).
         JsonNode r = new ObjectMapper().readTree(run(base("receive")).out());
         assertEquals(first, r.get("address").asText());
         assertEquals("0/0", r.get("path").asText());
@@ -125,6 +125,16 @@ class WalletCliTest {
             assertTrue(r.err().contains("--fetch-policy"), r.err());
             assertTrue(r.err().contains("fetch policy"), r.err());
         }
+    }
+
+    @Test
+    void aBadP2pTransportIsAUsageErrorLikeAnyBadOptionValue() throws Exception {
+        run(base("create"));
+        InProcessCli.Run badTimeout = run(base("sync", "--timeout", "soon", "--peer", "127.0.0.1:1"));
+        InProcessCli.Run r = run(base("sync", "--p2p-transport", "v3", "--peer", "127.0.0.1:1"));
+        assertEquals(badTimeout.code(), r.code(), r.err());
+        assertTrue(r.code() != 0, r.err());
+        assertTrue(r.err().contains("--p2p-transport must be auto, v2 or v1, got 'v3'"), r.err());
     }
 
     @Test
