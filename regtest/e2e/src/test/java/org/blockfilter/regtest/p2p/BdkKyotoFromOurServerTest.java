@@ -169,16 +169,11 @@ class BdkKyotoFromOurServerTest {
     @Test
     void bdkSyncsFromTheServersLiveDemoFindsAFaucetPaymentAndFollowsTheNextBlock() throws Exception {
         BdkPython python = BdkTestSupport.pythonOrSkip();
-        try (org.blockfilter.regtest.server.ChildServer demo =
-                org.blockfilter.regtest.server.ChildServer.startMain("--port", "0", "--p2p-port", "0")) {
-            // Generous: the 300-block demo builds and indexes in about a minute on the loaded 2-core machine.
-            assertTrue(demo.awaitLine(l -> l.startsWith("Ctrl-C"), Duration.ofMinutes(4)), demo.tail());
-            String base = demoLine(demo, "status").replaceAll(".*(http://\\S+)/api/v1/status.*", "$1");
-            int p2p = Integer.parseInt(demoLine(demo, "BIP 157 P2P").replaceAll(".*127\\.0\\.0\\.1:(\\d+).*", "$1"));
-            bdk = new BdkCbfWallet(python, p2p, dir);
+        try (LiveDemoServer demo = LiveDemoServer.start()) {
+            bdk = new BdkCbfWallet(python, demo.p2pPort(), dir);
             String address = bdk.addresses(1).get(0).split(" ")[0];
 
-            com.fasterxml.jackson.databind.JsonNode paid = faucet(base, address, "0.5");
+            com.fasterxml.jackson.databind.JsonNode paid = demo.faucet(address, "0.5");
             int paidAt = paid.path("height").asInt();
             BdkCbfWallet.State s = bdk.update();
             for (int i = 0; i < 10 && (s.height() < paidAt || s.confirmed() != 50_000_000L); i++) {
@@ -192,26 +187,5 @@ class BdkKyotoFromOurServerTest {
             BdkCbfWallet.State next = bdk.update();
             assertTrue(next.height() > seen, "BDK followed the demo's next block: " + next + " after " + seen);
         }
-    }
-
-    private static String demoLine(org.blockfilter.regtest.server.ChildServer server, String label) {
-        return server.lines().stream()
-                .filter(l -> l.contains(label))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("no " + label + " line:\n" + server.tail()));
-    }
-
-    private static com.fasterxml.jackson.databind.JsonNode faucet(String base, String address, String amount)
-            throws IOException, InterruptedException {
-        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient()
-                .send(
-                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/api/v1/demo/faucet"))
-                                .timeout(Duration.ofSeconds(60))
-                                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
-                                        "{\"address\": \"" + address + "\", \"amount\": \"" + amount + "\"}"))
-                                .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), r.body());
-        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body());
     }
 }

@@ -118,26 +118,22 @@ class NeutrinoFromOurServerTest {
     @Test
     void neutrinoFinishesOnTheServersLiveDemoAndFollowsItsNextBlock() throws Exception {
         Path neutrino = NeutrinoSync.binaryOrSkip();
-        try (org.blockfilter.regtest.server.ChildServer demo =
-                org.blockfilter.regtest.server.ChildServer.startMain("--port", "0", "--p2p-port", "0")) {
-            // Generous: the 300-block demo builds and indexes in about a minute on the loaded 2-core machine.
-            assertTrue(demo.awaitLine(l -> l.startsWith("Ctrl-C"), Duration.ofMinutes(4)), demo.tail());
-            String base = urlAfter(demo, "status").replace("/api/v1/status", "");
-            int p2p = Integer.parseInt(demo.lines().stream()
-                    .filter(l -> l.contains("BIP 157 P2P"))
-                    .findFirst()
-                    .orElseThrow()
-                    .replaceAll(".*127\\.0\\.0\\.1:(\\d+).*", "$1"));
-            int tip = indexedHeight(base);
+        try (LiveDemoServer demo = LiveDemoServer.start()) {
+            int tip = demo.indexedHeight();
             assertTrue(tip >= 300, "the demo chain: " + tip);
 
             NeutrinoSync.Result r = NeutrinoSync.sync(
-                    neutrino, "127.0.0.1:" + p2p, tip, dir.resolve("neutrino"), Duration.ofSeconds(120), true);
+                    neutrino,
+                    "127.0.0.1:" + demo.p2pPort(),
+                    tip,
+                    dir.resolve("neutrino"),
+                    Duration.ofSeconds(120),
+                    true);
             assertEquals(tip, r.height(), r.log());
             assertEquals(tip, r.filtersVerified(), "every filter 1..tip fetched and checked against its header");
             for (int h = 0; h <= tip; h++) {
                 assertEquals(
-                        rest(base, "/api/v1/filters/" + h).path("header").asText(),
+                        demo.get("/api/v1/filters/" + h).path("header").asText(),
                         r.filterHeaders().get(h),
                         "height " + h);
             }
@@ -145,38 +141,19 @@ class NeutrinoFromOurServerTest {
             // The demo mines on: a block after the first sync is followed from neutrino's stored headers.
             long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
             int next;
-            while ((next = indexedHeight(base)) <= r.height()) {
+            while ((next = demo.indexedHeight()) <= r.height()) {
                 assertTrue(System.nanoTime() < deadline, "the demo mined no block in 2 minutes");
                 Thread.sleep(500); // a block every 10 s
             }
             NeutrinoSync.Result followed = NeutrinoSync.sync(
-                    neutrino, "127.0.0.1:" + p2p, next, dir.resolve("neutrino"), Duration.ofSeconds(120), false);
+                    neutrino,
+                    "127.0.0.1:" + demo.p2pPort(),
+                    next,
+                    dir.resolve("neutrino"),
+                    Duration.ofSeconds(120),
+                    false);
             assertEquals(next, followed.height(), followed.log());
-            assertEquals(rest(base, "/api/v1/filters/" + next).path("blockHash").asText(), followed.hash());
+            assertEquals(demo.get("/api/v1/filters/" + next).path("blockHash").asText(), followed.hash());
         }
-    }
-
-    private static String urlAfter(org.blockfilter.regtest.server.ChildServer server, String label) {
-        String line = server.lines().stream()
-                .filter(l -> l.trim().startsWith(label + " "))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("no " + label + " line:\n" + server.tail()));
-        return line.substring(line.indexOf("http://")).trim().split("\\s+")[0];
-    }
-
-    private static int indexedHeight(String base) throws IOException, InterruptedException {
-        return rest(base, "/api/v1/status").path("indexedHeight").asInt();
-    }
-
-    private static com.fasterxml.jackson.databind.JsonNode rest(String base, String path)
-            throws IOException, InterruptedException {
-        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient()
-                .send(
-                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + path))
-                                .timeout(Duration.ofSeconds(30))
-                                .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), path + ": " + r.body());
-        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body());
     }
 }
