@@ -9,7 +9,7 @@ import org.blockfilter.wallet.store.Sealing;
 import picocli.CommandLine.Command;
 
 @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a wallet with a new BIP 39 mnemonic.")
-final class CreateCommand extends NewWalletOptions implements Callable<Integer> {
+final class CreateCommand extends KeyedWalletOptions implements Callable<Integer> {
     @Override
     public Integer call() {
         List<String> mnemonic = WalletKeys.newMnemonic();
@@ -22,7 +22,7 @@ final class CreateCommand extends NewWalletOptions implements Callable<Integer> 
                 gapLimit,
                 WalletCli.birthday(birthday, birthdayHeight, birthdayDate, LightWallet.Birthday::atTip),
                 SealedSecret.DEFAULT_N,
-                Sealing.parse(seal));
+                Sealing.parse(seal()));
         return created(w, mnemonic);
     }
 }

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
         name = "restore",
         mixinStandardHelpOptions = true,
         description = "Restore a wallet from a BIP 39 mnemonic (read from --mnemonic-file or stdin).")
-final class RestoreCommand extends NewWalletOptions implements Callable<Integer> {
+final class RestoreCommand extends KeyedWalletOptions implements Callable<Integer> {
     @Option(names = "--mnemonic-file", description = "file holding the mnemonic words")
     Path mnemonicFile;
 
@@ -43,7 +43,7 @@ final class RestoreCommand extends NewWalletOptions implements Callable<Integer>
                 gapLimit,
                 WalletCli.birthday(birthday, birthdayHeight, birthdayDate, () -> cli.safeBirthday(kindSet())),
                 SealedSecret.DEFAULT_N,
-                Sealing.parse(seal));
+                Sealing.parse(seal()));
         return created(w, null);
     }
 }

@@ -31,15 +31,26 @@ import picocli.CommandLine.Option;
  * the {@code BLOCKFILTER_PASSPHRASE} environment variable, or a console prompt; a wallet sealed
  * whole ({@code --seal all}, the default) needs it for every command.
  *
- * <p>Exit codes: 0 success, 1 bad input or refused operation (also a missing or wrong passphrase,
- * a damaged or locked wallet file), 2 sync stopped (no honest source or an unsettled dispute), 3
- * network failure.
+ * <p>Exit codes (also in {@code --help}): 0 success, 1 bad input or refused operation (also a
+ * missing or wrong passphrase, a damaged or locked wallet file), 2 sync stopped (no honest source
+ * or an unsettled dispute), 3 network failure, 4 a payment not accepted.
  */
 @Command(
         name = "blockfilter-wallet",
         mixinStandardHelpOptions = true,
         version = "blockfilter-wallet 0.1",
         description = "A BIP 157/158 light wallet that matches compact block filters locally.",
+        footer = {
+            "",
+            "Passphrase: from --passphrase-file, else the " + WalletCli.PASSPHRASE_ENV + " environment variable,"
+                    + " else a console prompt. A wallet sealed whole (--seal all, the default) needs it for every"
+                    + " command; otherwise create, restore, send, bump and reseal --seal all ask for it.",
+            "",
+            "Exit codes: 0 success; 1 bad input or a refused operation (a missing or wrong passphrase, a damaged or"
+                    + " locked wallet file, sources of another network); 2 sync stopped (a source lied or is on a"
+                    + " weaker chain, or a dispute could not be settled); 3 network failure (no source answered);"
+                    + " 4 the payment was not accepted (nothing recorded, its coins stay spendable)."
+        },
         subcommands = {
             CreateCommand.class,
             RestoreCommand.class,

@@ -16,6 +16,19 @@ final class WatchCommand extends NewWalletOptions implements Callable<Integer> {
     String xpub;
 
     @Option(
+            names = "--seal",
+            paramLabel = "all|none",
+            description = "all: the whole file is encrypted, every command needs the passphrase; none: nothing"
+                    + " is (a watch-only file holds no secret) (default: ${DEFAULT-VALUE})",
+            defaultValue = "all")
+    String seal;
+
+    @Override
+    String seal() {
+        return seal;
+    }
+
+    @Option(
             names = "--kind",
             description = "script type of the account (default: ${DEFAULT-VALUE})",
             defaultValue = "p2wpkh")
