@@ -223,7 +223,10 @@ public final class Descriptor {
         return out;
     }
 
-    /** The same descriptor without private keys (BIP 380's normalisation of hardened steps). */
+    /**
+     * The same descriptor without private keys (BIP 380's normalisation of hardened steps); a
+     * {@link DescriptorException} when there is none (a hardened wildcard needs the private key).
+     */
     public Descriptor publicOnly() {
         return hasPrivateKeys() ? parse(DescriptorChecksum.append(root.text(false)), network) : this;
     }
@@ -233,10 +236,18 @@ public final class Descriptor {
         return DescriptorChecksum.append(root.text(true));
     }
 
-    /** The descriptor without private keys, with checksum (see the class comment). */
+    /**
+     * The descriptor without private keys, with checksum (see the class comment). A descriptor
+     * whose public form cannot be written (a private key ending in a hardened wildcard {@code *h})
+     * gives its type and that reason instead, never its private keys.
+     */
     @Override
     public String toString() {
-        return DescriptorChecksum.append(root.text(false));
+        try {
+            return DescriptorChecksum.append(root.text(false));
+        } catch (DescriptorException e) {
+            return type() + " descriptor with private keys (" + e.getMessage() + ")";
+        }
     }
 
     @Override
