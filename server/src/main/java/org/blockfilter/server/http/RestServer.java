@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import org.blockfilter.server.http.internal.ApiController;
 import org.blockfilter.server.http.internal.BadRequestException;
+import org.blockfilter.server.http.internal.BinaryFilterFastPath;
 import org.blockfilter.server.http.internal.Bip37Controller;
 import org.blockfilter.server.http.internal.Bip37Scanner;
 import org.blockfilter.server.http.internal.CachePolicy;
@@ -73,8 +74,12 @@ public final class RestServer implements AutoCloseable {
                 metrics);
         CoreRestController core = new CoreRestController(new CoreRest(service), cache);
         DocsController docs = new DocsController(metrics);
+        BinaryFilterFastPath fastPath = new BinaryFilterFastPath(index, cache, metrics);
         this.app = Javalin.create(cfg -> {
             configure(cfg);
+            // In front of Javalin, which Jetty nests inside it: binary filters and ranges that need
+            // nothing but the index (everything else, errors included, goes on to the routes below).
+            cfg.jetty.modifyServer(server -> server.setHandler(fastPath));
             // Before routing: the router decodes path parameters eagerly (a 500 on %u0031) and
             // drops query parameters it cannot decode (stop_hash=%ZZ read as absent).
             cfg.routes.before(ctx -> {
