@@ -11,6 +11,7 @@ import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressDecoder;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.spend.CoinControl;
 import org.blockfilter.wallet.spend.FeeRateChoice;
 import org.blockfilter.wallet.spend.PreparedPayment;
 import org.blockfilter.wallet.spend.Spender;
@@ -43,8 +44,29 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
     @Option(names = "--yes", description = "send without asking")
     boolean yes;
 
+    @Option(
+            names = "--from",
+            paramLabel = "TXID:VOUT",
+            split = ",",
+            description = "coin control: spend only these coins (see utxos); repeat or separate with commas")
+    List<String> from = List.of();
+
+    @Option(
+            names = "--exclude",
+            paramLabel = "TXID:VOUT",
+            split = ",",
+            description = "coin control: never spend these coins")
+    List<String> exclude = List.of();
+
+    private CoinControl coinControl() {
+        return new CoinControl(
+                from.stream().map(WalletCli::outpoint).collect(java.util.stream.Collectors.toSet()),
+                exclude.stream().map(WalletCli::outpoint).collect(java.util.stream.Collectors.toSet()));
+    }
+
     @Override
     public Integer call() {
+        coinControl(); // a malformed coin is refused before anything is asked or opened
         LightWallet w = cli.load();
         Address address = AddressDecoder.decode(to, w.network());
         Coin value;
@@ -70,7 +92,7 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
             }
             WalletKeys unlocked = w.unlock(cli.passphrase(false));
             Spender spender = new Spender(w);
-            p = spender.prepare(unlocked, address, value, rate);
+            p = spender.prepare(unlocked, address, value, rate, coinControl());
             if (!confirmed(feeLine + p.summary(), yes)) {
                 return 1;
             }

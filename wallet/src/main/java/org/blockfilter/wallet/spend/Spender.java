@@ -50,10 +50,18 @@ public final class Spender {
 
     /** Selects coins and signs; nothing is broadcast or saved. {@code unlocked} must hold private keys. */
     public PreparedPayment prepare(WalletKeys unlocked, Address to, Coin amount, long satPerVByte) {
+        return prepare(unlocked, to, amount, satPerVByte, CoinControl.ANY);
+    }
+
+    /** {@link #prepare(WalletKeys, Address, Coin, long)} from the coins {@code control} allows. */
+    public PreparedPayment prepare(
+            WalletKeys unlocked, Address to, Coin amount, long satPerVByte, CoinControl control) {
         // A testnet base58 address is also a regtest one; a bech32 address must carry our prefix.
         Address recipient = AddressDecoder.forNetwork(to, wallet.network());
         // Confirmed, mature and not held by a pending payment: exactly what `balance` calls spendable.
-        List<Utxo> spendable = wallet.ledger().spendable(wallet.headers().tipHeight());
+        List<Utxo> spendable = control.apply(
+                wallet.ledger().spendable(wallet.headers().tipHeight()),
+                wallet.ledger().utxos(false));
         AddressKind changeKind =
                 unlocked.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
         Script recipientScript = ScriptBuilder.createOutputScript(recipient);
