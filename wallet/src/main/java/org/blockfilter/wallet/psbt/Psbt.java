@@ -32,7 +32,8 @@ public final class Psbt {
             throw new IllegalArgumentException("one map per input and output of the unsigned transaction");
         }
         this.global = global;
-        this.unsignedTx = tx.serialize();
+        // The bytes as given: re-serializing through bitcoinj could differ (it refuses some versions).
+        this.unsignedTx = global.get(PsbtField.GLOBAL_UNSIGNED_TX.type()).orElseThrow();
         this.inputs = List.copyOf(inputs);
         this.outputs = List.copyOf(outputs);
     }

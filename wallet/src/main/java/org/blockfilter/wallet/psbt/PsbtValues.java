@@ -60,7 +60,10 @@ final class PsbtValues {
                 }
             }
             case IN_WITNESS_UTXO -> {
-                v.u64(name + " amount");
+                long amount = v.u64(name + " amount");
+                if (amount < 0 || amount > org.bitcoinj.base.BitcoinNetwork.MAX_MONEY.value) {
+                    throw new PsbtFormatException(name + " amount " + amount + " is out of range", valueAt);
+                }
                 int n = v.checkLength(v.compactSize(name + " script length"), name + " script");
                 v.bytes(n, name + " script");
                 end(name, v);
@@ -142,11 +145,13 @@ final class PsbtValues {
                         name + ": " + b.remaining() + " byte(s) after the transaction", offset + b.position());
             }
             return tx;
-        } catch (ProtocolException | java.nio.BufferUnderflowException | IllegalArgumentException e) {
-            if (e instanceof PsbtFormatException p) {
-                throw p;
-            }
-            throw new PsbtFormatException(name + " is not a transaction: " + e.getMessage(), offset);
+        } catch (PsbtFormatException e) {
+            throw e;
+        } catch (ProtocolException
+                | java.nio.BufferUnderflowException
+                | IllegalArgumentException
+                | ArithmeticException e) {
+            throw new PsbtFormatException(name + " is not a transaction: " + e, offset);
         }
     }
 
@@ -165,7 +170,11 @@ final class PsbtValues {
         }
         long outputs = c.compactSize(name + " output count");
         for (long i = 0; i < outputs; i++) {
+            int at = c.position();
             long value = c.u64(name + " output amount");
+            if (value < 0 || value > org.bitcoinj.base.BitcoinNetwork.MAX_MONEY.value) {
+                throw new PsbtFormatException(name + ": output " + i + " amount " + value + " is out of range", at);
+            }
             byte[] script = c.bytes(c.checkLength(c.compactSize(name + " script length"), name + " script"), name);
             tx.addOutput(new TransactionOutput(tx, Coin.valueOf(value), script));
         }

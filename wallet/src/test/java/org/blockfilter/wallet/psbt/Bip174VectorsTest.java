@@ -17,7 +17,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** BIP 174's own valid and invalid PSBTs (test resource {@code bip174/vectors.txt}, copied from the BIP). */
+/**
+ * BIP 174's and BIP 371's own valid and invalid PSBTs (test resources {@code bip174/vectors.txt} and
+ * {@code bip174/bip371-vectors.txt}, copied from the BIPs' text).
+ */
 class Bip174VectorsTest {
     /** What our message says for each invalid case of the BIP: the field or rule it breaks. */
     private static final Map<String, String> WHY = Map.ofEntries(
@@ -69,7 +72,40 @@ class Bip174VectorsTest {
                     "output 1: PSBT_OUT_WITNESS_SCRIPT (0x01) key has 32 byte(s) of key data"),
             Map.entry(
                     "PSBT with unsigned tx serialized with witness serialization format",
-                    "is in the witness serialization"));
+                    "is in the witness serialization"),
+            Map.entry(
+                    "PSBT With PSBT_IN_TAP_INTERNAL_KEY key that is too long (incorrectly serialized as compressed DER)",
+                    "input 0: PSBT_IN_TAP_INTERNAL_KEY (0x17) value is 33 bytes, expected 32"),
+            Map.entry(
+                    "PSBT With PSBT_KEY_PATH_SIG signature that is too short",
+                    "input 0: PSBT_IN_TAP_KEY_SIG (0x13) value is 63 bytes"),
+            Map.entry(
+                    "PSBT With PSBT_KEY_PATH_SIG signature that is too long",
+                    "input 0: PSBT_IN_TAP_KEY_SIG (0x13) value is 66 bytes"),
+            Map.entry(
+                    "PSBT With PSBT_IN_TAP_BIP32_DERIVATION key that is too long (incorrectly serialized as compressed DER)",
+                    "input 0: PSBT_IN_TAP_BIP32_DERIVATION (0x16) key has 33 byte(s) of key data, expected 32"),
+            Map.entry(
+                    "PSBT With PSBT_OUT_TAP_INTERNAL_KEY key that is too long (incorrectly serialized as compressed DER)",
+                    "output 1: PSBT_OUT_TAP_INTERNAL_KEY (0x05) value is 33 bytes, expected 32"),
+            Map.entry(
+                    "PSBT With PSBT_OUT_TAP_BIP32_DERIVATION key that is too long (incorrectly serialized as compressed DER)",
+                    "output 1: PSBT_OUT_TAP_BIP32_DERIVATION (0x07) key has 33 byte(s) of key data, expected 32"),
+            Map.entry(
+                    "PSBT With PSBT_IN_TAP_SCRIPT_SIG key that is too long (incorrectly serialized as compressed DER)",
+                    "input 0: PSBT_IN_TAP_SCRIPT_SIG (0x14) key has 65 byte(s) of key data, expected 64"),
+            Map.entry(
+                    "PSBT With PSBT_IN_TAP_SCRIPT_SIG signature that is too long",
+                    "input 0: PSBT_IN_TAP_SCRIPT_SIG (0x14) value is 66 bytes"),
+            Map.entry(
+                    "PSBT With PSBT_IN_TAP_SCRIPT_SIG signature that is too short",
+                    "input 0: PSBT_IN_TAP_SCRIPT_SIG (0x14) value is 63 bytes"),
+            Map.entry(
+                    "PSBT With PSBT_IN_TAP_LEAF_SCRIPT Control block that is too long",
+                    "input 0: PSBT_IN_TAP_LEAF_SCRIPT (0x15) key is a control block of 98 bytes"),
+            Map.entry(
+                    "PSBT With PSBT_IN_TAP_LEAF_SCRIPT Control block that is too short",
+                    "input 0: PSBT_IN_TAP_LEAF_SCRIPT (0x15) key is a control block of 96 bytes"));
 
     record Vector(String kind, String name, String base64) {
         @Override
@@ -79,7 +115,13 @@ class Bip174VectorsTest {
     }
 
     static List<Vector> vectors() throws IOException {
-        try (InputStream in = Bip174VectorsTest.class.getResourceAsStream("/bip174/vectors.txt")) {
+        List<Vector> all = new java.util.ArrayList<>(read("/bip174/vectors.txt"));
+        all.addAll(read("/bip174/bip371-vectors.txt"));
+        return all;
+    }
+
+    private static List<Vector> read(String resource) throws IOException {
+        try (InputStream in = Bip174VectorsTest.class.getResourceAsStream(resource)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8)
                     .lines()
                     .filter(l -> !l.startsWith("#") && !l.isBlank())
@@ -99,8 +141,8 @@ class Bip174VectorsTest {
 
     @Test
     void theResourceHoldsEveryCaseOfTheBip() throws IOException {
-        assertEquals(19, invalid().count());
-        assertEquals(10, valid().count());
+        assertEquals(19 + 11, invalid().count());
+        assertEquals(10 + 6, valid().count());
         assertEquals(
                 WHY.keySet(),
                 java.util.Set.copyOf(
