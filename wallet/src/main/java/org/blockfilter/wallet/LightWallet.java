@@ -383,7 +383,8 @@ public final class LightWallet {
     static WalletKeys publicOnly(WalletKeys keys) {
         List<HdAccount> pub = new ArrayList<>();
         for (HdAccount a : keys.accounts()) {
-            pub.add(HdAccount.watchOnly(a.extendedPublicKey(), a.kind(), keys.network()));
+            pub.add(HdAccount.watchOnly(a.extendedPublicKey(), a.kind(), keys.network())
+                    .withMasterFingerprint(a.masterFingerprint().orElse(null)));
         }
         return WalletKeys.of(keys.network(), keys.gapLimit(), pub);
     }

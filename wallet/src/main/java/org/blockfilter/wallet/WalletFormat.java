@@ -133,7 +133,8 @@ final class WalletFormat {
                     r.highestUsed(),
                     r.issued(),
                     ch.highestUsed(),
-                    ch.issued()));
+                    ch.issued(),
+                    a.masterFingerprint().map(f -> String.format("%08x", f)).orElse(null)));
         }
         return accounts;
     }
@@ -178,7 +179,12 @@ final class WalletFormat {
                             && a.changeIssued() >= 0
                             && a.changeIssued() <= MAX_INDEX,
                     "address positions of the " + a.kind() + " account are out of range");
-            accounts.add(HdAccount.watchOnly(a.xpub(), AddressKind.valueOf(a.kind()), network));
+            check(
+                    a.masterFingerprint() == null || a.masterFingerprint().matches("[0-9a-f]{8}"),
+                    "masterFingerprint of the " + a.kind() + " account is not 8 hex digits");
+            accounts.add(HdAccount.watchOnly(a.xpub(), AddressKind.valueOf(a.kind()), network)
+                    .withMasterFingerprint(
+                            a.masterFingerprint() == null ? null : (int) Long.parseLong(a.masterFingerprint(), 16)));
         }
         WalletKeys keys = WalletKeys.of(network, gapLimit, accounts);
         for (WalletFileContent.Account a : list) {

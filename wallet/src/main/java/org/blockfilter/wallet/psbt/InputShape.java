@@ -23,7 +23,8 @@ import org.bitcoinj.script.ScriptPattern;
  * @param redeemScript P2SH's redeem script, or null
  * @param witnessScript P2WSH's witness script, or null
  */
-record InputShape(Kind kind, Coin value, byte[] spentScript, byte[] scriptCode, byte[] redeemScript, byte[] witnessScript) {
+record InputShape(
+        Kind kind, Coin value, byte[] spentScript, byte[] scriptCode, byte[] redeemScript, byte[] witnessScript) {
     enum Kind {
         P2PKH,
         P2SH,
@@ -59,14 +60,16 @@ record InputShape(Kind kind, Coin value, byte[] spentScript, byte[] scriptCode, 
                 throw new IllegalArgumentException("input " + i + " spends P2SH but has no redeem script");
             }
             if (!Arrays.equals(ScriptBuilder.createP2SHOutputScript(redeem).program(), spk)) {
-                throw new IllegalArgumentException("input " + i + ": the redeem script does not match the spent P2SH output");
+                throw new IllegalArgumentException(
+                        "input " + i + ": the redeem script does not match the spent P2SH output");
             }
             program = redeem;
             nested = true;
         }
         Script p = Script.parse(program);
         if (ScriptPattern.isP2WPKH(p)) {
-            byte[] code = ScriptBuilder.createP2PKHOutputScript(ScriptPattern.extractHashFromP2WH(p)).program();
+            byte[] code = ScriptBuilder.createP2PKHOutputScript(ScriptPattern.extractHashFromP2WH(p))
+                    .program();
             return new InputShape(nested ? Kind.SH_P2WPKH : Kind.P2WPKH, value, spk, code, redeem, null);
         }
         if (ScriptPattern.isP2WSH(p)) {
@@ -74,13 +77,15 @@ record InputShape(Kind kind, Coin value, byte[] spentScript, byte[] scriptCode, 
                 throw new IllegalArgumentException("input " + i + " spends P2WSH but has no witness script");
             }
             if (!Arrays.equals(Sha256Hash.hash(witness), ScriptPattern.extractHashFromP2WH(p))) {
-                throw new IllegalArgumentException("input " + i + ": the witness script does not match the P2WSH program");
+                throw new IllegalArgumentException(
+                        "input " + i + ": the witness script does not match the P2WSH program");
             }
             return new InputShape(nested ? Kind.SH_P2WSH : Kind.P2WSH, value, spk, witness, redeem, witness);
         }
         if (psbt.input(i).get(PsbtField.IN_NON_WITNESS_UTXO.type()).isEmpty()) {
-            throw new IllegalArgumentException("input " + i
-                    + " is not segwit: BIP 174 requires its previous transaction (PSBT_IN_NON_WITNESS_UTXO) to sign it");
+            throw new IllegalArgumentException(
+                    "input " + i
+                            + " is not segwit: BIP 174 requires its previous transaction (PSBT_IN_NON_WITNESS_UTXO) to sign it");
         }
         if (nested) {
             return new InputShape(Kind.P2SH, value, spk, redeem, redeem, null);
@@ -94,11 +99,11 @@ record InputShape(Kind kind, Coin value, byte[] spentScript, byte[] scriptCode, 
     /** Whether {@code pubKey} is one this input's script pays to. */
     boolean involves(byte[] pubKey) {
         return switch (kind) {
-            case P2PKH, P2WPKH, SH_P2WPKH -> Arrays.equals(
-                    ECKey.fromPublicOnly(pubKey).getPubKeyHash(),
-                    Arrays.copyOfRange(scriptCode, 3, 23));
-            case P2WSH, SH_P2WSH, P2SH -> Script.parse(scriptCode).getChunks().stream()
-                    .anyMatch(c -> c.data != null && Arrays.equals(c.data, pubKey));
+            case P2PKH, P2WPKH, SH_P2WPKH ->
+                Arrays.equals(ECKey.fromPublicOnly(pubKey).getPubKeyHash(), Arrays.copyOfRange(scriptCode, 3, 23));
+            case P2WSH, SH_P2WSH, P2SH ->
+                Script.parse(scriptCode).getChunks().stream()
+                        .anyMatch(c -> c.data != null && Arrays.equals(c.data, pubKey));
             case P2TR -> false;
         };
     }

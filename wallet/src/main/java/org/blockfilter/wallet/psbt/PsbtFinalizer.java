@@ -60,7 +60,8 @@ public final class PsbtFinalizer {
         switch (shape.kind()) {
             case P2TR -> {
                 byte[] sig = in.get(PsbtField.IN_TAP_KEY_SIG.type())
-                        .orElseThrow(() -> new IllegalArgumentException("input " + i + " has no taproot key-path signature yet"));
+                        .orElseThrow(() ->
+                                new IllegalArgumentException("input " + i + " has no taproot key-path signature yet"));
                 witness = TransactionWitness.of(sig);
             }
             case P2PKH, P2WPKH, SH_P2WPKH -> {
@@ -69,7 +70,11 @@ public final class PsbtFinalizer {
                         .findFirst()
                         .orElseThrow(() -> new IllegalArgumentException("input " + i + " has no signature yet"));
                 if (shape.kind() == InputShape.Kind.P2PKH) {
-                    scriptSig = new ScriptBuilder().data(sig.value()).data(sig.keyData()).build().program();
+                    scriptSig = new ScriptBuilder()
+                            .data(sig.value())
+                            .data(sig.keyData())
+                            .build()
+                            .program();
                 } else {
                     witness = TransactionWitness.of(sig.value(), sig.keyData());
                 }
@@ -120,9 +125,8 @@ public final class PsbtFinalizer {
             }
         }
         if (sigs.size() < m) {
-            throw new IllegalArgumentException(
-                    "input " + i + " has " + sigs.size() + " of the " + m + " signatures its " + m + "-of-"
-                            + (chunks.size() - 3) + " multisig needs");
+            throw new IllegalArgumentException("input " + i + " has " + sigs.size() + " of the " + m
+                    + " signatures its " + m + "-of-" + (chunks.size() - 3) + " multisig needs");
         }
         return sigs;
     }
@@ -135,10 +139,12 @@ public final class PsbtFinalizer {
         }
         tx.replaceInput(i, in);
         try {
-            in.getScriptSig().correctlySpends(
-                    tx, i, witness, shape.value(), Script.parse(shape.spentScript()), Script.ALL_VERIFY_FLAGS);
+            in.getScriptSig()
+                    .correctlySpends(
+                            tx, i, witness, shape.value(), Script.parse(shape.spentScript()), Script.ALL_VERIFY_FLAGS);
         } catch (ScriptException e) {
-            throw new IllegalArgumentException("input " + i + " does not verify with its signatures: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "input " + i + " does not verify with its signatures: " + e.getMessage(), e);
         }
     }
 }

@@ -49,11 +49,14 @@ public final class PsbtSigner {
                 InputShape shape = InputShape.of(psbt, i);
                 PsbtMap in = psbt.input(i);
                 int hashType = in.get(PsbtField.IN_SIGHASH_TYPE.type())
-                        .map(v -> ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN).getInt())
+                        .map(v -> ByteBuffer.wrap(v)
+                                .order(ByteOrder.LITTLE_ENDIAN)
+                                .getInt())
                         .orElse(shape.kind() == InputShape.Kind.P2TR ? SIGHASH_DEFAULT : SIGHASH_ALL);
                 if (hashType != SIGHASH_ALL && !(shape.kind() == InputShape.Kind.P2TR && hashType == SIGHASH_DEFAULT)) {
-                    throw new IllegalArgumentException("input " + i + " asks for sighash type 0x"
-                            + Integer.toHexString(hashType) + "; this wallet signs only SIGHASH_ALL (and taproot's DEFAULT)");
+                    throw new IllegalArgumentException(
+                            "input " + i + " asks for sighash type 0x" + Integer.toHexString(hashType)
+                                    + "; this wallet signs only SIGHASH_ALL (and taproot's DEFAULT)");
                 }
                 PsbtMap next = shape.kind() == InputShape.Kind.P2TR
                         ? signTaproot(psbt, tx, i, in, keys, hashType)
@@ -75,7 +78,8 @@ public final class PsbtSigner {
         PsbtMap next = in;
         for (PsbtMap.Entry d : in.all(PsbtField.IN_BIP32_DERIVATION.type())) {
             byte[] pub = d.keyData();
-            if (!shape.involves(pub) || in.get(PsbtField.IN_PARTIAL_SIG.type(), pub).isPresent()) {
+            if (!shape.involves(pub)
+                    || in.get(PsbtField.IN_PARTIAL_SIG.type(), pub).isPresent()) {
                 continue;
             }
             Bip32Derivation origin = Bip32Derivation.read(d.value());
@@ -108,9 +112,11 @@ public final class PsbtSigner {
         }
         byte[] program = InputShape.of(psbt, i).outputKey();
         if (!Arrays.equals(Taproot.outputKey(internal, merkleRoot), program)) {
-            throw new IllegalArgumentException("input " + i + ": the internal key does not tweak to the spent output key");
+            throw new IllegalArgumentException(
+                    "input " + i + ": the internal key does not tweak to the spent output key");
         }
-        byte[] derivation = in.get(PsbtField.IN_TAP_BIP32_DERIVATION.type(), internal).orElse(null);
+        byte[] derivation =
+                in.get(PsbtField.IN_TAP_BIP32_DERIVATION.type(), internal).orElse(null);
         if (derivation == null) {
             return in;
         }

@@ -23,6 +23,7 @@ import org.blockfilter.wallet.keys.Taproot;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.ledger.Utxo;
 import org.blockfilter.wallet.ledger.WalletTx;
+import org.blockfilter.wallet.psbt.Psbt;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 
@@ -50,12 +51,46 @@ public final class Spender {
 
     /** Selects coins and signs; nothing is broadcast or saved. {@code unlocked} must hold private keys. */
     public PreparedPayment prepare(WalletKeys unlocked, Address to, Coin amount, long satPerVByte) {
+        Unsigned u = build(unlocked, to, amount, satPerVByte);
+        signAll(u.tx(), u.selection().inputs(), unlocked);
+        return u.payment(u.tx().serialize(), u.tx().getVsize());
+    }
+
+    /**
+     * Selects coins and builds the unsigned payment as a BIP 174 PSBT with what a signer needs
+     * ({@link PsbtUpdater}); works on a watch-only wallet. The change index moves as for a payment.
+     */
+    public PsbtPayment preparePsbt(Address to, Coin amount, long satPerVByte) {
+        Unsigned u = build(wallet.keys(), to, amount, satPerVByte);
+        Psbt psbt =
+                PsbtUpdater.update(wallet, Psbt.create(u.tx()), u.selection().inputs(), u.change());
+        return new PsbtPayment(psbt, u.payment(u.tx().serialize(), u.selection().estimatedVBytes()));
+    }
+
+    /** An unsigned payment: its transaction, the coins it spends and its change address (null: none). */
+    private record Unsigned(
+            Transaction tx, Address recipient, Coin amount, long rate, CoinSelection selection, DerivedAddress change) {
+        PreparedPayment payment(byte[] raw, int vsize) {
+            return new PreparedPayment(
+                    tx.getTxId(),
+                    recipient,
+                    amount,
+                    selection.fee(),
+                    rate,
+                    vsize,
+                    selection.change(),
+                    change == null ? null : change.address(),
+                    selection.inputs().size(),
+                    raw);
+        }
+    }
+
+    private Unsigned build(WalletKeys keys, Address to, Coin amount, long satPerVByte) {
         // A testnet base58 address is also a regtest one; a bech32 address must carry our prefix.
         Address recipient = AddressDecoder.forNetwork(to, wallet.network());
         // Confirmed, mature and not held by a pending payment: exactly what `balance` calls spendable.
         List<Utxo> spendable = wallet.ledger().spendable(wallet.headers().tipHeight());
-        AddressKind changeKind =
-                unlocked.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
+        AddressKind changeKind = keys.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
         Script recipientScript = ScriptBuilder.createOutputScript(recipient);
         Coin dust = Dust.threshold(recipientScript.program());
         if (amount.isLessThan(dust)) {
@@ -65,7 +100,7 @@ public final class Spender {
                             + " output (Bitcoin Core's relay rule): nodes would not relay the payment; send at least "
                             + dust.toPlainString() + " BTC");
         }
-        DerivedAddress peekChange = unlocked.account(changeKind)
+        DerivedAddress peekChange = keys.account(changeKind)
                 .orElseThrow(() -> new IllegalStateException("no P2WPKH or P2PKH account to receive change"))
                 .derive(true, 0);
         CoinSelection sel = CoinSelector.select(
@@ -86,18 +121,7 @@ public final class Spender {
         for (Utxo u : sel.inputs()) {
             tx.addInput(new TransactionInput(tx, new byte[0], u.outpoint(), u.value()).withSequence(RBF_SEQUENCE));
         }
-        signAll(tx, sel.inputs(), unlocked);
-        return new PreparedPayment(
-                tx.getTxId(),
-                recipient,
-                amount,
-                sel.fee(),
-                satPerVByte,
-                tx.getVsize(),
-                sel.change(),
-                change == null ? null : change.address(),
-                sel.inputs().size(),
-                tx.serialize());
+        return new Unsigned(tx, recipient, amount, satPerVByte, sel, change);
     }
 
     /**

@@ -52,9 +52,22 @@ public record WalletFileContent(
         transactions = List.copyOf(transactions);
     }
 
-    /** One account: its kind, extended public key and chain positions. */
+    /**
+     * One account: its kind, extended public key, chain positions and the BIP 32 fingerprint of the
+     * master key it derives from (8 hex digits; null when unknown: a watch-only wallet from a bare xpub).
+     */
     public record Account(
-            String kind, String xpub, int receiveUsed, int receiveIssued, int changeUsed, int changeIssued) {}
+            String kind,
+            String xpub,
+            int receiveUsed,
+            int receiveIssued,
+            int changeUsed,
+            int changeIssued,
+            String masterFingerprint) {
+        public Account(String kind, String xpub, int receiveUsed, int receiveIssued, int changeUsed, int changeIssued) {
+            this(kind, xpub, receiveUsed, receiveIssued, changeUsed, changeIssued, null);
+        }
+    }
 
     /** One transaction: txid (display hex), height (-1 pending), block hash (null pending) and raw bytes (hex). */
     public record Tx(String txid, int height, String blockHash, String raw) {}
