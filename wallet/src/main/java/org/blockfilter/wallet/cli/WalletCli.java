@@ -53,6 +53,10 @@ import picocli.CommandLine.Option;
             SendCommand.class,
             BumpCommand.class,
             AbandonCommand.class,
+            SignCommand.class,
+            CombineCommand.class,
+            FinalizeCommand.class,
+            BroadcastCommand.class,
             ResealCommand.class
         })
 public final class WalletCli {

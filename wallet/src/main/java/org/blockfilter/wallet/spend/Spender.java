@@ -130,23 +130,29 @@ public final class Spender {
      * (its coins stay spendable) and a {@link PaymentNotAcceptedException} names each source and why.
      */
     public Sha256Hash broadcast(PreparedPayment payment, List<? extends ChainSource> sources) {
+        return broadcast(Transaction.read(java.nio.ByteBuffer.wrap(payment.raw())), sources);
+    }
+
+    /** {@link #broadcast(PreparedPayment, List)} of a transaction signed elsewhere (a finalized PSBT's). */
+    public Sha256Hash broadcast(Transaction tx, List<? extends ChainSource> sources) {
         List<String> errors = new ArrayList<>();
         for (ChainSource s : sources) {
             try {
-                Sha256Hash txid = s.broadcast(payment.raw());
-                if (!txid.equals(payment.txid())) {
-                    errors.add(s.name() + " answered txid " + txid + " for " + payment.txid());
+                Sha256Hash txid = s.broadcast(tx.serialize());
+                if (!txid.equals(tx.getTxId())) {
+                    errors.add(s.name() + " answered txid " + txid + " for " + tx.getTxId());
                     continue;
                 }
-                Transaction tx = Transaction.read(java.nio.ByteBuffer.wrap(payment.raw()));
-                wallet.ledger().put(WalletTx.of(tx, WalletTx.PENDING, null));
-                wallet.save();
+                if (wallet.ledger().isRelevant(tx)) {
+                    wallet.ledger().put(WalletTx.of(tx, WalletTx.PENDING, null));
+                    wallet.save();
+                }
                 return txid;
             } catch (SourceException e) {
                 errors.add(e.getMessage());
             }
         }
-        throw new PaymentNotAcceptedException(payment.txid(), errors);
+        throw new PaymentNotAcceptedException(tx.getTxId(), errors);
     }
 
     /** Signs input i of {@code tx} as the wallet's coin {@code inputs.get(i)}, each checked before it is used. */
