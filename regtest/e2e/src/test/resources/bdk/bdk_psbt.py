@@ -1,4 +1,5 @@
-"""BDK (bdkpython) as the other PSBT wallet in blockfilter's interop tests.
+"""BDK (bdkpython) as the other PSBT wallet in blockfilter's interop tests (beside bdk_wallet.py,
+whose Kyoto sync it uses).
 
 Every command prints one JSON object on stdout; errors go to stderr with a non-zero exit.
 RECEIVE and CHANGE are output descriptors (BDK's syntax, private keys where BDK signs).
@@ -21,6 +22,8 @@ import sys
 import tempfile
 
 import bdkpython as bdk
+
+from bdk_wallet import peer, sync_one
 
 NETWORK = bdk.Network.REGTEST
 TEMPLATES = {
@@ -66,28 +69,10 @@ def finalize(receive, change, text):
     return out
 
 
-def peer(text):
-    host, port = text.rsplit(":", 1)
-    octets = [int(x) for x in host.split(".")]
-    return bdk.Peer(address=bdk.IpAddress.from_ipv4(*octets), port=int(port), v2_transport=False)
-
-
 async def build(receive, change, peer_text, payments):
     w = wallet(receive, change)
     with tempfile.TemporaryDirectory(prefix="bdk-kyoto-") as tmp:
-        components = (bdk.CbfBuilder()
-                      .peers([peer(peer_text)])
-                      .connections(1)
-                      .only_configured_peers()
-                      .data_dir(tmp)
-                      .configure_timeout_millis(20_000, 20_000)
-                      .build(w))
-        components.node.run()
-        client = components.client
-        try:
-            w.apply_update(await client.update())
-        finally:
-            client.shutdown()
+        (await sync_one(w, peer(peer_text), tmp)).shutdown()
     builder = bdk.TxBuilder().fee_rate(bdk.FeeRate.from_sat_per_vb(2))
     for address, sats in payments:
         builder = builder.add_recipient(bdk.Address(address, NETWORK).script_pubkey(), bdk.Amount.from_sat(sats))

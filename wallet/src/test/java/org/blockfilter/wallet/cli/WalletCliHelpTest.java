@@ -52,8 +52,23 @@ class WalletCliHelpTest {
     void theWalkFindsEverySubcommand() {
         assertEquals(
                 List.of(
-                        "create", "restore", "watch", "receive", "sync", "verify", "rescan", "balance", "history",
-                        "send", "bump", "abandon", "reseal"),
+                        "create",
+                        "restore",
+                        "watch",
+                        "receive",
+                        "sync",
+                        "verify",
+                        "rescan",
+                        "balance",
+                        "history",
+                        "send",
+                        "bump",
+                        "abandon",
+                        "sign",
+                        "combine",
+                        "finalize",
+                        "broadcast",
+                        "reseal"),
                 commandPaths().filter(p -> p.size() == 1).map(p -> p.get(0)).toList());
     }
 }

@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +28,7 @@ import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.wallet.LightWallet;
-import org.blockfilter.wallet.cli.WalletCli;
+import org.blockfilter.wallet.cli.InProcessCli;
 import org.blockfilter.wallet.descriptor.Descriptor;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
@@ -76,8 +73,10 @@ class PsbtBdkInteropTest {
     private void start(long seed) throws IOException {
         python = BdkTestSupport.pythonOrSkip();
         script = dir.resolve("bdk_psbt.py");
-        try (InputStream in = PsbtBdkInteropTest.class.getResourceAsStream("/bdk/bdk_psbt.py")) {
-            Files.write(script, in.readAllBytes());
+        for (String name : List.of("bdk_psbt.py", "bdk_wallet.py")) {
+            try (InputStream in = PsbtBdkInteropTest.class.getResourceAsStream("/bdk/" + name)) {
+                Files.write(dir.resolve(name), in.readAllBytes());
+            }
         }
         Files.writeString(dir.resolve("pw"), new String(PASSPHRASE));
         chain = WalletFixture.onBtcd(ScenarioSpec.small(seed, 5));
@@ -107,14 +106,9 @@ class PsbtBdkInteropTest {
                 dir.resolve("pw").toString(),
                 "--json"));
         all.addAll(List.of(args));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = WalletCli.run(
-                all.toArray(String[]::new),
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(0, exit, String.join(" ", args) + ": " + err.toString(StandardCharsets.UTF_8) + out);
-        return new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+        InProcessCli.Run r = InProcessCli.run(all.toArray(String[]::new));
+        assertEquals(0, r.code(), String.join(" ", args) + ": " + r.err() + r.out());
+        return new ObjectMapper().readTree(r.out());
     }
 
     private Path write(String name, String base64) throws IOException {
