@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Serving at mainnet sizes, with nginx as the physical reference (issue 12, parts 4 and 5).
+# Serving at mainnet sizes, with nginx as the physical reference, and one process or two on one index.
 #
 # Builds an on-disk index of BLOCKS blocks whose filters have mainnet's size (7,400 elements,
 # ~19 KB on average; MainnetServingBenchmark), exports it with `blockfilter-server export`, then

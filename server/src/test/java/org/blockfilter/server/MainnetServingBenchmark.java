@@ -40,7 +40,7 @@ import org.blockfilter.server.store.StoredBlock;
  * <p>Usage: {@code MainnetServingBenchmark DATA_DIR STATIC_DIR LISTS_DIR [blocks] [seed]}.
  */
 public final class MainnetServingBenchmark {
-    /** Mean elements of a recent mainnet block's basic filter (issue 12). */
+    /** Mean elements of a recent mainnet block's basic filter (the mainnet profile's sizing target, docs/mainnet-profile.md). */
     static final int MEAN_ELEMENTS = 7_400;
 
     private static final int SPREAD = 1_000;

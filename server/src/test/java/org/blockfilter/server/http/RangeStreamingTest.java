@@ -43,8 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A 1000-filter range answer is ~20 MB at mainnet filter sizes: the server streams it from one
- * snapshot instead of holding it, so a small heap serves many at once (issue 12: heap under
- * 1 GiB). The server runs in a child JVM with {@value #HEAP} over an on-disk index of
+ * snapshot instead of holding it, so a small heap serves many at once (the 1 GiB heap
+ * bound). The server runs in a child JVM with {@value #HEAP} over an on-disk index of
  * {@value #BLOCKS} blocks of ~19.6 KB filters; the expected answers are built here the way the
  * server built them before it streamed (one list, one array, one JSON document).
  */

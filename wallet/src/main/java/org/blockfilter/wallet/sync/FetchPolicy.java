@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * How the sync engine downloads the blocks its filters match, to make the download pattern say less about which
- * scripts are the wallet's (issue 13; measured by the privacy lab's experiment 8):
+ * scripts are the wallet's (measured by the privacy lab's experiment 8):
  *
  * <ul>
  *   <li>{@code spread}: each block goes to one source chosen by rendezvous hashing of (wallet seed, block hash,
@@ -59,7 +59,7 @@ public record FetchPolicy(boolean spread, int decoys, int clusters, boolean shuf
     /** A decoy script is adopted only if it is in at most this many filters from its seed block on (as the wallet's own). */
     public static final int DECOY_MAX_BLOCKS = 6;
 
-    /** Only the matched blocks, from the first live source, in height order, no pauses: the behaviour before issue 13. */
+    /** Only the matched blocks, from the first live source, in height order, no pauses. */
     public static final FetchPolicy NONE = new FetchPolicy(false, 0, 0, false, 0);
 
     /**
@@ -67,7 +67,8 @@ public record FetchPolicy(boolean spread, int decoys, int clusters, boolean shuf
      * the sources given, four seed blocks per matched block, shuffled; no jitter (the lab's timing adversary reads the
      * order of requests against the filter scan, which jitter does not change). The lab's rule: the fewest decoys at
      * which the co-occurrence adversary over two sessions, for a 10-address wallet with one source, falls to at most
-     * half its no-policy success (1.0 to 0.49 at 6.9 blocks per matched block; 2 decoys gave 0.67). Cluster decoys
+     * half its no-policy success (the figures: the report's results table and its section "The default", and
+     * exp8_summary.csv). Cluster decoys
      * ({@code clusters=K}) were measured against a rule of their own (transaction-graph adversary, same case: upper
      * 95% bound below 0.5); none met it, so they are not in the default.
      */

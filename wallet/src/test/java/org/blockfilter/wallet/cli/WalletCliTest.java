@@ -33,7 +33,7 @@ class WalletCliTest {
         String first = c.get("receiveAddress").asText();
         assertTrue(first.startsWith("bcrt1q"), first);
 
-        // Issue 10, defect 7: create used to issue 0/0 itself, so the next receive printed 0/1.
+        // create must not hand out 0/0 itself (it once did, and the next receive printed 0/1).
         JsonNode r = new ObjectMapper().readTree(run(base("receive")).out());
         assertEquals(first, r.get("address").asText());
         assertEquals("0/0", r.get("path").asText());

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Wallet files edited or damaged on disk (issue 10, defect 6). Before the fix a scannedHeight of
+ * Wallet files edited or damaged on disk. Before the fix a scannedHeight of
  * 999999 or -5 was accepted ("synced to height 999999: 0 filters"), a flipped stored filter header
  * went unnoticed, a transaction without {@code raw} died with a NullPointerException text, and a
  * damaged sealed secret was reported as a wrong passphrase.

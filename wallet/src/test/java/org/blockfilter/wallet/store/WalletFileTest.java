@@ -78,7 +78,7 @@ class WalletFileTest {
                 java.util.Base64.getEncoder().encodeToString(ct),
                 s.check(),
                 s.digest());
-        // Issue 10, defect 6: a changed ciphertext is damage, not a wrong passphrase.
+        // A changed ciphertext is damage, not a wrong passphrase.
         WalletFileException e = assertThrows(WalletFileException.class, () -> tampered.open("pw".toCharArray()));
         assertTrue(e.getMessage().contains("damaged"), e.getMessage());
     }

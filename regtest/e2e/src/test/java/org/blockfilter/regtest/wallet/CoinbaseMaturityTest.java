@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 10, defect 3: a wallet that mined 120 regtest blocks owns 120 coinbases, of which only
+ * Coinbase maturity: a wallet that mined 120 regtest blocks owns 120 coinbases, of which only
  * the 21 with 100 confirmations are spendable. Before the fix {@code balance} showed all of them
  * as confirmed and {@code send} could pick immature ones, which the node rejects.
  */

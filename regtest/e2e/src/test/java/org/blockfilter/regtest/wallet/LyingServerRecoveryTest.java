@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue 10, defect 1, end to end: the wallet CLI syncs through an HTTP proxy in front of our real
+ * Recovery from a lying server, end to end: the wallet CLI syncs through an HTTP proxy in front of our real
  * server (on the embedded node) that flips one bit of one filter hash in the binary
  * {@code /api/v1/filter-headers} answer. The liar is named; then the same wallet file syncs against
  * the honest server directly, which must succeed without blaming it. Before the fix the liar's

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The wallet CLI as a real process with the packaged application's classpath (logback and the
- * server's logback.xml, which logs to stdout). Issue 10, defect 7: before the fix {@code --json
+ * server's logback.xml, which logs to stdout). Clean stdout and documented exit codes: before the fix {@code --json
  * sync} printed a log line on stdout before the JSON, and a sync whose only server was unreachable
  * exited 2 ("sync stopped") instead of the documented 3 (network failure).
  */
