@@ -24,6 +24,8 @@ import org.blockfilter.server.http.RestServer;
 import org.blockfilter.server.index.FilterIndexer;
 import org.blockfilter.server.index.IndexingException;
 import org.blockfilter.server.index.IngestSettings;
+import org.blockfilter.server.index.NodeAnswerException;
+import org.blockfilter.server.index.NodeHealth;
 import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.node.NodeChain;
@@ -45,13 +47,14 @@ import picocli.CommandLine.Option;
  * The block-filter server's command line: connects to a node (or starts the embedded regtest
  * node), indexes its chain and follows the tip, and serves the index over HTTP.
  * {@code --help} lists the options. Exit codes: 0 after {@code --exit-when-synced} or a
- * clean shutdown, 1 when the server cannot start or indexing stops on an error, 2 for bad options.
+ * clean shutdown, 1 when the server cannot start (or {@code --exit-when-synced} cannot finish), 2
+ * for bad options. Faults of the node or the store while running never stop the server.
  */
 @Command(
         name = "blockfilter-server",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        subcommands = ExportCommand.class,
+        subcommands = {ExportCommand.class, VerifyCommand.class, RepairCommand.class},
         description = "Follows a Bitcoin node, indexes a BIP 158 basic filter per block and serves filters "
                 + "over REST and BIP 157 P2P.")
 public final class ServerMain implements Callable<Integer> {
@@ -228,7 +231,7 @@ public final class ServerMain implements Callable<Integer> {
         }
         try {
             return serve();
-        } catch (StartupException | StoreException | IndexingException | RpcException e) {
+        } catch (StartupException | StoreException | IndexingException | NodeAnswerException | RpcException e) {
             LOG.error("event=startup_failed error=\"{}\"", e.getMessage());
             System.err.println("blockfilter-server: " + e.getMessage());
             return 1;
@@ -318,12 +321,14 @@ public final class ServerMain implements Callable<Integer> {
         }
         IndexStore store = IndexStore.open(dir, undoDepth);
         closeFirst(store);
+        NodeHealth health = new NodeHealth();
         FilterIndexer indexer = new FilterIndexer(
                 store,
                 new RpcBlockSource(rpc),
                 Duration.ofMillis(pollMillis),
                 new IngestSettings(rpcWorkers, prefetchBlocks, (long) prefetchMb << 20),
-                !noNodePrevouts);
+                !noNodePrevouts,
+                health);
         closeFirst(indexer);
         LOG.info(
                 "event=start node={} chain={} data_dir={} indexed_height={}",
@@ -348,7 +353,7 @@ public final class ServerMain implements Callable<Integer> {
             System.out.println("blockfilter-server: indexing " + client.endpoint() + " (" + chain + ") into " + dir
                     + "; HTTP disabled (--no-http).");
         } else {
-            RestServer rest = startRest(chain, store, rpc);
+            RestServer rest = startRest(chain, store, rpc, health);
             closeFirst(rest); // closed before the indexer and the store
             registry = rest.meterRegistry();
             registerIndexerMetrics(registry, indexer);
@@ -362,7 +367,7 @@ public final class ServerMain implements Callable<Integer> {
         }
         Integer p2p = p2pPortFor(node);
         if (p2p != null) {
-            P2pServer server = startP2p(node, pruned, p2p, store, rpc, registry);
+            P2pServer server = startP2p(node, pruned, p2p, store, new RpcNodeGateway(rpc, health), registry);
             closeFirst(server); // closed before the indexer and the store
             System.out.println(
                     "  BIP 157 P2P     " + server.address().getAddress().getHostAddress() + ":" + server.port()
@@ -370,8 +375,8 @@ public final class ServerMain implements Callable<Integer> {
         }
         System.out.println("Ctrl-C to stop.");
         System.out.flush();
-        awaitStop(indexer);
-        return indexer.status().failure().isPresent() ? 1 : 0;
+        awaitStop();
+        return 0;
     }
 
     /** Serves the primary's index read-only, catching up every --poll-ms, until stopped. */
@@ -413,7 +418,7 @@ public final class ServerMain implements Callable<Integer> {
                 pollMillis,
                 pollMillis,
                 java.util.concurrent.TimeUnit.MILLISECONDS);
-        RestServer rest = startRest(chain, store, rpc);
+        RestServer rest = startRest(chain, store, rpc, new NodeHealth());
         closeFirst(rest);
         LOG.info(
                 "event=start mode=secondary node={} chain={} data_dir={} indexed_height={}",
@@ -445,7 +450,7 @@ public final class ServerMain implements Callable<Integer> {
     }
 
     private P2pServer startP2p(
-            NodeChain node, boolean pruned, int p2p, IndexStore store, BitcoinRpc rpc, MeterRegistry registry)
+            NodeChain node, boolean pruned, int p2p, IndexStore store, RpcNodeGateway gateway, MeterRegistry registry)
             throws StartupException {
         String host = p2pBind != null ? p2pBind : bind;
         if (node.chain().isEmpty()) {
@@ -457,14 +462,15 @@ public final class ServerMain implements Callable<Integer> {
             config = config.withServices(config.services() & ~P2pConfig.NODE_NETWORK);
         }
         try {
-            return P2pServer.start(config, new StoreFilterIndexReader(store), new RpcNodeGateway(rpc), registry);
+            return P2pServer.start(config, new StoreFilterIndexReader(store), gateway, registry);
         } catch (IOException e) {
             throw new StartupException("cannot serve P2P on " + host + ":" + p2p + ": " + e.getMessage()
                     + " (choose another --p2p-port, 0 for a free one, or --no-p2p)");
         }
     }
 
-    private RestServer startRest(String chain, IndexStore store, BitcoinRpc rpc) throws StartupException {
+    private RestServer startRest(String chain, IndexStore store, BitcoinRpc rpc, NodeHealth health)
+            throws StartupException {
         RestConfig config = RestConfig.defaults()
                 .withHost(bind)
                 .withPort(port)
@@ -472,7 +478,7 @@ public final class ServerMain implements Callable<Integer> {
                 .withBuriedDepth(immutableDepth)
                 .withCompression(RestConfig.Compression.parse(httpCompression));
         try {
-            return RestServer.start(config, new StoreFilterIndexReader(store), new RpcNodeGateway(rpc));
+            return RestServer.start(config, new StoreFilterIndexReader(store), new RpcNodeGateway(rpc, health));
         } catch (RuntimeException e) {
             throw new StartupException("cannot serve HTTP on " + bind + ":" + port + ": " + e.getMessage()
                     + " (choose another --port, or 0 for a free one)");
@@ -499,20 +505,11 @@ public final class ServerMain implements Callable<Integer> {
                 .register(registry);
     }
 
-    private void awaitStop(FilterIndexer indexer) {
-        while (stopped.getCount() > 0) {
-            FilterIndexer.Status status = indexer.status();
-            if (!status.running() && status.failure().isPresent()) {
-                System.err.println("blockfilter-server: indexing stopped: "
-                        + status.failure().get());
-                return;
-            }
-            try {
-                stopped.await(1, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+    private void awaitStop() {
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

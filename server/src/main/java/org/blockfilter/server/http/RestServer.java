@@ -36,6 +36,7 @@ import org.blockfilter.server.http.internal.UnavailableException;
 import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.node.NodeException;
 import org.blockfilter.server.node.NodeGateway;
+import org.blockfilter.server.store.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +58,7 @@ public final class RestServer implements AutoCloseable {
     private RestServer(RestConfig config, FilterIndexReader index, NodeGateway node) {
         this.config = config;
         FilterService service = new FilterService(index, node, config.network());
-        this.metrics = new RestMetrics(index, service::nodeHeightOrNull);
+        this.metrics = new RestMetrics(index, service::nodeHeightOrNull, node.health());
         CachePolicy cache = new CachePolicy(index, config.buriedDepth(), config.tipMaxAgeSeconds());
         ApiController api = new ApiController(service, cache);
         Bip37Controller bip37 = new Bip37Controller(
@@ -134,6 +135,14 @@ public final class RestServer implements AutoCloseable {
             } else {
                 ctx.header("Retry-After", Integer.toString(config.retryAfterSeconds()));
                 error(ctx, 503, "node_unavailable", e.getMessage());
+            }
+        });
+        r.exception(StoreException.class, (e, ctx) -> {
+            if (e.damaged()) {
+                error(ctx, 503, "index_damaged", e.getMessage());
+            } else {
+                LOG.error("store error serving {} {}", ctx.method(), ctx.path(), e);
+                error(ctx, 500, "internal", "internal server error");
             }
         });
         r.exception(CoreRestException.class, (e, ctx) -> coreError(ctx, e));

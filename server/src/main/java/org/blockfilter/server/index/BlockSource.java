@@ -24,6 +24,13 @@ public interface BlockSource {
     /** The block's wire serialization (with witnesses); empty if the node does not know it. */
     Optional<byte[]> rawBlock(Sha256Hash hash);
 
+    /** The block's 80-byte header, unchecked; empty if the node does not know it. */
+    default Optional<byte[]> header(Sha256Hash hash) {
+        return rawBlock(hash)
+                .map(raw -> java.util.Arrays.copyOf(raw, Math.min(raw.length, 80)))
+                .filter(h -> h.length == 80);
+    }
+
     /**
      * Whether {@link #blockWithPrevouts} works: the node reports the scripts a block spends
      * (Bitcoin Core >= 23, {@code getblock hash 3}). Asked once per indexer pass.

@@ -77,5 +77,15 @@ public interface FilterIndexReader {
     /** The block's 80-byte header, for any indexed block. */
     Optional<byte[]> blockHeader(Sha256Hash blockHash);
 
+    /** Damaged files reads have found in the index (empty while none has). */
+    default List<org.blockfilter.server.store.StoreDamage.Damaged> damage() {
+        return List.of();
+    }
+
+    /** Reads that failed on damage since the index was opened. */
+    default long damagedReads() {
+        return 0;
+    }
+
     record Tip(int height, Sha256Hash hash) {}
 }

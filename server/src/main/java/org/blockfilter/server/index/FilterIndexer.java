@@ -26,7 +26,13 @@ import org.slf4j.LoggerFactory;
  * unspent-script map, build the BIP 158 basic filter and its BIP 157 header, and commit
  * everything (filter, header, block header, height, UTXO changes, undo data, tip) in one
  * atomic batch. When the node's best chain switches it disconnects blocks down to the fork
- * point with the undo data (their filters stay retrievable by hash) and indexes the new branch.
+ * point with the undo data (their filters stay retrievable by hash) and indexes the new branch,
+ * but only once the node has shown that branch ({@link ReorgProof}): headers that link back to
+ * the indexed chain and carry more work than it.
+ *
+ * <p>No fault stops the follower: whatever a pass throws is classified ({@link Fault#of}), logged
+ * with what was asked and what came back, counted in {@link NodeHealth}, and the pass is retried
+ * with back-off; nothing of a failed block is written.
  *
  * <p>{@link #syncOnce()} does one catch-up pass on the caller's thread (what tests use);
  * {@link #start()} runs passes on a background thread, polling the node every
@@ -52,7 +58,8 @@ public final class FilterIndexer implements AutoCloseable {
     private final AtomicLong reorgs = new AtomicLong();
     private final List<Consumer<ChainTip>> listeners = new CopyOnWriteArrayList<>();
     private volatile int nodeHeight = -1;
-    private volatile Throwable failure;
+    private final NodeHealth health;
+    private volatile Fault lastFault;
     private volatile boolean running;
     private Thread thread;
     // The filter header of the tip, so connecting a block needs no read of its parent's record.
@@ -78,24 +85,37 @@ public final class FilterIndexer implements AutoCloseable {
             long blocksDisconnected,
             long reorgs,
             boolean running,
-            Optional<String> failure,
+            Optional<Fault> lastFault,
             IngestStats ingest) {}
 
     public FilterIndexer(IndexStore store, BlockSource source, Duration pollInterval) {
-        this(store, source, pollInterval, IngestSettings.DEFAULT, true);
+        this(store, source, pollInterval, IngestSettings.DEFAULT, true, new NodeHealth());
     }
 
-    /**
-     * @param settings            how far to read ahead of the committed tip
-     * @param usePrevoutsFromNode take prevout scripts from the node when it offers them (probed
-     *                            once); false always reads them from the unspent-output map
-     */
+    /** As the full constructor, with a node record of its own. */
     public FilterIndexer(
             IndexStore store,
             BlockSource source,
             Duration pollInterval,
             IngestSettings settings,
             boolean usePrevoutsFromNode) {
+        this(store, source, pollInterval, settings, usePrevoutsFromNode, new NodeHealth());
+    }
+
+    /**
+     * @param settings            how far to read ahead of the committed tip
+     * @param usePrevoutsFromNode take prevout scripts from the node when it offers them (probed
+     *                            once); false always reads them from the unspent-output map
+     * @param health              where the indexer records what it learns of the node and its faults
+     */
+    public FilterIndexer(
+            IndexStore store,
+            BlockSource source,
+            Duration pollInterval,
+            IngestSettings settings,
+            boolean usePrevoutsFromNode,
+            NodeHealth health) {
+        this.health = Objects.requireNonNull(health, "health");
         this.store = Objects.requireNonNull(store, "store");
         this.source = Objects.requireNonNull(source, "source");
         this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
@@ -110,8 +130,9 @@ public final class FilterIndexer implements AutoCloseable {
      * Brings the index to the node's best chain: follows a reorg if there was one, then connects
      * blocks until the tip equals the node's best block.
      *
-     * @throws IndexingException if the node's data cannot be indexed (the store keeps its last good block)
-     * @throws RpcException      if the node cannot be reached
+     * @throws NodeAnswerException if the node answers something invalid, or claims a reorg it cannot show
+     * @throws IndexingException   if the node's data cannot be indexed (the store keeps its last good block)
+     * @throws RpcException        if the node cannot be reached
      */
     public SyncResult syncOnce() {
         passLock.lock();
@@ -138,6 +159,7 @@ public final class FilterIndexer implements AutoCloseable {
                 Sha256Hash now = source.bestBlockHash();
                 if (now.equals(best)) {
                     nodeHeight = tip.get().height();
+                    health.answered(nodeHeight);
                     break;
                 }
                 best = now;
@@ -169,6 +191,7 @@ public final class FilterIndexer implements AutoCloseable {
                     }
                     if (progress == null) {
                         nodeHeight = source.bestHeight();
+                        health.answered(nodeHeight);
                         progress = new Progress(next, nodeHeight, statsAtStart, clockStart);
                     }
                     IngestPipeline.PreparedBlock block = ready.block();
@@ -182,28 +205,27 @@ public final class FilterIndexer implements AutoCloseable {
             if (last instanceof IngestPipeline.Failed failed) {
                 throw failed.error();
             } else if (last instanceof IngestPipeline.Mismatch m) {
-                int n = rollBackToNodeChain();
-                disconnected += n;
-                if (n == 0 && runConnected == 0) {
-                    // The node lists our tip on its best chain but a block at the next height
-                    // that does not build on it: it answers inconsistently for now (a reorg
-                    // between our calls, or a broken node); the next pass asks again.
-                    LOG.warn(
-                            "event=node_inconsistent height={} block={} tip={}",
-                            m.height(),
-                            m.block(),
-                            store.tip().map(ChainTip::hash).orElse(null));
-                    break;
+                ChainTip ours = store.tip().orElseThrow();
+                if (source.hashAt(ours.height()).map(ours.hash()::equals).orElse(false)) {
+                    // The node lists our tip on its best chain but a block at the next height that
+                    // does not build on it: it answers inconsistently for now (a reorg between our
+                    // calls, or a broken node); the next pass asks again.
+                    if (runConnected == 0) {
+                        inconsistent(m, ours);
+                        break;
+                    }
+                    continue;
                 }
+                // A reorg only if the node can show the branch (else ReorgProof throws, nothing is undone).
+                disconnected += rollBackTo(ReorgProof.forkPoint(store, source, m.block(), store.undoDepth() + 1));
             } else if (last instanceof IngestPipeline.End && runConnected == 0) {
                 // The node's chain is not longer than ours, yet its best block is not our tip.
-                int n = rollBackToNodeChain();
-                disconnected += n;
                 Sha256Hash now = source.bestBlockHash();
-                if (n == 0 && now.equals(best)) {
-                    break; // the node answers inconsistently for now; the next pass asks again
+                if (!now.equals(best)) {
+                    best = now; // the node moved on: look again
+                    continue;
                 }
-                best = now;
+                disconnected += rollBackTo(ReorgProof.forkPoint(store, source, best, store.undoDepth() + 1));
             }
         }
         if (progress != null) {
@@ -243,19 +265,21 @@ public final class FilterIndexer implements AutoCloseable {
         }
     }
 
-    /** Disconnects blocks until our tip is the node's block at that height; returns how many. */
-    private int rollBackToNodeChain() {
+    private void inconsistent(IngestPipeline.Mismatch m, ChainTip ours) {
+        Fault fault = new Fault(
+                Fault.Kind.NODE_INVALID,
+                "the node lists block " + m.block() + " at height " + m.height() + ", which does not build on its"
+                        + " block " + ours.hash() + " at height " + ours.height());
+        health.failed(fault);
+        LOG.warn("event=node_error kind={} error=\"{}\"", fault.kind().label(), fault.message());
+    }
+
+    /** Disconnects blocks down to the proven fork point; returns how many. */
+    private int rollBackTo(ChainTip fork) {
         int count = 0;
         Optional<ChainTip> tip = store.tip();
         Sha256Hash oldTip = tip.map(ChainTip::hash).orElse(null);
-        while (tip.isPresent()) {
-            ChainTip t = tip.get();
-            if (source.hashAt(t.height()).map(t.hash()::equals).orElse(false)) {
-                break;
-            }
-            if (t.height() == 0) {
-                throw new IndexingException("the node's genesis block is no longer " + t.hash());
-            }
+        while (tip.isPresent() && tip.get().height() > fork.height()) {
             StoredBlock gone;
             try {
                 gone = store.disconnectTip(false);
@@ -274,8 +298,8 @@ public final class FilterIndexer implements AutoCloseable {
                     "event=reorg depth={} old_tip={} fork_height={} fork_block={}",
                     count,
                     oldTip,
-                    tip.map(ChainTip::height).orElse(-1),
-                    tip.map(ChainTip::hash).orElse(null));
+                    fork.height(),
+                    fork.hash());
         }
         return count;
     }
@@ -329,23 +353,28 @@ public final class FilterIndexer implements AutoCloseable {
         while (running) {
             try {
                 syncOnce();
+                lastFault = null;
                 backoff = pollInterval;
                 pause(pollInterval);
-            } catch (RpcException e) {
-                LOG.warn("event=node_error retry_in_ms={} error=\"{}\"", backoff.toMillis(), e.getMessage());
-                pause(backoff);
-                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
             } catch (RuntimeException e) {
                 if (!running) {
                     break; // closing: the store may already be closed under us
                 }
-                failure = e;
-                running = false;
-                LOG.error(
-                        "event=indexer_stopped height={} error=\"{}\"",
+                Fault fault = Fault.of(e);
+                lastFault = fault;
+                health.failed(fault);
+                LOG.warn(
+                        "event={} kind={} height={} retry_in_ms={} error=\"{}\"",
+                        fault.kind().isNode() ? "node_error" : "index_error",
+                        fault.kind().label(),
                         store.tip().map(ChainTip::height).orElse(-1),
-                        e.getMessage(),
-                        e);
+                        backoff.toMillis(),
+                        fault.message());
+                if (fault.kind() == Fault.Kind.INDEX) {
+                    LOG.debug("event=index_error_trace", e);
+                }
+                pause(backoff);
+                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
             }
         }
     }
@@ -364,9 +393,13 @@ public final class FilterIndexer implements AutoCloseable {
         }
     }
 
+    /** What the indexer knows of its node: shared with the node gateway and status. */
+    public NodeHealth health() {
+        return health;
+    }
+
     /** The state of the index and of the follower. */
     public Status status() {
-        Throwable f = failure;
         return new Status(
                 store.tip().map(ChainTip::height).orElse(-1),
                 nodeHeight,
@@ -374,7 +407,7 @@ public final class FilterIndexer implements AutoCloseable {
                 blocksDisconnected.get(),
                 reorgs.get(),
                 running,
-                Optional.ofNullable(f).map(Throwable::getMessage),
+                Optional.ofNullable(lastFault),
                 metrics.snapshot());
     }
 

@@ -1,7 +1,5 @@
 package org.blockfilter.server.index;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,7 +22,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
-import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
 import org.bitcoinj.core.TransactionOutPoint;
@@ -283,8 +280,8 @@ final class IngestPipeline implements AutoCloseable {
         }
     }
 
-    private static IndexingException notReturned(Sha256Hash hash, int height) {
-        return new IndexingException("node lists block " + hash + " at height " + height + " but does not return it");
+    private static NodeAnswerException notReturned(Sha256Hash hash, int height) {
+        return new NodeAnswerException("node lists block " + hash + " at height " + height + " but does not return it");
     }
 
     // ---- prepare stage
@@ -310,7 +307,7 @@ final class IngestPipeline implements AutoCloseable {
                 Step step;
                 try {
                     long t0 = System.nanoTime();
-                    Block block = parse(fetched.raw(), fetched.hash(), height);
+                    Block block = NodeBlocks.parse(fetched.raw(), fetched.hash(), height);
                     metrics.parseNanos.add(System.nanoTime() - t0);
                     if (prevHash != null && !block.getPrevBlockHash().equals(prevHash)) {
                         prepared.put(new Mismatch(height, block.getHash()));
@@ -349,19 +346,6 @@ final class IngestPipeline implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-    }
-
-    static Block parse(byte[] raw, Sha256Hash expected, int height) {
-        Block block;
-        try {
-            block = Block.read(ByteBuffer.wrap(raw));
-        } catch (ProtocolException | BufferUnderflowException | IllegalArgumentException e) {
-            throw new IndexingException("block " + expected + " at height " + height + " does not parse: " + e, e);
-        }
-        if (!block.getHash().equals(expected)) {
-            throw new IndexingException("node returned block " + block.getHash() + " when asked for " + expected);
-        }
-        return block;
     }
 
     private PreparedBlock prepare(
@@ -425,7 +409,7 @@ final class IngestPipeline implements AutoCloseable {
             }
         }
         if (nodePrevouts != null && nodePrevouts.size() != inputs) {
-            throw new IndexingException("node reported " + nodePrevouts.size() + " prevout scripts for block "
+            throw new NodeAnswerException("node reported " + nodePrevouts.size() + " prevout scripts for block "
                     + block.getHash() + " at height " + height + ", which has " + inputs + " inputs");
         }
         List<byte[]> stored = store.unspentScripts(fromStore);
@@ -506,7 +490,7 @@ final class IngestPipeline implements AutoCloseable {
 
     private byte[] nodePrevout(List<byte[]> nodePrevouts, int input, Block block, int height) {
         if (input >= nodePrevouts.size()) {
-            throw new IndexingException("node reported " + nodePrevouts.size() + " prevout scripts for block "
+            throw new NodeAnswerException("node reported " + nodePrevouts.size() + " prevout scripts for block "
                     + block.getHash() + " at height " + height + ", which has more inputs");
         }
         metrics.prevoutsFromNode.increment();

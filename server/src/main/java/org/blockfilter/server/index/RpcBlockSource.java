@@ -47,6 +47,11 @@ public final class RpcBlockSource implements BlockSource {
         return rpc.rawBlock(hash);
     }
 
+    @Override
+    public Optional<byte[]> header(Sha256Hash hash) {
+        return rpc.blockHeader(hash);
+    }
+
     /**
      * Asks {@code getblock hash 3} for the newest block (of the last {@value #PROBE_DEPTH}) that
      * spends an output: true if the node reports every prevout script. An error answer, an answer

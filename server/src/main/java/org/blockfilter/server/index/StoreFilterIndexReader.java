@@ -21,6 +21,16 @@ public final class StoreFilterIndexReader implements FilterIndexReader {
     }
 
     @Override
+    public List<org.blockfilter.server.store.StoreDamage.Damaged> damage() {
+        return store.damage().files();
+    }
+
+    @Override
+    public long damagedReads() {
+        return store.damage().damagedReads();
+    }
+
+    @Override
     public Tip tip() {
         return store.tip().map(t -> new Tip(t.height(), t.hash())).orElse(new Tip(-1, Sha256Hash.ZERO_HASH));
     }

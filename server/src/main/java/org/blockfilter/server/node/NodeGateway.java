@@ -34,4 +34,12 @@ public interface NodeGateway {
      * @throws NodeException of kind {@link NodeException.Kind#UNAVAILABLE} when the node cannot be asked
      */
     FeeEstimates feeEstimates(java.util.List<Integer> targets);
+
+    /**
+     * What is known of the node without asking it (its last height and when, whether it is
+     * failing and since when); empty if the gateway keeps no such record.
+     */
+    default Optional<org.blockfilter.server.index.NodeHealth> health() {
+        return Optional.empty();
+    }
 }

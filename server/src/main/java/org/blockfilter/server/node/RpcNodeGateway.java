@@ -1,20 +1,32 @@
 package org.blockfilter.server.node;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.index.Fault;
+import org.blockfilter.server.index.NodeHealth;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.RpcException;
 
 /**
- * {@link NodeGateway} over the node's JSON-RPC ({@link BitcoinRpc}). The node height is cached for
- * a short time so that status requests and metric scrapes do not each cost an RPC round trip.
+ * {@link NodeGateway} over the node's JSON-RPC ({@link BitcoinRpc}). The node height is the last
+ * one learned ({@link NodeHealth}, shared with the indexer), refreshed in the background once it
+ * is older than the cache time, so that status requests and metric scrapes never wait for the
+ * node; {@link #hasBlock} waits for the node at most {@link #QUICK_CALL}.
  * A relayed transaction counts as accepted only once the node holds it ({@code getrawtransaction}
  * finds it), because bcoin's {@code sendrawtransaction} answers the txid before it validates.
  * Thread-safe.
@@ -23,10 +35,15 @@ public final class RpcNodeGateway implements NodeGateway {
     private final BitcoinRpc rpc;
     private final long heightTtlNanos;
     private final long acceptWaitNanos;
-    private final AtomicReference<CachedHeight> height = new AtomicReference<>();
+    private final NodeHealth health;
+    private final AtomicBoolean refreshing = new AtomicBoolean();
     private final Map<Integer, CachedFee> fees = new ConcurrentHashMap<>();
+    // Calls made for index reads: a few threads and a short queue, so a slow node cannot pile them up.
+    private final ThreadPoolExecutor quick =
+            new ThreadPoolExecutor(2, 4, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(64), RpcNodeGateway::daemon);
 
-    private record CachedHeight(int height, long atNanos) {}
+    /** How long an index read waits for the node (whether it knows a block) before answering 503. */
+    public static final Duration QUICK_CALL = Duration.ofMillis(250);
 
     private record CachedFee(String source, FeeEstimates.Estimate estimate, long atNanos) {}
 
@@ -40,10 +57,15 @@ public final class RpcNodeGateway implements NodeGateway {
      * @param acceptWait how long a relayed transaction may take to appear in the node's mempool
      *     (bcoin validates after answering {@code sendrawtransaction}; Core and btcd before)
      */
-    public RpcNodeGateway(BitcoinRpc rpc, Duration heightCacheTtl, Duration acceptWait) {
+    public RpcNodeGateway(BitcoinRpc rpc, Duration heightCacheTtl, Duration acceptWait, NodeHealth health) {
         this.rpc = Objects.requireNonNull(rpc, "rpc");
+        this.health = Objects.requireNonNull(health, "health");
         this.heightTtlNanos = heightCacheTtl.toNanos();
         this.acceptWaitNanos = acceptWait.toNanos();
+    }
+
+    public RpcNodeGateway(BitcoinRpc rpc, Duration heightCacheTtl, Duration acceptWait) {
+        this(rpc, heightCacheTtl, acceptWait, new NodeHealth());
     }
 
     public RpcNodeGateway(BitcoinRpc rpc, Duration heightCacheTtl) {
@@ -54,27 +76,100 @@ public final class RpcNodeGateway implements NodeGateway {
         this(rpc, Duration.ofSeconds(1));
     }
 
-    /** How long {@link #relay} waits for a transaction the node answered to appear in its mempool. */
-    public static final Duration DEFAULT_ACCEPT_WAIT = Duration.ofSeconds(5);
+    /** With the node facts shared with the indexer. */
+    public RpcNodeGateway(BitcoinRpc rpc, NodeHealth health) {
+        this(rpc, Duration.ofSeconds(1), DEFAULT_ACCEPT_WAIT, health);
+    }
 
-    @Override
-    public int nodeHeight() {
-        long now = System.nanoTime();
-        CachedHeight cached = height.get();
-        if (cached != null && now - cached.atNanos() < heightTtlNanos) {
-            return cached.height();
-        }
-        int h = call(rpc::blockCount);
-        height.set(new CachedHeight(h, now));
-        return h;
+    private static Thread daemon(Runnable r) {
+        Thread t = new Thread(r, "node-gateway");
+        t.setDaemon(true);
+        return t;
     }
 
     @Override
-    public boolean hasBlock(Sha256Hash blockHash) {
+    public Optional<NodeHealth> health() {
+        return Optional.of(health);
+    }
+
+    /** How long {@link #relay} waits for a transaction the node answered to appear in its mempool. */
+    public static final Duration DEFAULT_ACCEPT_WAIT = Duration.ofSeconds(5);
+
+    /**
+     * The last height learned from the node, never waiting for it: a height older than the cache
+     * time is refreshed in the background; before the first answer, the first refresh is awaited
+     * at most {@link #QUICK_CALL}.
+     */
+    @Override
+    public int nodeHeight() {
+        NodeHealth.Snapshot s = health.snapshot();
+        Instant now = health.now();
+        boolean fresh = s.nodeHeightAt()
+                .map(at -> Duration.between(at, now).toNanos() < heightTtlNanos)
+                .orElse(false);
+        if (!fresh) {
+            Future<?> refresh = refreshHeight();
+            if (s.nodeHeight().isEmpty() && refresh != null) {
+                quickly(refresh, "getblockcount");
+            }
+        }
+        return health.snapshot()
+                .nodeHeight()
+                .orElseThrow(() -> new NodeException(
+                        NodeException.Kind.UNAVAILABLE,
+                        "node unavailable: it has not answered getblockcount yet",
+                        null));
+    }
+
+    /** Starts one background getblockcount unless one runs; null if one runs or the queue is full. */
+    private Future<?> refreshHeight() {
+        if (!refreshing.compareAndSet(false, true)) {
+            return null;
+        }
         try {
-            return rpc.blockHeader(blockHash).isPresent();
-        } catch (RpcException e) {
-            throw unavailable(e);
+            return quick.submit(() -> {
+                try {
+                    health.heightSeen(rpc.blockCount());
+                } catch (RpcException e) {
+                    health.failed(Fault.of(e));
+                } finally {
+                    refreshing.set(false);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            refreshing.set(false);
+            return null;
+        }
+    }
+
+    /** Whether the node knows the block, waiting for it at most {@link #QUICK_CALL}. */
+    @Override
+    public boolean hasBlock(Sha256Hash blockHash) {
+        Future<Boolean> answer;
+        try {
+            answer = quick.submit(() -> rpc.blockHeader(blockHash).isPresent());
+        } catch (RejectedExecutionException e) {
+            throw new NodeException(NodeException.Kind.UNAVAILABLE, "node unavailable: too many calls waiting", e);
+        }
+        return quickly(answer, "getblockheader");
+    }
+
+    private static <T> T quickly(Future<T> answer, String method) {
+        try {
+            return answer.get(QUICK_CALL.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new NodeException(
+                    NodeException.Kind.UNAVAILABLE,
+                    "node unavailable: it did not answer " + method + " within " + QUICK_CALL.toMillis() + " ms",
+                    e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RpcException rpc) {
+                throw unavailable(rpc);
+            }
+            throw new NodeException(NodeException.Kind.UNAVAILABLE, "node unavailable: " + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new NodeException(NodeException.Kind.UNAVAILABLE, "interrupted waiting for the node", e);
         }
     }
 

@@ -168,7 +168,7 @@ public final class JsonRpcClient {
         }
         if (error != null) {
             int code = error.path("code").canConvertToInt() ? error.path("code").asInt() : RpcException.TRANSPORT;
-            throw new RpcException(method, code, error.path("message").asText(error.toString()), null);
+            throw new RpcException(method, code, RpcAnswers.errorMessage(error), null);
         }
         if (response.statusCode() != 200 || !hasResult) {
             resultOf(method, response); // throws, naming the HTTP status or what came back
@@ -203,7 +203,7 @@ public final class JsonRpcClient {
                 int code = error.path("code").canConvertToInt()
                         ? error.path("code").asInt()
                         : RpcException.TRANSPORT;
-                throw new RpcException(method, code, error.path("message").asText(error.toString()), null);
+                throw new RpcException(method, code, RpcAnswers.errorMessage(error), null);
             }
             if (response.statusCode() == 200 && body.has("result")) {
                 return body.get("result");

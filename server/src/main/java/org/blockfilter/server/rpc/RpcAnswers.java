@@ -50,6 +50,18 @@ final class RpcAnswers {
         return value.asDouble();
     }
 
+    /**
+     * The message of a JSON-RPC error object: its {@code message} when that is a non-empty string,
+     * else the whole object (a message of another type, or none, is still shown, never dropped).
+     */
+    static String errorMessage(JsonNode error) {
+        JsonNode message = error.get("message");
+        if (message != null && message.isTextual() && !message.asText().isEmpty()) {
+            return message.asText();
+        }
+        return "error object " + shown(error.toString());
+    }
+
     /** A node's text cut to a length fit for an answer of ours. */
     static String shown(String text) {
         return text.length() <= 200 ? text : text.substring(0, 200) + "...";

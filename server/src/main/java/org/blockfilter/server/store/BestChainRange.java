@@ -21,6 +21,7 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
     private final ColumnFamilyHandle heights;
     private final ReadOptions options;
     private final Runnable release;
+    private final java.util.function.Function<RocksDBException, StoreException> failed;
     private final int stopHeight;
     private int next;
     private boolean open = true;
@@ -32,7 +33,9 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
             ReadOptions options,
             int startHeight,
             int stopHeight,
+            java.util.function.Function<RocksDBException, StoreException> failed,
             Runnable release) {
+        this.failed = failed;
         this.db = db;
         this.blocks = blocks;
         this.heights = heights;
@@ -90,7 +93,7 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
             }
             return RecordCodec.decodeBlock(Sha256Hash.wrapReversed(hash), value);
         } catch (RocksDBException e) {
-            throw new StoreException("index store read failed: " + e.getMessage(), e);
+            throw failed.apply(e);
         }
     }
 

@@ -108,6 +108,7 @@ public final class IndexStore implements AutoCloseable {
     private final boolean migratedBlobFiles;
     private volatile Optional<ChainTip> tip;
     private boolean closed;
+    private final StoreDamage damage = new StoreDamage();
 
     /** Height and hash of the highest indexed best-chain block. */
     public record ChainTip(int height, Sha256Hash hash) {
@@ -157,9 +158,21 @@ public final class IndexStore implements AutoCloseable {
         this.undo = handles.get(4);
         this.syncWrite = track(new WriteOptions().setSync(true));
         this.asyncWrite = track(new WriteOptions().setSync(false));
-        checkVersion();
+        Optional<ChainTip> metaTip;
+        try {
+            checkVersion();
+            metaTip = readTip();
+        } catch (RocksDBException e) {
+            if (!StoreDamage.isDamage(e)) {
+                throw e;
+            }
+            // The metadata's table file is damaged: the tip is also the highest height entry
+            // (both are written in every block's batch), so the index stays readable.
+            damage.record(e, db, heights);
+            metaTip = StoreSalvage.highestHeightEntry(db, heights);
+        }
         this.migratedBlobFiles = !secondary && BlobFileMigration.migrate(dir, db, blocks, asyncWrite, syncWrite);
-        this.tip = readTip();
+        this.tip = metaTip;
     }
 
     /**
@@ -174,7 +187,11 @@ public final class IndexStore implements AutoCloseable {
         }
         try {
             Files.createDirectories(dir);
+            Optional<WalRecovery.Damage> wal = WalRecovery.scan(dir);
             IndexStore store = new IndexStore(dir, undoDepth, null);
+            if (wal.isPresent()) {
+                WalRecovery.warn(dir, wal.get(), store.tip());
+            }
             if (store.migratedBlobFiles) {
                 // Reopened so that the new MANIFEST lists no blob file: a secondary that replays
                 // the blob files' history from the MANIFEST sees an empty block column family.
@@ -352,7 +369,7 @@ public final class IndexStore implements AutoCloseable {
             Snapshot heldSnapshot = snapshot;
             ReadOptions heldOptions = options;
             ActiveRangeCursor cursor =
-                    new BestChainRange(db, blocks, heights, options, startHeight, stop.getAsInt(), () -> {
+                    new BestChainRange(db, blocks, heights, options, startHeight, stop.getAsInt(), this::failed, () -> {
                         heldOptions.close();
                         release(heldSnapshot);
                         lock.readLock().unlock();
@@ -360,7 +377,7 @@ public final class IndexStore implements AutoCloseable {
             handedOut = true;
             return Optional.of(cursor);
         } catch (RocksDBException e) {
-            throw new StoreException("index store read failed: " + e.getMessage(), e);
+            throw failed(e);
         } finally {
             if (!handedOut) {
                 if (options != null) {
@@ -606,7 +623,33 @@ public final class IndexStore implements AutoCloseable {
         });
     }
 
-    private ColumnFamilyHandle handle(Family family) {
+    /** One live table file: its column family and path. */
+    public record TableFile(String family, Path path) {}
+
+    /** The live table (SST) files, for tests and tools that check the files themselves. */
+    public List<TableFile> tableFiles() {
+        return read(() -> db.getLiveFilesMetaData().stream()
+                .map(f -> new TableFile(
+                        new String(f.columnFamilyName(), StandardCharsets.US_ASCII), Path.of(f.path() + f.fileName())))
+                .toList());
+    }
+
+    /** Writes every column family's memtable to table files and waits (tests, before copying the directory). */
+    public void flush() {
+        write(() -> {
+            try (org.rocksdb.FlushOptions f = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+                db.flush(f, List.of(meta, blocks, heights, utxo, undo));
+            }
+            return null;
+        });
+    }
+
+    /** The database, for the verifier and repair in this package. */
+    RocksDB db() {
+        return db;
+    }
+
+    ColumnFamilyHandle handle(Family family) {
         return switch (family) {
             case META -> meta;
             case BLOCK -> blocks;
@@ -681,10 +724,28 @@ public final class IndexStore implements AutoCloseable {
             ensureOpen();
             return action.run();
         } catch (RocksDBException e) {
-            throw new StoreException("index store read failed: " + e.getMessage(), e);
+            throw failed(e);
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** A failed read as a StoreException; damage is recorded and named (file, family, heights). */
+    private StoreException failed(RocksDBException e) {
+        if (!StoreDamage.isDamage(e)) {
+            return new StoreException("index store read failed: " + e.getMessage(), e);
+        }
+        StoreDamage.Damaged d = damage.record(e, db, heights);
+        return new StoreException(
+                "index damaged: " + d.family() + " file " + d.file() + ", heights " + d.heights() + ": "
+                        + e.getMessage() + " (see `verify` and `repair` in docs/storage.md)",
+                e,
+                true);
+    }
+
+    /** The damage reads have found since the store was opened. */
+    public StoreDamage damage() {
+        return damage;
     }
 
     // Writes take the read lock too (the lock only keeps close() out) and are serialised among

@@ -130,13 +130,42 @@ class FilterIndexerTest {
     }
 
     @Test
-    void reorgToAShorterChainWithMoreWorkIsFollowed() {
+    void aBranchWithLessWorkIsNotFollowedUntilItHasMore() {
         MinedChainSource chain = new MinedChainSource().mine(12);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
-            chain.reorg(4, 2);
+            Sha256Hash tip = store.tip().orElseThrow().hash();
+            chain.reorg(4, 2); // two blocks at the same difficulty replace four: less work
 
-            assertEquals(new FilterIndexer.SyncResult(2, 4), sync(store, chain));
+            NodeAnswerException e = assertThrows(NodeAnswerException.class, () -> sync(store, chain));
+            assertTrue(e.getMessage().contains("not more than the indexed chain's"), e.getMessage());
+            assertEquals(tip, store.tip().orElseThrow().hash(), "nothing disconnected");
+
+            chain.mine(3); // five blocks now: more work than the four they replace
+            assertEquals(new FilterIndexer.SyncResult(5, 4), sync(store, chain));
+            assertIndexMatchesChain(store, chain);
+        }
+    }
+
+    @Test
+    void aReorgWhoseBranchTheNodeCannotShowIsNotFollowed() {
+        MinedChainSource chain = new MinedChainSource().mine(10);
+        try (IndexStore store = IndexStore.open(dir)) {
+            sync(store, chain);
+            Sha256Hash tip = store.tip().orElseThrow().hash();
+            chain.reorg(2, 3);
+            BlockSource wrongHeaders = new ForwardingSource(chain) {
+                @Override
+                public Optional<byte[]> header(Sha256Hash hash) {
+                    return Optional.of(Arrays.copyOf(chain.blockAt(1).serialize(), 80));
+                }
+            };
+
+            NodeAnswerException e = assertThrows(NodeAnswerException.class, () -> sync(store, wrongHeaders));
+            assertTrue(e.getMessage().contains("node returned header"), e.getMessage());
+            assertEquals(tip, store.tip().orElseThrow().hash(), "nothing disconnected");
+
+            assertEquals(new FilterIndexer.SyncResult(3, 2), sync(store, chain));
             assertIndexMatchesChain(store, chain);
         }
     }
@@ -214,7 +243,7 @@ class FilterIndexerTest {
             }
         };
         try (IndexStore store = IndexStore.open(dir)) {
-            IndexingException e = assertThrows(IndexingException.class, () -> sync(store, lying));
+            NodeAnswerException e = assertThrows(NodeAnswerException.class, () -> sync(store, lying));
             assertTrue(e.getMessage().contains("when asked for"), e.getMessage());
             assertTrue(store.tip().isEmpty());
         }
@@ -230,7 +259,7 @@ class FilterIndexerTest {
             }
         };
         try (IndexStore store = IndexStore.open(dir)) {
-            IndexingException e = assertThrows(IndexingException.class, () -> sync(store, garbage));
+            NodeAnswerException e = assertThrows(NodeAnswerException.class, () -> sync(store, garbage));
             assertTrue(e.getMessage().contains("does not parse"), e.getMessage());
         }
     }
@@ -251,7 +280,7 @@ class FilterIndexerTest {
             FilterIndexer.Status status = indexer.status();
             assertEquals(6, status.indexedHeight());
             assertEquals(7, status.blocksConnected());
-            assertTrue(status.failure().isEmpty());
+            assertTrue(status.lastFault().isEmpty());
         }
     }
 

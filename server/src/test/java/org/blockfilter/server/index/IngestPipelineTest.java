@@ -372,7 +372,7 @@ class IngestPipelineTest {
             }
             asked.incrementAndGet();
             return rawBlock(hash).map(raw -> {
-                Block block = IngestPipeline.parse(raw, hash, -1);
+                Block block = NodeBlocks.parse(raw, hash, -1);
                 List<byte[]> prevouts = new ArrayList<>();
                 for (Transaction tx : block.getTransactions()) {
                     if (!tx.isCoinBase()) {

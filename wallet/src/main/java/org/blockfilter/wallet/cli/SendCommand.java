@@ -11,6 +11,7 @@ import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressDecoder;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.spend.CoinControl;
 import org.blockfilter.wallet.spend.FeeRateChoice;
 import org.blockfilter.wallet.spend.PreparedPayment;
 import org.blockfilter.wallet.spend.PsbtPayment;
@@ -52,8 +53,29 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
                     + " hardware wallet, then sign, finalize and broadcast")
     java.nio.file.Path psbtOut;
 
+    @Option(
+            names = "--from",
+            paramLabel = "TXID:VOUT",
+            split = ",",
+            description = "coin control: spend only these coins (see utxos); repeat or separate with commas")
+    List<String> from = List.of();
+
+    @Option(
+            names = "--exclude",
+            paramLabel = "TXID:VOUT",
+            split = ",",
+            description = "coin control: never spend these coins")
+    List<String> exclude = List.of();
+
+    private CoinControl coinControl() {
+        return new CoinControl(
+                from.stream().map(WalletCli::outpoint).collect(java.util.stream.Collectors.toSet()),
+                exclude.stream().map(WalletCli::outpoint).collect(java.util.stream.Collectors.toSet()));
+    }
+
     @Override
     public Integer call() {
+        coinControl(); // a malformed coin is refused before anything is asked or opened
         LightWallet w = cli.load();
         Address address = AddressDecoder.decode(to, w.network());
         Coin value;
@@ -79,7 +101,7 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
             }
             Spender spender = new Spender(w);
             if (psbtOut != null) {
-                PsbtPayment unsigned = spender.preparePsbt(address, value, rate);
+                PsbtPayment unsigned = spender.preparePsbt(address, value, rate, coinControl());
                 PsbtFiles.write(psbtOut, unsigned.psbt());
                 w.save(); // keeps the change address it handed out
                 cli.print(
@@ -93,7 +115,7 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
                 return 0;
             }
             WalletKeys unlocked = w.unlock(cli.passphrase(false));
-            p = spender.prepare(unlocked, address, value, rate);
+            p = spender.prepare(unlocked, address, value, rate, coinControl());
             if (!confirmed(feeLine + p.summary(), yes)) {
                 return 1;
             }

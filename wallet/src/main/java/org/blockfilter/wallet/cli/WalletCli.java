@@ -57,7 +57,11 @@ import picocli.CommandLine.Option;
             CombineCommand.class,
             FinalizeCommand.class,
             BroadcastCommand.class,
-            ResealCommand.class
+            ResealCommand.class,
+            ExportDescriptorsCommand.class,
+            UtxosCommand.class,
+            ExportLabelsCommand.class,
+            ImportLabelsCommand.class
         })
 public final class WalletCli {
     static final String PASSPHRASE_ENV = "BLOCKFILTER_PASSPHRASE";
@@ -203,10 +207,21 @@ public final class WalletCli {
 
     static AddressKind kind(String s) {
         try {
-            return AddressKind.valueOf(s.toUpperCase(java.util.Locale.ROOT));
+            return AddressKind.valueOf(s.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown address kind " + s + "; use p2wpkh, p2pkh or p2tr");
+            throw new IllegalArgumentException(
+                    "unknown address kind " + s + "; use p2wpkh, p2pkh, p2tr, p2sh-p2wpkh, p2wsh or p2sh-p2wsh");
         }
+    }
+
+    /** An outpoint as the user typed it: {@code TXID:VOUT}. */
+    static org.bitcoinj.core.TransactionOutPoint outpoint(String s) {
+        int colon = s == null ? -1 : s.indexOf(':');
+        if (colon < 0 || !s.substring(colon + 1).matches("[0-9]{1,9}")) {
+            throw new IllegalArgumentException("a coin is TXID:VOUT (e.g. " + "ab".repeat(32) + ":0), got " + s);
+        }
+        return new org.bitcoinj.core.TransactionOutPoint(
+                Long.parseLong(s.substring(colon + 1)), txid(s.substring(0, colon)));
     }
 
     /**

@@ -182,7 +182,7 @@ final class DescriptorParser {
             throw new DescriptorException(
                     function + "() takes a key, not a script: '" + DescriptorKey.abbreviate(text) + "'");
         }
-        DescriptorKey k = DescriptorKey.parse(text, network, ctx == Context.TAP);
+        DescriptorKey k = DescriptorKeyParser.parse(text, network, ctx == Context.TAP);
         if (k.uncompressed() && (segwit || ctx == Context.WSH || ctx == Context.TAP)) {
             throw new DescriptorException("uncompressed public key " + DescriptorKey.abbreviate(text) + " in "
                     + function + "()" + (ctx == Context.TOP || function.equals("tr") ? "" : " " + ctx.where)

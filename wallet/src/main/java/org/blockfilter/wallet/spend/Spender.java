@@ -51,17 +51,28 @@ public final class Spender {
 
     /** Selects coins and signs; nothing is broadcast or saved. {@code unlocked} must hold private keys. */
     public PreparedPayment prepare(WalletKeys unlocked, Address to, Coin amount, long satPerVByte) {
-        Unsigned u = build(unlocked, to, amount, satPerVByte);
+        return prepare(unlocked, to, amount, satPerVByte, CoinControl.ANY);
+    }
+
+    /** {@link #prepare(WalletKeys, Address, Coin, long)} from the coins {@code control} allows. */
+    public PreparedPayment prepare(
+            WalletKeys unlocked, Address to, Coin amount, long satPerVByte, CoinControl control) {
+        Unsigned u = build(unlocked, to, amount, satPerVByte, control);
         signAll(u.tx(), u.selection().inputs(), unlocked);
         return u.payment(u.tx().serialize(), u.tx().getVsize());
     }
 
-    /**
-     * Selects coins and builds the unsigned payment as a BIP 174 PSBT with what a signer needs
-     * ({@link PsbtUpdater}); works on a watch-only wallet. The change index moves as for a payment.
-     */
+    /** {@link #preparePsbt(Address, Coin, long, CoinControl)} from any spendable coin. */
     public PsbtPayment preparePsbt(Address to, Coin amount, long satPerVByte) {
-        Unsigned u = build(wallet.keys(), to, amount, satPerVByte);
+        return preparePsbt(to, amount, satPerVByte, CoinControl.ANY);
+    }
+
+    /**
+     * Selects coins ({@code control}) and builds the unsigned payment as a BIP 174 PSBT with what a
+     * signer needs ({@link PsbtUpdater}); works on a watch-only wallet. The change index moves as for a payment.
+     */
+    public PsbtPayment preparePsbt(Address to, Coin amount, long satPerVByte, CoinControl control) {
+        Unsigned u = build(wallet.keys(), to, amount, satPerVByte, control);
         Psbt psbt =
                 PsbtUpdater.update(wallet, Psbt.create(u.tx()), u.selection().inputs(), u.change());
         return new PsbtPayment(psbt, u.payment(u.tx().serialize(), u.selection().estimatedVBytes()));
@@ -85,12 +96,15 @@ public final class Spender {
         }
     }
 
-    private Unsigned build(WalletKeys keys, Address to, Coin amount, long satPerVByte) {
+    private Unsigned build(WalletKeys unlocked, Address to, Coin amount, long satPerVByte, CoinControl control) {
         // A testnet base58 address is also a regtest one; a bech32 address must carry our prefix.
         Address recipient = AddressDecoder.forNetwork(to, wallet.network());
         // Confirmed, mature and not held by a pending payment: exactly what `balance` calls spendable.
-        List<Utxo> spendable = wallet.ledger().spendable(wallet.headers().tipHeight());
-        AddressKind changeKind = keys.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
+        List<Utxo> spendable = control.apply(
+                wallet.ledger().spendable(wallet.headers().tipHeight()),
+                wallet.ledger().utxos(false));
+        AddressKind changeKind =
+                unlocked.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
         Script recipientScript = ScriptBuilder.createOutputScript(recipient);
         Coin dust = Dust.threshold(recipientScript.program());
         if (amount.isLessThan(dust)) {
@@ -100,7 +114,7 @@ public final class Spender {
                             + " output (Bitcoin Core's relay rule): nodes would not relay the payment; send at least "
                             + dust.toPlainString() + " BTC");
         }
-        DerivedAddress peekChange = keys.account(changeKind)
+        DerivedAddress peekChange = unlocked.account(changeKind)
                 .orElseThrow(() -> new IllegalStateException("no P2WPKH or P2PKH account to receive change"))
                 .derive(true, 0);
         CoinSelection sel = CoinSelector.select(

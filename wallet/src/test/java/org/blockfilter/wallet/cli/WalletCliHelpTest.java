@@ -68,7 +68,11 @@ class WalletCliHelpTest {
                         "combine",
                         "finalize",
                         "broadcast",
-                        "reseal"),
+                        "reseal",
+                        "export-descriptors",
+                        "utxos",
+                        "export-labels",
+                        "import-labels"),
                 commandPaths().filter(p -> p.size() == 1).map(p -> p.get(0)).toList());
     }
 }

@@ -16,6 +16,8 @@ import org.bitcoinj.script.Script;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
+import org.blockfilter.wallet.descriptor.Descriptor;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.keys.Schnorr;
@@ -25,6 +27,8 @@ import org.blockfilter.wallet.psbt.Psbt;
 import org.blockfilter.wallet.psbt.PsbtField;
 import org.blockfilter.wallet.psbt.PsbtFinalizer;
 import org.blockfilter.wallet.psbt.PsbtSigner;
+import org.blockfilter.wallet.store.SealedSecret;
+import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.testchain.MemorySource;
 import org.blockfilter.wallet.testchain.TestWallets;
@@ -36,13 +40,16 @@ class PsbtSpendTest {
     @TempDir
     Path dir;
 
+    private static final List<AddressKind> SEED_KINDS =
+            List.of(AddressKind.P2WPKH, AddressKind.P2PKH, AddressKind.P2TR);
+
     private final RegtestChainBuilder chain = new RegtestChainBuilder();
 
     /** The test mnemonic's wallet, paid once on each of its three kinds. */
     private LightWallet fundedOnEveryKind() {
         LightWallet w = TestWallets.create(dir);
         List<Address> to = new ArrayList<>();
-        for (AddressKind k : AddressKind.values()) {
+        for (AddressKind k : SEED_KINDS) {
             to.add(w.keys().account(k).orElseThrow().derive(false, 0).address());
         }
         chain.mine(2);
@@ -63,11 +70,15 @@ class PsbtSpendTest {
         Transaction unsigned = psbt.unsignedTx();
         assertEquals(3, unsigned.getInputs().size());
         assertEquals(built.summary().fee(), psbt.fee().orElseThrow());
-        int master = w.unlock(TestWallets.PASSPHRASE)
+        int master = w.keys()
                 .account(AddressKind.P2WPKH)
                 .orElseThrow()
-                .masterFingerprint()
-                .orElseThrow();
+                .descriptor()
+                .keys()
+                .get(0)
+                .origin()
+                .orElseThrow()
+                .fingerprint();
         for (int i = 0; i < 3; i++) {
             var in = psbt.input(i);
             Script spk = Script.parse(psbt.spentOutput(i).orElseThrow().getScriptBytes());
@@ -133,11 +144,22 @@ class PsbtSpendTest {
     void aWatchOnlyWalletBuildsWhatTheSeedWalletSigns() {
         LightWallet seed = fundedOnEveryKind();
         HdAccount account = seed.keys().account(AddressKind.P2WPKH).orElseThrow();
-        String origin = "[" + account.origin().fingerprintHex() + "/84h/1h/0h]";
-        for (String xpub : List.of(origin + account.extendedPublicKey(), account.extendedPublicKey())) {
-            Path file = dir.resolve("watch-" + xpub.length() + ".json");
-            LightWallet watch = LightWallet.watchOnly(
-                    file, Chain.REGTEST, xpub, AddressKind.P2WPKH, 20, LightWallet.Birthday.ofHeight(0));
+        // With the origin (a descriptor, as export-descriptors writes it), and a bare xpub without one.
+        List<HdAccount> accounts = List.of(
+                HdAccount.fromDescriptors(Descriptor.parse(account.descriptor().toString(), seed.network()), null),
+                HdAccount.watchOnly(account.extendedPublicKey(), AddressKind.P2WPKH, seed.network()));
+        for (int n = 0; n < accounts.size(); n++) {
+            Path file = dir.resolve("watch-" + n + ".json");
+            LightWallet watch = NewWallet.watchOnly(
+                    file,
+                    Chain.REGTEST,
+                    List.of(accounts.get(n)),
+                    20,
+                    LightWallet.Birthday.ofHeight(0),
+                    Sealing.NONE,
+                    null,
+                    SealedSecret.DEFAULT_N,
+                    List.of());
             new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
             watch = LightWallet.load(file); // the origin survives the file
             Psbt psbt = new Spender(watch)
@@ -147,8 +169,7 @@ class PsbtSpendTest {
                     .all(PsbtField.IN_BIP32_DERIVATION.type())
                     .get(0)
                     .value());
-            assertEquals(
-                    xpub.startsWith("[") ? 5 : 2, d.path().size(), "path from the master, or from the account key");
+            assertEquals(n == 0 ? 5 : 2, d.path().size(), "path from the master, or from the account key");
             PsbtSigner.Result signed = PsbtSigner.sign(psbt, new WalletPsbtKeys(seed.unlock(TestWallets.PASSPHRASE)));
             assertEquals(1, signed.signatures(), signed.skipped().toString());
             assertTrue(PsbtFinalizer.finalizeAll(signed.psbt()).complete());
@@ -161,8 +182,7 @@ class PsbtSpendTest {
         Psbt psbt = new Spender(w)
                 .preparePsbt(chain.minerAddress(), Coin.MILLICOIN, 2)
                 .psbt();
-        WalletKeys other =
-                WalletKeys.fromMnemonic(WalletKeys.newMnemonic(), "", w.network(), 20, List.of(AddressKind.values()));
+        WalletKeys other = WalletKeys.fromMnemonic(WalletKeys.newMnemonic(), "", w.network(), 20, SEED_KINDS);
         PsbtSigner.Result r = PsbtSigner.sign(psbt, new WalletPsbtKeys(other));
         assertEquals(0, r.signatures());
         assertEquals(psbt, r.psbt());

@@ -132,17 +132,26 @@ class PsbtBdkInteropTest {
         HdAccount a = WalletKeys.fromMnemonic(words, "", BitcoinNetwork.REGTEST, 20, List.of(AddressKind.P2WPKH))
                 .account(AddressKind.P2WPKH)
                 .orElseThrow();
-        return "[" + a.origin() + "]" + a.extendedPublicKey();
+        return "[" + a.descriptor().keys().get(0).origin().orElseThrow() + "]" + a.extendedPublicKey();
     }
 
     @Test
     void bdkSignsWhatOurWatchOnlyWalletBuildsAndWeFinalizeAndBroadcastIt() throws IOException {
         start(20_261_203L);
         JsonNode theirs = bdk("descriptors", BDK_MNEMONIC, "84");
-        Matcher m = WPKH.matcher(theirs.get("receive").asText());
-        assertTrue(m.matches(), theirs.toString());
         Path watch = dir.resolve("watch.json");
-        cli(watch, "watch", "--xpub", m.group(1), "--kind", "p2wpkh", "--seal", "none", "--birthday", "0");
+        // BDK's public descriptors, with its key origin: what a hardware wallet exports.
+        cli(
+                watch,
+                "watch",
+                "--descriptor",
+                theirs.get("receive").asText(),
+                "--descriptor",
+                theirs.get("change").asText(),
+                "--seal",
+                "none",
+                "--birthday",
+                "0");
         Address receive = LightWallet.load(watch)
                 .keys()
                 .account(AddressKind.P2WPKH)
@@ -230,8 +239,23 @@ class PsbtBdkInteropTest {
                 .derive(0, 0)
                 .address()
                 .orElseThrow();
-        chain.pay(address);
+        WalletFixture.Payment paid = chain.pay(address);
         node.mine(1);
+        // Our watch-only multisig wallet, from the cosigners' public keys, receives and syncs through filters.
+        Path msig = dir.resolve("multisig.json");
+        cli(
+                msig,
+                "watch",
+                "--descriptor",
+                String.format(multi.replace("/%1$d/*", "/<0;1>/*"), 0, bdkPublic),
+                "--seal",
+                "none",
+                "--birthday",
+                "0");
+        cli(msig, "sync", "--peer", peer);
+        assertEquals(
+                paid.value().toPlainString(),
+                cli(msig, "balance").get("spendable").asText());
         JsonNode built = bdk("build", bdkReceive, bdkChange, peer, node.miningAddress() + ":200000");
         assertEquals(address.toString(), built.get("receive0").asText());
         String unsigned = built.get("psbt").asText();

@@ -28,7 +28,25 @@ public final class FilterService {
         this.network = Objects.requireNonNull(network, "network");
     }
 
-    public record Status(String network, int indexedHeight, String indexedHash, Integer nodeHeight, boolean synced) {}
+    /**
+     * What {@code /api/v1/status} reports, from the index and the last answers of the node only.
+     * {@code nodeHeightAgeMs} is the age of {@code nodeHeight}; {@code nodeFailingSince} (ISO-8601)
+     * and {@code nodeError} are null while the node answers properly; {@code damaged} lists the
+     * damaged files reads have hit, and while it is not empty {@code synced} is false.
+     */
+    public record Status(
+            String network,
+            int indexedHeight,
+            String indexedHash,
+            Integer nodeHeight,
+            boolean synced,
+            Long nodeHeightAgeMs,
+            String nodeFailingSince,
+            String nodeError,
+            List<Damage> damaged) {}
+
+    /** A damaged index file as status shows it. */
+    public record Damage(String family, String file, String heights, String error) {}
 
     public record Checkpoints(Sha256Hash stopHash, int stopHeight, List<Sha256Hash> headers) {}
 
@@ -40,7 +58,24 @@ public final class FilterService {
         FilterIndexReader.Tip tip = index.tip();
         Integer nodeHeight = nodeHeightOrNull();
         String hash = tip.height() < 0 ? null : tip.hash().toString();
-        return new Status(network, tip.height(), hash, nodeHeight, nodeHeight != null && tip.height() >= nodeHeight);
+        List<Damage> damaged = index.damage().stream()
+                .map(d -> new Damage(d.family(), d.file(), d.heights(), d.error()))
+                .toList();
+        Optional<org.blockfilter.server.index.NodeHealth.Snapshot> health =
+                node.health().map(org.blockfilter.server.index.NodeHealth::snapshot);
+        java.time.Instant now = java.time.Instant.now();
+        return new Status(
+                network,
+                tip.height(),
+                hash,
+                nodeHeight,
+                nodeHeight != null && tip.height() >= nodeHeight && damaged.isEmpty(),
+                health.flatMap(h -> h.nodeHeightAgeMillis(now)).orElse(null),
+                health.flatMap(h -> h.failingSince()).map(Object::toString).orElse(null),
+                health.flatMap(h -> h.lastFault())
+                        .map(f -> f.kind().label() + ": " + f.message())
+                        .orElse(null),
+                damaged);
     }
 
     public IndexedFilter filter(Sha256Hash blockHash) {

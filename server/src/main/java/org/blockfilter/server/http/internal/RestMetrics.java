@@ -26,7 +26,18 @@ public final class RestMetrics {
 
     private record RouteMeters(Timer latency, Counter bytes, Counter cpuSeconds) {}
 
-    public RestMetrics(FilterIndexReader index, Supplier<Integer> nodeHeight) {
+    public RestMetrics(
+            FilterIndexReader index,
+            Supplier<Integer> nodeHeight,
+            java.util.Optional<org.blockfilter.server.index.NodeHealth> health) {
+        health.ifPresent(h -> {
+            for (org.blockfilter.server.index.Fault.Kind kind : org.blockfilter.server.index.Fault.Kind.values()) {
+                io.micrometer.core.instrument.FunctionCounter.builder("blockfilter_faults", h, x -> x.count(kind))
+                        .tag("kind", kind.label())
+                        .description("Faults of indexer passes and node calls since start, by kind")
+                        .register(registry);
+            }
+        });
         Gauge.builder("blockfilter_index_height", () -> index.tip().height())
                 .description("Height of the highest indexed best-chain block")
                 .register(registry);
@@ -43,6 +54,13 @@ public final class RestMetrics {
                             : Math.max(0, node - index.tip().height());
                 })
                 .description("Blocks the index is behind the node")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "blockfilter_store_damaged_reads", index, FilterIndexReader::damagedReads)
+                .description("Index reads that failed on damaged files (checksum mismatch)")
+                .register(registry);
+        Gauge.builder("blockfilter_store_damaged_files", () -> index.damage().size())
+                .description("Damaged index files found by reads since start")
                 .register(registry);
         bip37Blocks = Counter.builder("blockfilter_bip37_scanned_blocks")
                 .description("Blocks scanned for BIP 37 clients")
