@@ -49,6 +49,7 @@ async def relay_messages(client):
 
 async def main():
     port, data_dir = int(sys.argv[1]), sys.argv[2]
+    v2 = len(sys.argv) > 3 and sys.argv[3] == "v2"  # BIP 324 transport to the peer
     key = DescriptorSecretKey(NetworkKind.TEST, Mnemonic.from_string(MNEMONIC), None)
     wallet = Wallet(Descriptor.new_bip84(key, KeychainKind.EXTERNAL, NetworkKind.TEST),
                     Descriptor.new_bip84(key, KeychainKind.INTERNAL, NetworkKind.TEST),
@@ -66,7 +67,7 @@ async def main():
                                for a in revealed]})
             continue
         if components is None:
-            peer = Peer(address=IpAddress.from_ipv4(127, 0, 0, 1), port=port, v2_transport=False)
+            peer = Peer(address=IpAddress.from_ipv4(127, 0, 0, 1), port=port, v2_transport=v2)
             components = (CbfBuilder().peers([peer]).only_configured_peers().connections(1)
                           .data_dir(data_dir).scan_type(ScanType.SYNC()).build(wallet))
             components.node.run()

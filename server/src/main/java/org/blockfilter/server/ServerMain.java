@@ -185,6 +185,11 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--no-p2p", description = "Do not start the P2P listener.")
     boolean noP2p;
 
+    @Option(
+            names = "--no-p2p-v2",
+            description = "Speak only the v1 P2P transport: no BIP 324 encryption, NODE_P2P_V2 not advertised.")
+    boolean noP2pV2;
+
     @Option(names = "--exit-when-synced", description = "Index up to the node's tip, then exit (implies --no-http).")
     boolean exitWhenSynced;
 
@@ -460,6 +465,9 @@ public final class ServerMain implements Callable<Integer> {
         if (pruned) {
             // A pruned node cannot give us old blocks: advertise NODE_NETWORK_LIMITED only.
             config = config.withServices(config.services() & ~P2pConfig.NODE_NETWORK);
+        }
+        if (noP2pV2) {
+            config = config.withServices(config.services() & ~P2pConfig.NODE_P2P_V2);
         }
         try {
             return P2pServer.start(config, new StoreFilterIndexReader(store), gateway, registry);

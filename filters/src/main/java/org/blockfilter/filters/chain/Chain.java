@@ -110,6 +110,8 @@ public enum Chain {
     public static final long NODE_COMPACT_FILTERS = 1L << 6;
     /** NODE_NETWORK_LIMITED (BIP 159): serves at least the last 288 blocks. */
     public static final long NODE_NETWORK_LIMITED = 1L << 10;
+    /** NODE_P2P_V2 (BIP 324): accepts the v2 encrypted transport. */
+    public static final long NODE_P2P_V2 = 1L << 11;
     /**
      * The default signet's block challenge (Core's {@code SigNetParams}), hex; a node on a signet
      * with another challenge reports the same chain name and genesis but uses another message start.

@@ -55,23 +55,7 @@ public final class MessageFrame {
         if (!Arrays.equals(magic, 0, 4, header, 0, 4)) {
             throw new WireFormatException("magic", null, 0, "wrong network magic " + hex(Arrays.copyOf(header, 4)));
         }
-        int end = 4;
-        while (end < 16 && header[end] != 0) {
-            byte c = header[end];
-            if (c < 0x21 || c > 0x7e) {
-                throw new WireFormatException("command", null, end, "non-printable byte " + (c & 0xff));
-            }
-            end++;
-        }
-        if (end == 4) {
-            throw new WireFormatException("command", null, 4, "empty command");
-        }
-        for (int i = end; i < 16; i++) {
-            if (header[i] != 0) {
-                throw new WireFormatException("command", null, i, "bytes after the NUL padding");
-            }
-        }
-        String command = new String(header, 4, end - 4, StandardCharsets.US_ASCII);
+        String command = parseCommand(header, 4);
         long length = (header[16] & 0xffL)
                 | (header[17] & 0xffL) << 8
                 | (header[18] & 0xffL) << 16
@@ -82,6 +66,32 @@ public final class MessageFrame {
                     "length", null, 16, command + " payload of " + length + " bytes exceeds " + cap);
         }
         return new Header(command, (int) length, Arrays.copyOfRange(header, 20, 24));
+    }
+
+    /**
+     * The printable, NUL-padded 12-byte command at {@code start} (a v1 header's, or a BIP 324
+     * message type's long form).
+     *
+     * @throws WireFormatException naming {@code command} and the absolute offset
+     */
+    public static String parseCommand(byte[] b, int start) {
+        int end = start;
+        while (end < start + 12 && b[end] != 0) {
+            byte c = b[end];
+            if (c < 0x21 || c > 0x7e) {
+                throw new WireFormatException("command", null, end, "non-printable byte " + (c & 0xff));
+            }
+            end++;
+        }
+        if (end == start) {
+            throw new WireFormatException("command", null, start, "empty command");
+        }
+        for (int i = end; i < start + 12; i++) {
+            if (b[i] != 0) {
+                throw new WireFormatException("command", null, i, "bytes after the NUL padding");
+            }
+        }
+        return new String(b, start, end - start, StandardCharsets.US_ASCII);
     }
 
     /**

@@ -51,6 +51,8 @@ public record P2pConfig(
     public static final long NODE_COMPACT_FILTERS = Chain.NODE_COMPACT_FILTERS;
     /** NODE_NETWORK_LIMITED (BIP 159): serves at least the last 288 blocks. */
     public static final long NODE_NETWORK_LIMITED = Chain.NODE_NETWORK_LIMITED;
+    /** NODE_P2P_V2 (BIP 324): advertised, and v2 connections accepted, exactly when this bit is set. */
+    public static final long NODE_P2P_V2 = Chain.NODE_P2P_V2;
     /** Ban score at which a peer is disconnected and its address banned (Core's DISCOURAGEMENT_THRESHOLD). */
     public static final int BAN_THRESHOLD = 100;
 
@@ -88,14 +90,14 @@ public record P2pConfig(
 
     /**
      * Loopback, free port, the chain's magic, NODE_NETWORK | NODE_WITNESS |
-     * NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED, 64 peers, Core's timeouts and ban time.
+     * NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED | NODE_P2P_V2, 64 peers, Core's timeouts and ban time.
      */
     public static P2pConfig forChain(Chain chain) {
         return new P2pConfig(
                 "127.0.0.1",
                 0,
                 chain,
-                NODE_NETWORK | NODE_WITNESS | NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED,
+                NODE_NETWORK | NODE_WITNESS | NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED | NODE_P2P_V2,
                 64,
                 Duration.ofSeconds(60),
                 Duration.ofMinutes(20),

@@ -116,10 +116,14 @@ class HostilePeerTest {
     @Test
     void aWrongMagicOrAGarbledCommandIsBanned() throws IOException {
         start(config());
+        // A first frame with another magic is a BIP 324 attempt (V2ListenerTest); after the
+        // handshake a wrong magic breaks the v1 framing.
+        byte[] mainnet = {(byte) 0xf9, (byte) 0xbe, (byte) 0xb4, (byte) 0xd9};
         try (TestPeer p = TestPeer.connect(server, HOSTILE)) {
-            byte[] f = PeerSession.frame(
-                    new byte[] {(byte) 0xf9, (byte) 0xbe, (byte) 0xb4, (byte) 0xd9}, "version", new byte[0]);
-            p.raw(f);
+            p.send(TestPeer.version());
+            p.expect("version");
+            p.expect("verack");
+            p.raw(PeerSession.frame(mainnet, "ping", new byte[8]));
             assertTrue(p.closedWithin(Duration.ofSeconds(10)));
         }
         assertTrue(server.isBanned(addr(HOSTILE)));
@@ -131,6 +135,20 @@ class HostilePeerTest {
         }
         assertTrue(server.isBanned(addr("127.0.0.3")));
         assertStillServes();
+    }
+
+    @Test
+    void withV2OffAWrongMagicInTheFirstFrameIsBanned() throws IOException {
+        start(config().withServices(config().services() & ~P2pConfig.NODE_P2P_V2));
+        try (TestPeer p = TestPeer.connect(server, HOSTILE)) {
+            p.raw(PeerSession.frame(
+                    new byte[] {(byte) 0xf9, (byte) 0xbe, (byte) 0xb4, (byte) 0xd9}, "version", new byte[0]));
+            assertTrue(p.closedWithin(Duration.ofSeconds(10)));
+        }
+        assertTrue(server.isBanned(addr(HOSTILE)));
+        try (TestPeer p = TestPeer.handshake(server)) {
+            assertEquals(0, p.peerVersion.services() & P2pConfig.NODE_P2P_V2, "NODE_P2P_V2 not advertised");
+        }
     }
 
     @Test

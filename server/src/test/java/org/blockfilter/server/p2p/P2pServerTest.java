@@ -85,7 +85,8 @@ class P2pServerTest {
                     P2pConfig.NODE_NETWORK
                             | P2pConfig.NODE_WITNESS
                             | P2pConfig.NODE_COMPACT_FILTERS
-                            | P2pConfig.NODE_NETWORK_LIMITED,
+                            | P2pConfig.NODE_NETWORK_LIMITED
+                            | P2pConfig.NODE_P2P_V2,
                     services);
             assertEquals(LENGTH - 1, p.peerVersion.startHeight());
             assertTrue(p.peerVersion.protocolVersion() >= 70016);

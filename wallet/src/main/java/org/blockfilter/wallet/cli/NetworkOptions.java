@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.p2p.P2pTransport;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -29,13 +30,22 @@ abstract class NetworkOptions {
     List<String> peers = new ArrayList<>();
 
     @Option(
+            names = "--p2p-transport",
+            paramLabel = "auto|v2|v1",
+            converter = P2pTransportConverter.class,
+            description = "P2P transport for --peer: auto (BIP 324 v2, v1 for peers that do not speak it), v2 only,"
+                    + " or v1 only (default: ${DEFAULT-VALUE})",
+            defaultValue = "auto")
+    P2pTransport p2pTransport;
+
+    @Option(
             names = "--timeout",
             description = "per-request timeout in seconds (default: ${DEFAULT-VALUE})",
             defaultValue = "30")
     int timeoutSeconds;
 
     List<ChainSource> open(Chain network) {
-        return Transports.open(servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds));
+        return Transports.open(servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds), p2pTransport);
     }
 
     /**

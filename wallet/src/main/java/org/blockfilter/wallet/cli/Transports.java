@@ -8,6 +8,7 @@ import java.util.List;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.p2p.P2pSource;
+import org.blockfilter.wallet.source.p2p.P2pTransport;
 import org.blockfilter.wallet.source.rest.ExportSource;
 import org.blockfilter.wallet.source.rest.RestSource;
 
@@ -16,7 +17,12 @@ final class Transports {
     private Transports() {}
 
     static List<ChainSource> open(
-            List<String> servers, List<String> exports, List<String> peers, Chain network, Duration timeout) {
+            List<String> servers,
+            List<String> exports,
+            List<String> peers,
+            Chain network,
+            Duration timeout,
+            P2pTransport transport) {
         if (servers.isEmpty() && exports.isEmpty() && peers.isEmpty()) {
             throw new IllegalArgumentException("give at least one --server URL, --export URL or --peer host[:port]");
         }
@@ -31,7 +37,9 @@ final class Transports {
             for (String p : peers) {
                 // Connected and resolved on first use, so an unreachable peer is one failed source of the sync.
                 out.add(P2pSource.open(
-                        peerAddress(p, network), network, P2pSource.Options.DEFAULT.withTimeout(timeout)));
+                        peerAddress(p, network),
+                        network,
+                        P2pSource.Options.DEFAULT.withTimeout(timeout).withTransport(transport)));
             }
         } catch (RuntimeException e) {
             out.forEach(ChainSource::close);

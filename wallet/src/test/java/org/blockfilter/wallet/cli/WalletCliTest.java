@@ -128,6 +128,16 @@ class WalletCliTest {
     }
 
     @Test
+    void aBadP2pTransportIsAUsageErrorLikeAnyBadOptionValue() throws Exception {
+        run(base("create"));
+        InProcessCli.Run badTimeout = run(base("sync", "--timeout", "soon", "--peer", "127.0.0.1:1"));
+        InProcessCli.Run r = run(base("sync", "--p2p-transport", "v3", "--peer", "127.0.0.1:1"));
+        assertEquals(badTimeout.code(), r.code(), r.err());
+        assertTrue(r.code() != 0, r.err());
+        assertTrue(r.err().contains("--p2p-transport must be auto, v2 or v1, got 'v3'"), r.err());
+    }
+
+    @Test
     void syncHelpDocumentsTheFetchPolicyAndItsDefault() {
         InProcessCli.Run r = run("sync", "--help");
         assertEquals(0, r.code(), r.err());

@@ -38,6 +38,11 @@ final class BdkCbfWallet implements AutoCloseable {
     record State(int height, String hash, long total, long confirmed, List<String> txids) {}
 
     BdkCbfWallet(BdkPython python, int peerPort, Path dataDir) throws IOException {
+        this(python, peerPort, dataDir, false);
+    }
+
+    /** With {@code v2} Kyoto connects over BIP 324 ({@code Peer(v2_transport=True)}). */
+    BdkCbfWallet(BdkPython python, int peerPort, Path dataDir, boolean v2) throws IOException {
         Path script = dataDir.resolve("cbf_wallet.py");
         try (InputStream s = BdkCbfWallet.class.getResourceAsStream("/bdk/cbf_wallet.py")) {
             Files.copy(s, script);
@@ -47,7 +52,8 @@ final class BdkCbfWallet implements AutoCloseable {
                         "-u",
                         script.toString(),
                         Integer.toString(peerPort),
-                        dataDir.resolve("kyoto").toString())
+                        dataDir.resolve("kyoto").toString(),
+                        v2 ? "v2" : "v1")
                 .start();
         in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         pump(process.getInputStream(), lines::add, true);

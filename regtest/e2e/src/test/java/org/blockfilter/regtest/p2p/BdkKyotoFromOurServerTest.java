@@ -61,7 +61,22 @@ class BdkKyotoFromOurServerTest {
         BdkPython python = BdkTestSupport.pythonOrSkip();
         ScenarioSpec spec = ScenarioSpec.small(20_261_202L, 20);
         chain = WalletFixture.onEmbedded(spec);
-        runScenarioSyncBroadcastAndReorg(python, spec);
+        runScenarioSyncBroadcastAndReorg(python, spec, false);
+    }
+
+    /**
+     * Kyoto with {@code v2_transport=True}: the same sync, broadcast and reorg over BIP 324. The
+     * listener's sessions counter proves the transport: every connection Kyoto made finished a v2
+     * handshake, none fell back to v1.
+     */
+    @Test
+    void bdkSyncsFromOurServerOverTheV2Transport() throws IOException {
+        BdkPython python = BdkTestSupport.pythonOrSkip();
+        ScenarioSpec spec = ScenarioSpec.small(20_261_204L, 20);
+        chain = WalletFixture.onEmbedded(spec);
+        runScenarioSyncBroadcastAndReorg(python, spec, true);
+        assertTrue(server.sessions("v2") >= 1, "Kyoto's connections were v2");
+        assertEquals(0, server.sessions("v1"), "no connection fell back to v1");
     }
 
     @Test
@@ -70,13 +85,13 @@ class BdkKyotoFromOurServerTest {
         BdkPython python = BdkTestSupport.pythonOrSkip();
         ScenarioSpec spec = ScenarioSpec.small(20_261_203L, 20);
         chain = WalletFixture.onBtcd(spec, btcd);
-        runScenarioSyncBroadcastAndReorg(python, spec);
+        runScenarioSyncBroadcastAndReorg(python, spec, false);
     }
 
-    private void runScenarioSyncBroadcastAndReorg(BdkPython python, ScenarioSpec spec) throws IOException {
+    private void runScenarioSyncBroadcastAndReorg(BdkPython python, ScenarioSpec spec, boolean v2) throws IOException {
         node = chain.node();
         server = new FollowingServer(node);
-        bdk = new BdkCbfWallet(python, server.p2pAddress().getPort(), dir);
+        bdk = new BdkCbfWallet(python, server.p2pAddress().getPort(), dir, v2);
         List<String> addresses = bdk.addresses(3);
 
         // The ground truth: the scenario pays BDK's first three addresses amounts we know.

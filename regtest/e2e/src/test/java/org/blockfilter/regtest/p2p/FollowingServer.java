@@ -38,6 +38,7 @@ final class FollowingServer implements AutoCloseable {
     private final StoreFilterIndexReader index;
     private final RestServer rest;
     private final P2pServer p2p;
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     FollowingServer(RegtestNode node) throws IOException {
         this.node = node;
@@ -54,7 +55,15 @@ final class FollowingServer implements AutoCloseable {
                 P2pConfig.forChain(Chain.REGTEST).withTipPollInterval(Duration.ofMillis(50)),
                 index,
                 new RpcNodeGateway(rpc),
-                new SimpleMeterRegistry());
+                registry);
+    }
+
+    /** Connections the P2P listener settled on {@code transport} ("v1", or "v2" after its BIP 324 handshake). */
+    double sessions(String transport) {
+        var c = registry.find("blockfilter_p2p_sessions")
+                .tag("transport", transport)
+                .counter();
+        return c == null ? 0 : c.count();
     }
 
     InetSocketAddress p2pAddress() {

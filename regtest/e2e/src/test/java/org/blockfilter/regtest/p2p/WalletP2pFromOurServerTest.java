@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * listener on the embedded node: after a scenario chain and payments to the wallet of known
  * amounts, its balance is exactly those payments and its coins equal a full scan of the node;
  * a spend it broadcasts through our server reaches the node's mempool; after a reorg on the node
- * (followed by the server's indexer) it agrees with the node's new chain.
+ * (followed by the server's indexer) it agrees with the node's new chain. Every connection is
+ * BIP 324 v2 (the default transport), as the listener's sessions counter shows.
  */
 @ExtendWith(NodeLogOnFailure.class)
 class WalletP2pFromOurServerTest {
@@ -98,5 +99,8 @@ class WalletP2pFromOurServerTest {
             assertEquals(node.tipHash(), w.headers().tipHash());
             FullScan.assertWalletMatches(node, w);
         }
+        // The default transport is BIP 324: every connection (the sync, the broadcast watcher) was v2.
+        assertTrue(server.sessions("v2") >= 1, "v2 sessions " + server.sessions("v2"));
+        assertEquals(0, server.sessions("v1"), "no connection fell back to v1");
     }
 }

@@ -10,8 +10,15 @@ import java.util.ArrayDeque;
  * into an empty outbox. Thread-safe.
  */
 final class Outbox {
+    /** A message waiting to be written; counted at its v1 frame size. */
+    record Outgoing(String command, byte[] payload) {
+        int size() {
+            return FrameReader.HEADER_BYTES + payload.length;
+        }
+    }
+
     private final long maxBytes;
-    private final ArrayDeque<byte[]> frames = new ArrayDeque<>();
+    private final ArrayDeque<Outgoing> frames = new ArrayDeque<>();
     private long bytes;
     private boolean closed;
 
@@ -20,41 +27,41 @@ final class Outbox {
     }
 
     /** Waits for room; false if the outbox was closed. */
-    synchronized boolean put(byte[] frame) throws InterruptedException {
-        while (!closed && !frames.isEmpty() && bytes + frame.length > maxBytes) {
+    synchronized boolean put(Outgoing frame) throws InterruptedException {
+        while (!closed && !frames.isEmpty() && bytes + frame.size() > maxBytes) {
             wait();
         }
         return enqueue(frame);
     }
 
     /** Adds the frame if there is room now. */
-    synchronized boolean offer(byte[] frame) {
-        if (!frames.isEmpty() && bytes + frame.length > maxBytes) {
+    synchronized boolean offer(Outgoing frame) {
+        if (!frames.isEmpty() && bytes + frame.size() > maxBytes) {
             return false;
         }
         return enqueue(frame);
     }
 
-    private boolean enqueue(byte[] frame) {
+    private boolean enqueue(Outgoing frame) {
         if (closed) {
             return false;
         }
         frames.addLast(frame);
-        bytes += frame.length;
+        bytes += frame.size();
         notifyAll();
         return true;
     }
 
     /** The next frame, waiting for one; null once closed. */
-    synchronized byte[] take() throws InterruptedException {
+    synchronized Outgoing take() throws InterruptedException {
         while (!closed && frames.isEmpty()) {
             wait();
         }
         if (closed) {
             return null;
         }
-        byte[] f = frames.removeFirst();
-        bytes -= f.length;
+        Outgoing f = frames.removeFirst();
+        bytes -= f.size();
         notifyAll();
         return f;
     }

@@ -97,16 +97,24 @@ public final class P2pMetrics {
         String c = label(command);
         counter("blockfilter_p2p_messages_received", "P2P messages received by command", "command", c)
                 .increment();
-        counter("blockfilter_p2p_received_bytes", "P2P bytes received by command (header included)", "command", c)
-                .increment(bytes + FrameReader.HEADER_BYTES);
+        counter(
+                        "blockfilter_p2p_received_bytes",
+                        "P2P bytes received by command (on the wire: v1 header or v2 packet overhead included)",
+                        "command",
+                        c)
+                .increment(bytes);
     }
 
     public void sent(String command, int bytes) {
         String c = label(command);
         counter("blockfilter_p2p_messages_sent", "P2P messages sent by command", "command", c)
                 .increment();
-        counter("blockfilter_p2p_sent_bytes", "P2P bytes sent by command (header included)", "command", c)
-                .increment(bytes + FrameReader.HEADER_BYTES);
+        counter(
+                        "blockfilter_p2p_sent_bytes",
+                        "P2P bytes sent by command (on the wire: v1 header or v2 packet overhead included)",
+                        "command",
+                        c)
+                .increment(bytes);
     }
 
     public void handled(String command, long nanos) {
@@ -121,6 +129,16 @@ public final class P2pMetrics {
 
     public void misbehaved(String reason) {
         counter("blockfilter_p2p_misbehaviour", "P2P protocol violations by reason", "reason", reason)
+                .increment();
+    }
+
+    /** A connection whose transport was settled: {@code v1}, or {@code v2} after its BIP 324 handshake. */
+    public void session(String transport) {
+        counter(
+                        "blockfilter_p2p_sessions",
+                        "P2P connections by transport (v1, or v2 after its handshake)",
+                        "transport",
+                        transport)
                 .increment();
     }
 

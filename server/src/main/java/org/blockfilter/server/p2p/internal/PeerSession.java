@@ -2,7 +2,6 @@ package org.blockfilter.server.p2p.internal;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.security.SecureRandom;
@@ -50,6 +49,7 @@ public final class PeerSession implements Runnable {
     private final Listener listener;
     private final byte[] magic;
     private final Outbox outbox;
+    private volatile Transport transport;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final long connectedNanos = System.nanoTime();
 
@@ -95,19 +95,27 @@ public final class PeerSession implements Runnable {
 
     @Override
     public void run() {
-        Thread writer = new Thread(this::writeLoop, "p2p-writer-" + socket.getRemoteSocketAddress());
-        writer.setDaemon(true);
-        writer.start();
         try {
-            FrameReader reader = new FrameReader(
-                    socket.getInputStream(),
-                    config.magic(),
-                    metrics.payloadBuffer(),
-                    () -> lastReceiveNanos = System.nanoTime());
+            try {
+                transport = Transports.accept(
+                        socket.getInputStream(),
+                        socket.getOutputStream(),
+                        config.magic(),
+                        (config.services() & P2pConfig.NODE_P2P_V2) != 0,
+                        metrics.payloadBuffer(),
+                        () -> lastReceiveNanos = System.nanoTime());
+            } catch (Violation v) {
+                misbehaved(v);
+                return;
+            }
+            metrics.session(transport.name());
+            Thread writer = new Thread(this::writeLoop, "p2p-writer-" + socket.getRemoteSocketAddress());
+            writer.setDaemon(true);
+            writer.start();
             while (!closed.get()) {
                 FrameReader.Frame frame;
                 try {
-                    frame = reader.next();
+                    frame = transport.next();
                 } catch (Violation v) {
                     misbehaved(v);
                     break; // the framing is lost: nothing after this can be read
@@ -136,7 +144,7 @@ public final class PeerSession implements Runnable {
 
     private void handle(FrameReader.Frame frame) throws InterruptedException {
         String command = frame.command();
-        metrics.received(command, frame.payload().length);
+        metrics.received(command, transport.wireLength(command, frame.payload().length));
         long t0 = System.nanoTime();
         spendFloodToken(t0);
         if (!frame.checksumOk()) {
@@ -278,16 +286,16 @@ public final class PeerSession implements Runnable {
     /** Queues a message, waiting while the peer's outbox is full. */
     private void send(Message m) throws InterruptedException {
         byte[] payload = MessageCodec.encode(m);
-        if (outbox.put(frame(magic, m.command(), payload))) {
-            metrics.sent(m.command(), payload.length);
+        if (outbox.put(new Outbox.Outgoing(m.command(), payload))) {
+            metrics.sent(m.command(), transport.wireLength(m.command(), payload.length));
         }
     }
 
     /** Queues a message if there is room; for the housekeeping thread, which must never wait. */
     private void offer(Message m) {
         byte[] payload = MessageCodec.encode(m);
-        if (outbox.offer(frame(magic, m.command(), payload))) {
-            metrics.sent(m.command(), payload.length);
+        if (outbox.offer(new Outbox.Outgoing(m.command(), payload))) {
+            metrics.sent(m.command(), transport.wireLength(m.command(), payload.length));
         }
     }
 
@@ -324,15 +332,13 @@ public final class PeerSession implements Runnable {
 
     private void writeLoop() {
         try {
-            OutputStream out = socket.getOutputStream();
             while (true) {
-                byte[] frame = outbox.take();
-                if (frame == null) {
+                Outbox.Outgoing message = outbox.take();
+                if (message == null) {
                     return;
                 }
                 writeStartedNanos = System.nanoTime();
-                out.write(frame);
-                out.flush();
+                transport.write(message.command(), message.payload());
                 writeStartedNanos = 0;
             }
         } catch (IOException e) {

@@ -55,16 +55,19 @@ public final class P2pSource implements ChainSource {
      * @param maxHeight the largest header chain kept in memory (80 bytes per header)
      * @param silence   how long the first try waits for the peer to send anything; each further
      *     try waits twice as long as the one before, never longer than {@code timeout}
+     * @param transport BIP 324 v2 with a v1 fallback ({@link P2pTransport#AUTO}, the default), or one only
      */
-    public record Options(Duration timeout, int attempts, int maxHeight, Duration silence) {
+    public record Options(Duration timeout, int attempts, int maxHeight, Duration silence, P2pTransport transport) {
         /** The silence allowed on a first try, as neutrino's shortest query timeout. */
         public static final Duration DEFAULT_SILENCE = Duration.ofSeconds(2);
 
-        public static final Options DEFAULT = new Options(Duration.ofSeconds(10), 3, 2_000_000, DEFAULT_SILENCE);
+        public static final Options DEFAULT =
+                new Options(Duration.ofSeconds(10), 3, 2_000_000, DEFAULT_SILENCE, P2pTransport.AUTO);
 
         public Options {
             Objects.requireNonNull(timeout, "timeout");
             Objects.requireNonNull(silence, "silence");
+            Objects.requireNonNull(transport, "transport");
             if (timeout.isNegative()
                     || timeout.isZero()
                     || silence.isNegative()
@@ -76,15 +79,19 @@ public final class P2pSource implements ChainSource {
         }
 
         public Options withTimeout(Duration t) {
-            return new Options(t, attempts, maxHeight, silence);
+            return new Options(t, attempts, maxHeight, silence, transport);
         }
 
         public Options withAttempts(int a) {
-            return new Options(timeout, a, maxHeight, silence);
+            return new Options(timeout, a, maxHeight, silence, transport);
         }
 
         public Options withSilence(Duration s) {
-            return new Options(timeout, attempts, maxHeight, s);
+            return new Options(timeout, attempts, maxHeight, s, transport);
+        }
+
+        public Options withTransport(P2pTransport t) {
+            return new Options(timeout, attempts, maxHeight, silence, t);
         }
 
         /** The silence allowed on try {@code attempt} (from 1). */
@@ -328,13 +335,7 @@ public final class P2pSource implements ChainSource {
      */
     private PeerConnection openWatcher() {
         try {
-            return PeerConnection.open(
-                    peer,
-                    network.magic(),
-                    options.timeout().toMillis(),
-                    relayWait().toMillis(),
-                    USER_AGENT,
-                    true);
+            return openConnection(relayWait().toMillis(), true);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -443,8 +444,7 @@ public final class P2pSource implements ChainSource {
             throw fail("closed");
         }
         if (connection == null) {
-            PeerConnection c = PeerConnection.open(
-                    peer, network.magic(), options.timeout().toMillis(), options.silenceMillis(attempt), USER_AGENT);
+            PeerConnection c = openConnection(options.silenceMillis(attempt), false);
             if ((c.peerVersion().services() & Message.NODE_COMPACT_FILTERS) == 0) {
                 c.close();
                 throw fail("peer does not advertise NODE_COMPACT_FILTERS (services 0x"
@@ -454,6 +454,12 @@ public final class P2pSource implements ChainSource {
             connection = c;
         }
         return connection;
+    }
+
+    private PeerConnection openConnection(long silenceMillis, boolean relay) throws IOException {
+        long timeout = options.timeout().toMillis();
+        return PeerConnection.open(
+                peer, network.magic(), timeout, silenceMillis, USER_AGENT, relay, options.transport());
     }
 
     private void dropConnection() {
@@ -473,12 +479,9 @@ public final class P2pSource implements ChainSource {
         }
     }
 
-    private SourceException fail(String message) {
-        return new SourceException(name, message);
-    }
-
-    private SourceException fail(String message, Throwable cause) {
-        return new SourceException(name, message, cause);
+    /** A failure of this source; {@code cause} is at most one throwable. */
+    private SourceException fail(String message, Throwable... cause) {
+        return new SourceException(name, message, cause.length == 0 ? null : cause[0]);
     }
 
     /** BIP 157 and the P2P protocol have no fee-estimate message (only {@code feefilter}, a floor). */
@@ -490,11 +493,7 @@ public final class P2pSource implements ChainSource {
                         + " give --fee-rate, or a --server whose node estimates fees");
     }
 
-    private InvalidAnswerException invalid(String message) {
-        return new InvalidAnswerException(name, message);
-    }
-
-    private InvalidAnswerException invalid(String message, Throwable cause) {
-        return new InvalidAnswerException(name, message, cause);
+    private InvalidAnswerException invalid(String message, Throwable... cause) {
+        return new InvalidAnswerException(name, message, cause.length == 0 ? null : cause[0]);
     }
 }

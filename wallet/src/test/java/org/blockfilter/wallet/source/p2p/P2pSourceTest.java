@@ -23,8 +23,11 @@ import org.junit.jupiter.api.Test;
 /** P2pSource against a scripted peer: handshake rules, retries on silence, and strict answers. */
 class P2pSourceTest {
     private static final long SERVES_FILTERS = Message.NODE_WITNESS | Message.NODE_COMPACT_FILTERS;
-    private static final P2pSource.Options FAST =
-            P2pSource.Options.DEFAULT.withTimeout(Duration.ofMillis(500)).withAttempts(2);
+    /** The scripted peer speaks v1 only, and these tests count its connections: no v2 attempt first. */
+    private static final P2pSource.Options FAST = P2pSource.Options.DEFAULT
+            .withTimeout(Duration.ofMillis(500))
+            .withAttempts(2)
+            .withTransport(P2pTransport.V1);
 
     /** Three headers on regtest genesis (heights 1..3); proof of work is not this layer's check. */
     private static final List<byte[]> CHAIN = chain(3);
@@ -59,6 +62,22 @@ class P2pSourceTest {
                     assertThrows(SourceException.class, () -> P2pSource.connect(peer.address(), Chain.REGTEST, FAST));
             assertTrue(e.getMessage().contains("does not advertise NODE_COMPACT_FILTERS"), e.getMessage());
             assertEquals("p2p:127.0.0.1:" + peer.address().getPort(), e.source());
+        }
+    }
+
+    @Test
+    void aV1OnlyPeerThatClosesOnOurV2KeyIsReachedOverV1AndV2OnlySaysWhy() throws IOException {
+        try (FakePeer peer = new FakePeer(SERVES_FILTERS, withHeaders((n, m) -> List.of()))) {
+            try (P2pSource source =
+                    P2pSource.connect(peer.address(), Chain.REGTEST, FAST.withTransport(P2pTransport.AUTO))) {
+                assertEquals(3, source.tipHeight());
+            }
+            assertEquals(2, peer.connections(), "the v2 attempt, then v1");
+            SourceException e = assertThrows(
+                    SourceException.class,
+                    () -> P2pSource.connect(
+                            peer.address(), Chain.REGTEST, FAST.withAttempts(1).withTransport(P2pTransport.V2)));
+            assertTrue(e.getMessage().contains("BIP 324 v2 transport failed"), e.getMessage());
         }
     }
 

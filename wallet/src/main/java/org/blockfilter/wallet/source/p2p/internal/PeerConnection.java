@@ -12,7 +12,10 @@ import java.security.SecureRandom;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.MessageCodec;
 import org.blockfilter.filters.p2p.MessageFrame;
+import org.blockfilter.filters.p2p.v2.V2Exception;
+import org.blockfilter.filters.p2p.v2.V2Transport;
 import org.blockfilter.filters.wire.WireFormatException;
+import org.blockfilter.wallet.source.p2p.P2pTransport;
 
 /**
  * One TCP connection to a Bitcoin peer: message framing (magic, 12-byte command, length,
@@ -37,6 +40,11 @@ public final class PeerConnection implements AutoCloseable {
     private final InputStream in;
     private final OutputStream out;
     private final byte[] magic;
+    /** The BIP 324 transport, or null on a v1 connection. */
+    private V2Transport v2;
+    /** The deadline of the read under way, for the v2 transport's reads. */
+    private long readDeadline;
+
     private long silenceMillis;
     private Message.Version peerVersion;
     private boolean wtxidRelay;
@@ -80,12 +88,14 @@ public final class PeerConnection implements AutoCloseable {
     public static PeerConnection open(
             InetSocketAddress peer, long packetMagic, long timeoutMillis, long silenceMillis, String userAgent)
             throws IOException {
-        return open(peer, packetMagic, timeoutMillis, silenceMillis, userAgent, false);
+        return open(peer, packetMagic, timeoutMillis, silenceMillis, userAgent, false, P2pTransport.AUTO);
     }
 
     /**
      * As {@link #open(InetSocketAddress, long, long, long, String)}; with {@code relay} true the peer
-     * announces the transactions it accepts to this connection (BIP 37's relay flag).
+     * announces the transactions it accepts to this connection (BIP 37's relay flag). {@code
+     * transport} {@link P2pTransport#AUTO} starts with BIP 324 and, when the peer closes the
+     * connection at our v2 key (a v1-only peer), connects again with v1 within the same timeout.
      */
     public static PeerConnection open(
             InetSocketAddress peer,
@@ -93,9 +103,33 @@ public final class PeerConnection implements AutoCloseable {
             long timeoutMillis,
             long silenceMillis,
             String userAgent,
-            boolean relay)
+            boolean relay,
+            P2pTransport transport)
             throws IOException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        if (transport == P2pTransport.V1) {
+            return open(peer, packetMagic, deadline, silenceMillis, userAgent, relay, false);
+        }
+        try {
+            return open(peer, packetMagic, deadline, silenceMillis, userAgent, relay, true);
+        } catch (V2Exception e) {
+            if (transport == P2pTransport.V2 || !e.reason().equals(V2Exception.NOT_SUPPORTED)) {
+                throw new IOException("BIP 324 v2 transport failed: " + e.getMessage(), e);
+            }
+            return open(peer, packetMagic, deadline, silenceMillis, userAgent, relay, false);
+        }
+    }
+
+    private static PeerConnection open(
+            InetSocketAddress peer,
+            long packetMagic,
+            long deadline,
+            long silenceMillis,
+            String userAgent,
+            boolean relay,
+            boolean v2)
+            throws IOException {
+        long timeoutMillis = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
         InetSocketAddress address = peer;
         if (address.isUnresolved()) {
             address = new InetSocketAddress(peer.getHostString(), peer.getPort());
@@ -115,6 +149,10 @@ public final class PeerConnection implements AutoCloseable {
                 throw new ConnectException(address + " refused the connection (" + e.getMessage() + ")");
             }
             PeerConnection c = new PeerConnection(socket, packetMagic, silenceMillis);
+            if (v2) {
+                c.readDeadline = deadline;
+                c.v2 = V2Transport.initiate(c::readV2, c.out, c.magic, new SecureRandom());
+            }
             c.handshake(deadline, userAgent, relay);
             c.stage = "after our request";
             return c;
@@ -122,6 +160,11 @@ public final class PeerConnection implements AutoCloseable {
             socket.close();
             throw e;
         }
+    }
+
+    /** Whether this connection speaks BIP 324 v2. */
+    public boolean v2() {
+        return v2 != null;
     }
 
     /**
@@ -191,13 +234,20 @@ public final class PeerConnection implements AutoCloseable {
     }
 
     public void send(Message m) throws IOException {
-        out.write(MessageFrame.encode(magic, m.command(), MessageCodec.encode(m)));
-        out.flush();
+        write(m.command(), MessageCodec.encode(m));
         lastHeard = System.nanoTime();
     }
 
     private void sendEmpty(String command) throws IOException {
-        out.write(MessageFrame.encode(magic, command, new byte[0]));
+        write(command, new byte[0]);
+    }
+
+    private void write(String command, byte[] payload) throws IOException {
+        if (v2 != null) {
+            v2.write(command, payload);
+        } else {
+            out.write(MessageFrame.encode(magic, command, payload));
+        }
         out.flush();
     }
 
@@ -207,10 +257,7 @@ public final class PeerConnection implements AutoCloseable {
      */
     public Message receive(long deadline) throws IOException {
         while (true) {
-            byte[] header = readFully(MessageFrame.HEADER_LENGTH, deadline);
-            MessageFrame.Header f = MessageFrame.parseHeader(magic, header);
-            byte[] payload = readFully(f.length(), deadline);
-            Message m = MessageFrame.decodeChecked(f, payload);
+            Message m = v2 != null ? receiveV2(deadline) : receiveV1(deadline);
             if (m instanceof Message.Ping p) {
                 send(new Message.Pong(p.nonce()));
                 continue;
@@ -219,9 +266,36 @@ public final class PeerConnection implements AutoCloseable {
         }
     }
 
+    private Message receiveV1(long deadline) throws IOException {
+        MessageFrame.Header f = MessageFrame.parseHeader(magic, readFully(MessageFrame.HEADER_LENGTH, deadline));
+        return MessageFrame.decodeChecked(f, readFully(f.length(), deadline));
+    }
+
+    /** A v2 message, with v1's per-command payload caps (the packet's size was capped before it was read). */
+    private Message receiveV2(long deadline) throws IOException {
+        readDeadline = deadline;
+        V2Transport.Received r = v2.read();
+        int cap = MessageCodec.maxPayload(r.command());
+        if (r.payload().length > cap) {
+            throw new WireFormatException(
+                    "length", r.payload().length, 0, r.command() + " payload exceeds " + cap + " bytes");
+        }
+        return MessageCodec.decode(r.command(), r.payload());
+    }
+
+    private void readV2(byte[] b, int off, int len) throws IOException {
+        readFully(b, off, len, readDeadline);
+    }
+
     private byte[] readFully(int n, long deadline) throws IOException {
         byte[] buf = new byte[n];
-        int off = 0;
+        readFully(buf, 0, n, deadline);
+        return buf;
+    }
+
+    private void readFully(byte[] buf, int start, int len, long deadline) throws IOException {
+        int n = start + len;
+        int off = start;
         while (off < n) {
             long left = (deadline - System.nanoTime()) / 1_000_000;
             if (left <= 0) {
@@ -243,7 +317,6 @@ public final class PeerConnection implements AutoCloseable {
             }
             off += r;
         }
-        return buf;
     }
 
     @Override
