@@ -22,14 +22,19 @@
 # Environment: ONLY=ranges runs only the 1000-filter range rows (~3 minutes). BASE_CP=<classpath>
 # (e.g. of a build of main: server/target/test-classes:server/target/classes:<its dependencies>)
 # adds a third server, "base", that code on a copy of the index, measured in the same run: the
-# range table then has a column for it, and gc/rss are printed for it too.
+# range table then has a column for it, and gc/rss are printed for it too. CSV=<file> also writes
+# the ours/base/nginx rows as CSV (docs/data/mainnet-serving.csv is one such run).
+# Ends with the ratios of issue 24's goals: one filter at 64 connections, ours/nginx req/s (goal
+# >= 0.5), and 1000-filter ranges at 64 connections, ours/nginx MB/s (goal >= 0.8).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION="${1:-8}"
 BLOCKS="${2:-6000}"
-HEAP="${HEAP:--XX:+UseParallelGC}" # JVM options of our servers; the default max heap is 1/4 of RAM
+HEAP="${HEAP:--XX:+UseParallelGC}" # JVM options of our servers, space-separated (e.g. "-XX:+UseParallelGC -Xmx1g"); the default max heap is 1/4 of RAM
+read -ra HEAP_OPTS <<<"$HEAP"
 ONLY="${ONLY:-all}"
 BASE_CP="${BASE_CP:-}"
+CSV="${CSV:-}"
 
 if ! command -v wrk >/dev/null; then
   echo "wrk is not installed; trying: apt-get install -y wrk" >&2
@@ -61,7 +66,7 @@ echo "uptime before: $(uptime)"
 # One reactor run, so the filters module resolves to its target/classes (we never mvn install).
 ./mvnw -B -q -pl server -am test-compile dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -DincludeScope=test
 CP="server/target/test-classes:server/target/classes:$(cat "$WORK/cp.txt")"
-JAVA=(java "$HEAP" -cp "$CP")
+JAVA=(java "${HEAP_OPTS[@]}" -cp "$CP")
 
 # 1. The index, the per-block files, the path lists, the stub node.
 mkfifo "$WORK/node.in"
@@ -100,7 +105,7 @@ start_server() { # name, extra args...
   local data="$WORK/index"
   if [ "${1:-}" = --data-dir ]; then data="$2"; shift 2; fi
   local java=("${JAVA[@]}")
-  [ "$name" = base ] && java=(java "$HEAP" -cp "$BASE_CP")
+  [ "$name" = base ] && java=(java "${HEAP_OPTS[@]}" -cp "$BASE_CP")
   "${java[@]}" -Xlog:gc:file="$WORK/$name.gc" -XX:ErrorFile="$WORK/hs_err_%p.log" org.blockfilter.server.ServerMain \
     --node "$NODE" --data-dir "$data" --port 0 --no-p2p "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
   local pid=$!
@@ -134,7 +139,7 @@ if ! kill -0 "$SECOND_PID" 2>/dev/null; then
   start_server second --data-dir "$WORK/index2" --http-compression gzip
   SECOND_KIND="a second primary on a copy of the index (the secondary crashed)"
 fi
-echo "ours: $OURS (pid $OURS_PID, java $HEAP, max heap $(java $HEAP -XX:+PrintFlagsFinal -version 2>/dev/null | awk '$2 == "MaxHeapSize" { printf "%.1f GiB", $4 / 2^30 }'), default --http-compression none); second: $SECOND, $SECOND_KIND, --http-compression gzip (pid $SECOND_PID)"
+echo "ours: $OURS (pid $OURS_PID, java $HEAP, max heap $(java "${HEAP_OPTS[@]}" -XX:+PrintFlagsFinal -version 2>/dev/null | awk '$2 == "MaxHeapSize" { printf "%.1f GiB", $4 / 2^30 }'), default --http-compression none); second: $SECOND, $SECOND_KIND, --http-compression gzip (pid $SECOND_PID)"
 
 # 4. nginx: gzip off on one port, gzip on on another; our files, sendfile, open_file_cache.
 read -r P_OFF P_GZ < <(python3 -c "
@@ -286,8 +291,21 @@ versus() { # title, seconds, our list, nginx list
     local r1=$RPS m1=$MBS l1=$LAT c1=$CPU
     wrk_run "$2" "$c" "$NG_OFF" "$4" "$(nginx_pids)"
     echo "| $c | $r1 | $RPS | $(ratio "$r1" "$RPS") | $m1 | $MBS | $l1 | $LAT | $c1 | $CPU |"
+    row "$1" "$c" "$r1" "" "$RPS" "$m1" "" "$MBS" "$c1" "" "$CPU"
   done
 }
+# One CSV row and the 64-connection ratios: title, conns, req/s ours base nginx, MB/s ours base nginx, CPU/req ours base nginx.
+row() {
+  echo "\"$1\",$2,$3,$4,$5,$6,$7,$8,${9% us},${10% us},${11% us},$(cut -d' ' -f1 /proc/loadavg)" >>"$WORK/rows.csv"
+  if [ "$2" = 64 ]; then
+    case "$1" in
+      One*) GOAL_SINGLE="$(ratio "$3" "$5")"; [ -n "$4" ] && GOAL_SINGLE_BASE="$(ratio "$4" "$5")" ;;
+      1000*) GOAL_RANGE="$(ratio "$6" "$8")"; [ -n "$7" ] && GOAL_RANGE_BASE="$(ratio "$7" "$8")" ;;
+    esac
+  fi
+}
+GOAL_SINGLE=n/a GOAL_RANGE=n/a GOAL_SINGLE_BASE="" GOAL_RANGE_BASE=""
+echo "table,conns,ours_rps,base_rps,nginx_rps,ours_MBps,base_MBps,nginx_MBps,ours_cpu_us,base_cpu_us,nginx_cpu_us,load1" >"$WORK/rows.csv"
 # The same with a column for the base server (BASE_CP), measured between ours and nginx.
 versus_base() { # title, seconds, our list, nginx list
   echo
@@ -302,9 +320,14 @@ versus_base() { # title, seconds, our list, nginx list
     local r2=$RPS m2=$MBS l2=$LAT c2=$CPU
     wrk_run "$2" "$c" "$NG_OFF" "$4" "$(nginx_pids)"
     echo "| $c | $r1 | $r2 | $RPS | $(ratio "$r1" "$RPS") | $(ratio "$r2" "$RPS") | $m1 | $m2 | $l1 | $l2 | $c1 | $c2 |"
+    row "$1" "$c" "$r1" "$r2" "$RPS" "$m1" "$m2" "$MBS" "$c1" "$c2" "$CPU"
   done
 }
-[ "$ONLY" != ranges ] && versus "One filter (~19 KB)" "$DURATION" singles.txt singles.txt
+if [ "$ONLY" != ranges ] && [ -n "$BASE_CP" ]; then
+  versus_base "One filter (~19 KB)" "$DURATION" singles.txt singles.txt
+elif [ "$ONLY" != ranges ]; then
+  versus "One filter (~19 KB)" "$DURATION" singles.txt singles.txt
+fi
 if [ -n "$BASE_CP" ]; then
   versus_base "1000-filter range (~19.6 MB)" "$RD" ranges.txt export-ranges.txt
 else
@@ -376,3 +399,6 @@ fi
 echo "peak rss: ours $(awk '/VmHWM/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$OURS_PID/status"), second $(awk '/VmHWM/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$SECOND_PID/status")"
 echo "rss at the end: ours $(awk '/VmRSS/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$OURS_PID/status"), second $(awk '/VmRSS/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$SECOND_PID/status")"
 echo "uptime after: $(uptime)"
+echo
+echo "goals (64 connections, same run): one filter ours/nginx req/s $GOAL_SINGLE (>= 0.5)${GOAL_SINGLE_BASE:+, base/nginx $GOAL_SINGLE_BASE}; 1000-filter range ours/nginx MB/s $GOAL_RANGE (>= 0.8)${GOAL_RANGE_BASE:+, base/nginx $GOAL_RANGE_BASE}"
+if [ -n "$CSV" ]; then cp "$WORK/rows.csv" "$CSV"; echo "rows written to $CSV"; fi

@@ -11,6 +11,14 @@ Every command prints one JSON object on stdout; errors go to stderr with a non-z
       them in one transaction, signed by BDK and printed (txid and raw hex) for the caller to
       relay. Kyoto's own broadcast announces the transaction and waits for the peer to ask for
       it; btcd 0.26 never asked within 15 s in our runs, so relaying is left to the test.
+  descriptor-addresses RECEIVE CHANGE COUNT
+      The first COUNT addresses of a wallet made from the two descriptors (public, regtest).
+  descriptor-sync PEER RECEIVE CHANGE
+      Syncs a watch-only wallet of the two descriptors with Kyoto from PEER and prints what sync prints.
+  passphrase-addresses MNEMONIC PASSPHRASE COUNT
+      The first COUNT BIP 84 receive addresses of the mnemonic with a BIP 39 passphrase.
+  export MNEMONIC KIND
+      BDK's own public receive and change descriptors of one kind (44, 49, 84, 86) of the mnemonic.
 """
 import asyncio
 import json
@@ -22,13 +30,14 @@ import bdkpython as bdk
 NETWORK = bdk.Network.REGTEST
 TEMPLATES = {
     "44": bdk.Descriptor.new_bip44,
+    "49": bdk.Descriptor.new_bip49,
     "84": bdk.Descriptor.new_bip84,
     "86": bdk.Descriptor.new_bip86,
 }
 
 
-def descriptors(mnemonic, kind):
-    key = bdk.DescriptorSecretKey(bdk.NetworkKind.TEST, bdk.Mnemonic.from_string(mnemonic), None)
+def descriptors(mnemonic, kind, passphrase=None):
+    key = bdk.DescriptorSecretKey(bdk.NetworkKind.TEST, bdk.Mnemonic.from_string(mnemonic), passphrase)
     make = TEMPLATES[kind]
     return (make(key, bdk.KeychainKind.EXTERNAL, bdk.NetworkKind.TEST),
             make(key, bdk.KeychainKind.INTERNAL, bdk.NetworkKind.TEST))
@@ -39,9 +48,46 @@ def new_wallet(mnemonic, kind):
     return bdk.Wallet(receive, change, NETWORK, bdk.Persister.new_in_memory())
 
 
+def descriptor_wallet(receive, change):
+    return bdk.Wallet(bdk.Descriptor(receive, bdk.NetworkKind.TEST), bdk.Descriptor(change, bdk.NetworkKind.TEST),
+                      NETWORK, bdk.Persister.new_in_memory())
+
+
+def descriptor_addresses(receive, change, count):
+    w = descriptor_wallet(receive, change)
+    return {
+        "receive": [str(w.peek_address(bdk.KeychainKind.EXTERNAL, i).address) for i in range(count)],
+        "change": [str(w.peek_address(bdk.KeychainKind.INTERNAL, i).address) for i in range(count)],
+    }
+
+
+async def descriptor_sync(peer_text, receive, change):
+    w = descriptor_wallet(receive, change)
+    # Kyoto scans from the wallet's birthday; reveal the gap so every index 0..19 is watched.
+    w.reveal_addresses_to(bdk.KeychainKind.EXTERNAL, 19)
+    w.reveal_addresses_to(bdk.KeychainKind.INTERNAL, 19)
+    with tempfile.TemporaryDirectory(prefix="bdk-kyoto-") as tmp:
+        client = await sync_one(w, peer(peer_text), tmp)
+        try:
+            return describe(w)
+        finally:
+            client.shutdown()
+
+
+def passphrase_addresses(mnemonic, passphrase, count):
+    receive, change = descriptors(mnemonic, "84", passphrase)
+    w = bdk.Wallet(receive, change, NETWORK, bdk.Persister.new_in_memory())
+    return {"receive": [str(w.peek_address(bdk.KeychainKind.EXTERNAL, i).address) for i in range(count)]}
+
+
+def export(mnemonic, kind):
+    receive, change = descriptors(mnemonic, kind)
+    return {"receive": str(receive), "change": str(change)}
+
+
 def addresses(mnemonic, count):
     out = {}
-    for kind in TEMPLATES:
+    for kind in ("44", "84", "86"):
         w = new_wallet(mnemonic, kind)
         out[kind] = {
             "receive": [str(w.peek_address(bdk.KeychainKind.EXTERNAL, i).address) for i in range(count)],
@@ -119,6 +165,14 @@ def main(argv):
             address, sats = spec.rsplit(":", 1)
             payments.append((address, int(sats)))
         result = asyncio.run(sync(argv[2], argv[3], argv[4].split(","), payments))
+    elif command == "descriptor-addresses":
+        result = descriptor_addresses(argv[2], argv[3], int(argv[4]))
+    elif command == "descriptor-sync":
+        result = asyncio.run(descriptor_sync(argv[2], argv[3], argv[4]))
+    elif command == "passphrase-addresses":
+        result = passphrase_addresses(argv[2], argv[3], int(argv[4]))
+    elif command == "export":
+        result = export(argv[2], argv[3])
     else:
         raise SystemExit(f"unknown command {command}")
     json.dump(result, sys.stdout)

@@ -47,8 +47,10 @@ final class ExportCommand implements Callable<Integer> {
 
     @Option(
             names = "--network",
-            defaultValue = "unknown",
-            description = "Chain name written to index.json (default: the node's, with --node; else ${DEFAULT-VALUE}).")
+            paramLabel = "NAME",
+            description = "Chain name written to index.json (default: the node's with --node, else the name of the"
+                    + " network whose genesis block the index starts with, as the node names it: main, test,"
+                    + " testnet4, signet, regtest).")
     String network;
 
     @Option(names = "--node", paramLabel = "URL", description = "Node JSON-RPC URL, for --blocks and the chain name.")
@@ -62,9 +64,14 @@ final class ExportCommand implements Callable<Integer> {
             description = "Also export the raw blocks (from --node), so wallets need no other source.")
     boolean blocks;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
-        PrintWriter err = new CommandLine(this).getErr();
+        // The executing command line's writers (ServerMain.run(out, err, ...) redirects them).
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter stdout = spec.commandLine().getOut();
         String problem = null;
         if (safetyDepth < 0) {
             problem = "--safety-depth must be >= 0: " + safetyDepth;
@@ -84,26 +91,31 @@ final class ExportCommand implements Callable<Integer> {
         try {
             BitcoinRpc rpc = null;
             String chain = network;
-            if (node != null) {
+            if (node != null && network == null) {
                 JsonRpcClient client = rpcCookie != null
                         ? JsonRpcClient.fromCookieFile(node, rpcCookie, Duration.ofSeconds(60))
                         : JsonRpcClient.fromUrl(node, Duration.ofSeconds(60));
                 rpc = new BitcoinRpc(client);
-                chain = rpc.blockchainInfo().path("chain").asText(network);
+                chain = rpc.blockchainInfo().path("chain").asText(null);
             }
             secondary = Files.createTempDirectory("blockfilter-export-");
             try (IndexStore store = IndexStore.openSecondary(dataDir, secondary)) {
+                if (chain == null) {
+                    chain = networkOf(store);
+                }
                 BitcoinRpc r = rpc;
                 StaticExport.Result result =
                         StaticExport.export(store, out, safetyDepth, chain, blocks ? r::rawBlock : null);
-                System.out.printf(
-                        "blockfilter-server export: %s up to height %d (%s): %d files written, %d kept, %d blocks%n",
+                stdout.printf(
+                        "blockfilter-server export: %s (%s) up to height %d (%s): %d files written, %d kept, %d blocks%n",
                         out,
+                        chain,
                         result.tipHeight(),
                         result.tipHash(),
                         result.filesWritten(),
                         result.filesKept(),
                         result.blocksWritten());
+                stdout.flush();
                 return 0;
             }
         } catch (StoreException | IllegalStateException | RpcException | UncheckedIOException e) {
@@ -119,6 +131,18 @@ final class ExportCommand implements Callable<Integer> {
                 deleteTree(secondary);
             }
         }
+    }
+
+    /** The node's name of the network whose genesis the index starts with. */
+    private static String networkOf(IndexStore store) {
+        org.bitcoinj.base.Sha256Hash genesis =
+                store.hashAt(0).orElseThrow(() -> new IllegalStateException("the index is empty"));
+        return java.util.Arrays.stream(org.blockfilter.filters.chain.Chain.values())
+                .filter(c -> c.genesisHash().equals(genesis))
+                .map(org.blockfilter.filters.chain.Chain::coreName)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("the index starts at block " + genesis
+                        + ", the genesis of no network known here: give --network or --node"));
     }
 
     private static void deleteTree(Path dir) {

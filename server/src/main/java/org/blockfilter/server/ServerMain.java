@@ -9,6 +9,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,8 +20,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 import org.blockfilter.filters.chain.Chain;
-import org.blockfilter.regtest.embedded.EmbeddedLauncher;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
+import org.blockfilter.regtest.embedded.LiveDemo;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
 import org.blockfilter.server.index.FilterIndexer;
@@ -56,6 +57,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "blockfilter-server",
         mixinStandardHelpOptions = true,
+        versionProvider = ServerVersion.class,
         sortOptions = false,
         subcommands = {ExportCommand.class, VerifyCommand.class, RepairCommand.class},
         description = "Follows a Bitcoin node, indexes a BIP 158 basic filter per block and serves filters "
@@ -68,6 +70,8 @@ public final class ServerMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
     private static final Duration RPC_TIMEOUT = Duration.ofSeconds(30);
+    /** Seconds between the demo's blocks unless --demo-block-interval says otherwise. */
+    public static final int DEFAULT_DEMO_BLOCK_INTERVAL_SECONDS = 10;
     /** The embedded node's demo chains stop here (as EmbeddedNodeMain's --blocks): hours of signing beyond. */
     private static final int MAX_DEMO_BLOCKS = 100_000;
 
@@ -97,6 +101,23 @@ public final class ServerMain implements Callable<Integer> {
             defaultValue = "1",
             description = "Seed of the embedded demo chain (default: ${DEFAULT-VALUE}).")
     long demoSeed;
+
+    @Option(
+            names = "--demo-block-interval",
+            paramLabel = "SECONDS",
+            defaultValue = "" + DEFAULT_DEMO_BLOCK_INTERVAL_SECONDS,
+            description = "With the embedded node, mine a block every SECONDS, so the tip stays current "
+                    + "(default: ${DEFAULT-VALUE}); 0: never (a fixed chain). The faucet and the node's "
+                    + "generatetoaddress mine on demand.")
+    int demoBlockInterval;
+
+    @Option(
+            names = "--demo-start",
+            paramLabel = "TIME",
+            description = "Time of the demo chain's first block, e.g. 2025-01-01T00:00:00Z; the same seed and "
+                    + "start give the same chain (default: counted back from now, blocks 10 minutes apart, so the"
+                    + " last block is now).")
+    Instant demoStart;
 
     @Option(
             names = "--data-dir",
@@ -223,6 +244,9 @@ public final class ServerMain implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     private final Deque<AutoCloseable> closeOnExit = new ArrayDeque<>();
+    /** The embedded demo, when there is no --node. */
+    private LiveDemo demo;
+
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     public static void main(String[] args) {
@@ -295,6 +319,8 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--http-compression must be gzip or none: " + httpCompression;
         } else if (demoBlocks < 1 || demoBlocks > MAX_DEMO_BLOCKS) {
             problem = "--demo-blocks must be 1.." + MAX_DEMO_BLOCKS + ": " + demoBlocks;
+        } else if (demoBlockInterval < 0 || demoBlockInterval > 86_400) {
+            problem = "--demo-block-interval must be 0..86400 seconds: " + demoBlockInterval;
         }
         if (problem != null) {
             err.println("blockfilter-server: " + problem + " (see --help)");
@@ -378,6 +404,19 @@ public final class ServerMain implements Callable<Integer> {
             registerIndexerMetrics(registry, indexer);
             String base = rest.baseUri().toString();
             System.out.println("blockfilter-server: indexing " + client.endpoint() + " (" + chain + ") into " + dir);
+            if (demo != null) {
+                EmbeddedNode n = demo.node();
+                System.out.println(
+                        "  node RPC        http://" + urlEncode(n.rpcUser()) + ":" + urlEncode(n.rpcPassword())
+                                + "@" + n.rpcUri().getHost() + ":" + n.rpcUri().getPort()
+                                + "  (the embedded node: Bitcoin Core's JSON-RPC)");
+                System.out.println("  faucet          curl -d '{\"address\": \"bcrt1q...\", \"amount\": \"1.5\"}' "
+                        + base + "/api/v1/demo/faucet");
+                System.out.println("  new blocks      "
+                        + (demoBlockInterval == 0
+                                ? "none (--demo-block-interval 0)"
+                                : "every " + demoBlockInterval + " s (--demo-block-interval)"));
+            }
             System.out.println("  status          " + base + "/api/v1/status");
             System.out.println("  a filter        " + base + "/api/v1/filters/0  (by height or block hash)");
             System.out.println("  Core-compatible " + base + "/rest/blockfilter/basic/<blockhash>.json");
@@ -527,7 +566,11 @@ public final class ServerMain implements Callable<Integer> {
                 .withBuriedDepth(immutableDepth)
                 .withCompression(RestConfig.Compression.parse(httpCompression));
         try {
-            return RestServer.start(config, new StoreFilterIndexReader(store), new RpcNodeGateway(rpc, health));
+            return RestServer.start(
+                    config,
+                    new StoreFilterIndexReader(store),
+                    new RpcNodeGateway(rpc, health),
+                    Optional.ofNullable(demo).map(d -> new DemoFaucetAdapter(d.faucet())));
         } catch (RuntimeException e) {
             throw new StartupException("cannot serve HTTP on " + bind + ":" + port + ": " + e.getMessage()
                     + " (choose another --port, or 0 for a free one)");
@@ -580,9 +623,16 @@ public final class ServerMain implements Callable<Integer> {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
-        LOG.info("event=embedded_node_starting demo_blocks={} seed={}", demoBlocks, demoSeed);
-        EmbeddedNode demoNode = EmbeddedLauncher.start(demoBlocks, demoSeed);
-        closeLast(demoNode); // closed after the indexer and store
+        LOG.info(
+                "event=embedded_node_starting demo_blocks={} seed={} block_interval_s={}",
+                demoBlocks,
+                demoSeed,
+                demoBlockInterval);
+        LiveDemo started = LiveDemo.start(new LiveDemo.Options(
+                demoBlocks, demoSeed, Optional.ofNullable(demoStart), Duration.ofSeconds(demoBlockInterval)));
+        closeLast(started); // closed after the indexer and store
+        demo = started;
+        EmbeddedNode demoNode = started.node();
         return JsonRpcClient.create(demoNode.rpcUri(), demoNode.rpcUser(), demoNode.rpcPassword(), RPC_TIMEOUT);
     }
 
@@ -621,6 +671,10 @@ public final class ServerMain implements Callable<Integer> {
                 LOG.warn("event=close_failed resource={} error=\"{}\"", c, e.toString());
             }
         }
+    }
+
+    private static String urlEncode(String s) {
+        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -169,6 +169,18 @@ class IndexDamageTest {
                 }
             }
             assertTrue(damagedAnswers > 0, "some reads hit the damaged block");
+            // A binary range over every height reads the damaged record before it sends a byte.
+            HttpResponse<String> range = http.send(
+                    HttpRequest.newBuilder(URI.create(
+                                    rest.baseUri() + "/api/v1/filters?start_height=0&stop_hash=" + rpc.bestBlockHash()))
+                            .header("Accept", "application/octet-stream")
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, range.statusCode(), range.body());
+            assertEquals(
+                    "index_damaged",
+                    json.readTree(range.body()).get("error").get("code").asText(),
+                    range.body());
             JsonNode status = json.readTree(http.send(
                             HttpRequest.newBuilder(URI.create(rest.baseUri() + "/api/v1/status"))
                                     .build(),

@@ -45,6 +45,8 @@ public final class MainnetServingBenchmark {
 
     private static final int SPREAD = 1_000;
     private static final int SAFETY_DEPTH = 6;
+    /** The chain name the stub node reports. */
+    static final String CHAIN = "mainnet-serving-bench";
 
     private MainnetServingBenchmark() {}
 
@@ -67,9 +69,12 @@ public final class MainnetServingBenchmark {
                 blocks, filterBytes / 1e6, (System.nanoTime() - t0) / 1e9);
         Sha256Hash tip = hashes.get(hashes.size() - 1);
         int tipHeight = hashes.size() - 1;
+        // The chain is named as no network the server knows: its block 0 is not a real genesis,
+        // which the server checks for every network it knows (and then refuses to start).
         try (Http11OnlyNode node = new Http11OnlyNode((method, params) -> switch (method) {
             case "getblockchaininfo" ->
-                Http11OnlyNode.Answer.result("{\"chain\":\"regtest\",\"blocks\":" + tipHeight + ",\"pruned\":false}");
+                Http11OnlyNode.Answer.result(
+                        "{\"chain\":\"" + CHAIN + "\",\"blocks\":" + tipHeight + ",\"pruned\":false}");
             case "getblockcount" -> Http11OnlyNode.Answer.result(Integer.toString(tipHeight));
             case "getbestblockhash" -> Http11OnlyNode.Answer.result("\"" + tip + "\"");
             case "getblockhash" -> {

@@ -21,6 +21,18 @@ class ServerMainTest {
     }
 
     @Test
+    void versionPrintsTheProjectVersion() {
+        java.io.StringWriter out = new java.io.StringWriter();
+        int code = ServerMain.run(
+                new java.io.PrintWriter(out, true),
+                new java.io.PrintWriter(new java.io.StringWriter(), true),
+                "--version");
+        assertEquals(0, code);
+        // The version the build filtered into version.properties, e.g. "blockfilter-server 0.1.0-SNAPSHOT".
+        assertEquals(true, out.toString().strip().matches("blockfilter-server \\d+\\.\\d+\\.\\d+\\S*"), out.toString());
+    }
+
+    @Test
     void badOptionsExitTwo() {
         assertEquals(2, ServerMain.run("--port", "70000"));
         assertEquals(2, ServerMain.run("--port", "abc"));
@@ -30,6 +42,8 @@ class ServerMainTest {
         assertEquals(2, ServerMain.run("--no-such-option"));
         assertEquals(2, ServerMain.run("--p2p-port", "70000"));
         assertEquals(2, ServerMain.run("--p2p-port", "0", "--no-p2p"));
+        assertEquals(2, ServerMain.run("--demo-block-interval", "-1"));
+        assertEquals(2, ServerMain.run("--demo-start", "yesterday"));
     }
 
     @Test

@@ -1,18 +1,16 @@
 package org.blockfilter.wallet;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
-import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.labels.Labels;
 import org.blockfilter.wallet.ledger.Ledger;
 import org.blockfilter.wallet.store.FileKey;
 import org.blockfilter.wallet.store.SealedSecret;
@@ -39,6 +37,7 @@ public final class LightWallet {
     private final WalletKeys keys;
     final SealedSecret secret;
     private final Ledger ledger;
+    private final Labels labels = new Labels();
     /** The birthday height; -1 for a wallet born at the tip its first sync sees (until that sync). */
     int birthdayHeight;
     /** The birthday as a time; for a wallet born at the tip, its creation time until the birthday is fixed. */
@@ -103,135 +102,28 @@ public final class LightWallet {
     }
 
     /**
-     * A new wallet from a mnemonic (new or restored), its mnemonic sealed with {@code passphrase}
-     * and the rest plain ({@link Sealing#SECRET_ONLY}); written to {@code file}.
+     * Writes a new wallet of {@code keys} (public) and {@code secret} (the sealed mnemonic; null
+     * for watch-only), sealed whole with {@code fileKey} (null: plain), its header chain starting at
+     * the highest of {@code checkpoints} at or below the birthday. {@link NewWallet} builds the
+     * keys from a mnemonic, an xpub or descriptors.
      */
-    public static LightWallet create(
+    static LightWallet create(
             Path file,
             Chain chain,
-            List<String> mnemonic,
-            char[] passphrase,
-            Collection<AddressKind> kinds,
-            int gapLimit,
+            WalletKeys keys,
+            SealedSecret secret,
             Birthday birthday,
-            int scryptN) {
-        return create(file, chain, mnemonic, passphrase, kinds, gapLimit, birthday, scryptN, Sealing.SECRET_ONLY);
-    }
-
-    /**
-     * A new wallet from a mnemonic, sealed as {@code sealing} says ({@link Sealing#ALL} or {@link
-     * Sealing#SECRET_ONLY}) with {@code passphrase} (the same passphrase seals the mnemonic and, for
-     * ALL, the whole file); written to {@code file}. Its header chain starts at the network's
-     * shipped checkpoint for its birthday ({@link ChainStart#shipped}).
-     */
-    public static LightWallet create(
-            Path file,
-            Chain chain,
-            List<String> mnemonic,
-            char[] passphrase,
-            Collection<AddressKind> kinds,
-            int gapLimit,
-            Birthday birthday,
-            int scryptN,
-            Sealing sealing) {
-        return create(
-                file,
-                chain,
-                mnemonic,
-                passphrase,
-                kinds,
-                gapLimit,
-                birthday,
-                scryptN,
-                sealing,
-                ChainStart.shipped(chain));
-    }
-
-    /** {@link #create} whose header chain starts at the highest of {@code checkpoints} at or below the birthday. */
-    public static LightWallet create(
-            Path file,
-            Chain chain,
-            List<String> mnemonic,
-            char[] passphrase,
-            Collection<AddressKind> kinds,
-            int gapLimit,
-            Birthday birthday,
-            int scryptN,
-            Sealing sealing,
+            FileKey fileKey,
             List<HeaderCheckpoint> checkpoints) {
-        if (sealing == Sealing.NONE) {
-            throw new IllegalArgumentException(
-                    "a wallet with keys always seals its mnemonic: use --seal all or --seal secret-only");
-        }
-        if (passphrase.length == 0) {
-            throw new IllegalArgumentException("a passphrase is required to seal the wallet's keys");
-        }
-        WalletKeys keys = WalletKeys.fromMnemonic(mnemonic, "", chain.addressNetwork(), gapLimit, kinds);
-        SealedSecret sealed =
-                SealedSecret.seal(String.join(" ", mnemonic).getBytes(StandardCharsets.UTF_8), passphrase, scryptN);
-        LightWallet w = new LightWallet(
-                file,
-                chain,
-                publicOnly(keys),
-                sealed,
-                birthday.height(),
-                birthday.epochSeconds(),
-                ChainStart.baseFor(chain, checkpoints, birthday));
-        w.write(sealing == Sealing.ALL ? FileKey.create(passphrase, scryptN) : null);
-        return w;
-    }
-
-    /** A watch-only wallet for one account's extended public key, not sealed ({@link Sealing#NONE}). */
-    public static LightWallet watchOnly(
-            Path file, Chain chain, String xpub, AddressKind kind, int gapLimit, Birthday birthday) {
-        return watchOnly(file, chain, xpub, kind, gapLimit, birthday, Sealing.NONE, null, SealedSecret.DEFAULT_N);
-    }
-
-    /**
-     * A watch-only wallet sealed as {@code sealing} says: {@link Sealing#ALL} with {@code passphrase}
-     * (scrypt cost {@code scryptN}), or {@link Sealing#NONE} (passphrase unused).
-     */
-    public static LightWallet watchOnly(
-            Path file,
-            Chain chain,
-            String xpub,
-            AddressKind kind,
-            int gapLimit,
-            Birthday birthday,
-            Sealing sealing,
-            char[] passphrase,
-            int scryptN) {
-        return watchOnly(
-                file, chain, xpub, kind, gapLimit, birthday, sealing, passphrase, scryptN, ChainStart.shipped(chain));
-    }
-
-    /** {@link #watchOnly} whose header chain starts at the highest of {@code checkpoints} at or below the birthday. */
-    public static LightWallet watchOnly(
-            Path file,
-            Chain chain,
-            String xpub,
-            AddressKind kind,
-            int gapLimit,
-            Birthday birthday,
-            Sealing sealing,
-            char[] passphrase,
-            int scryptN,
-            List<HeaderCheckpoint> checkpoints) {
-        if (sealing == Sealing.SECRET_ONLY) {
-            throw new IllegalArgumentException(
-                    "a watch-only wallet has no secret to seal: use --seal all or --seal none");
-        }
-        WalletKeys keys = WalletKeys.of(
-                chain.addressNetwork(), gapLimit, List.of(HdAccount.watchOnly(xpub, kind, chain.addressNetwork())));
         LightWallet w = new LightWallet(
                 file,
                 chain,
                 keys,
-                null,
+                secret,
                 birthday.height(),
                 birthday.epochSeconds(),
                 ChainStart.baseFor(chain, checkpoints, birthday));
-        w.write(sealing == Sealing.ALL ? FileKey.create(passphrase, scryptN) : null);
+        w.write(fileKey);
         return w;
     }
 
@@ -365,11 +257,11 @@ public final class LightWallet {
         } catch (WalletFileException e) {
             throw new WalletFileException("wallet file " + file.toAbsolutePath() + ": " + e.getMessage(), e);
         }
-        List<String> mnemonic = List.of(new String(words, StandardCharsets.UTF_8).split(" "));
+        NewWallet.Secret s = NewWallet.Secret.decode(words);
         Arrays.fill(words, (byte) 0);
         WalletKeys full = WalletKeys.fromMnemonic(
-                mnemonic,
-                "",
+                s.mnemonic(),
+                s.bip39Passphrase(),
                 network(),
                 keys.gapLimit(),
                 keys.accounts().stream().map(HdAccount::kind).toList());
@@ -383,7 +275,7 @@ public final class LightWallet {
     static WalletKeys publicOnly(WalletKeys keys) {
         List<HdAccount> pub = new ArrayList<>();
         for (HdAccount a : keys.accounts()) {
-            pub.add(HdAccount.watchOnly(a.extendedPublicKey(), a.kind(), keys.network()));
+            pub.add(a.publicOnly());
         }
         return WalletKeys.of(keys.network(), keys.gapLimit(), pub);
     }
@@ -408,6 +300,11 @@ public final class LightWallet {
 
     public Ledger ledger() {
         return ledger;
+    }
+
+    /** The BIP 329 labels, saved with the wallet. */
+    public Labels labels() {
+        return labels;
     }
 
     public boolean watchOnly() {

@@ -13,10 +13,12 @@ import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
+import org.blockfilter.wallet.descriptor.Descriptor;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.keys.KeyFormatException;
 import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.labels.Labels;
 import org.blockfilter.wallet.ledger.WalletTx;
 import org.blockfilter.wallet.store.LegacyWalletFileContent;
 import org.blockfilter.wallet.store.WalletFileContent;
@@ -73,7 +75,14 @@ final class WalletFormat {
                 w.storage.checkpointCount(),
                 last == null ? null : last.toString(),
                 w.scannedHeight(),
-                txRecords(w));
+                txRecords(w),
+                labelRecords(w));
+    }
+
+    static List<WalletFileContent.Label> labelRecords(LightWallet w) {
+        return w.labels().all().stream()
+                .map(l -> new WalletFileContent.Label(l.type(), l.ref(), l.label(), l.spendable()))
+                .toList();
     }
 
     /**
@@ -119,7 +128,8 @@ final class WalletFormat {
                 checkpoints,
                 lastCheckpoint == null ? null : lastCheckpoint.toString(),
                 scanned,
-                txs);
+                txs,
+                next.labels());
     }
 
     private static List<WalletFileContent.Account> accounts(WalletKeys keys) {
@@ -133,7 +143,9 @@ final class WalletFormat {
                     r.highestUsed(),
                     r.issued(),
                     ch.highestUsed(),
-                    ch.issued()));
+                    ch.issued(),
+                    a.descriptor().toString(),
+                    a.changeDescriptor().map(Object::toString).orElse(null)));
         }
         return accounts;
     }
@@ -178,7 +190,7 @@ final class WalletFormat {
                             && a.changeIssued() >= 0
                             && a.changeIssued() <= MAX_INDEX,
                     "address positions of the " + a.kind() + " account are out of range");
-            accounts.add(HdAccount.watchOnly(a.xpub(), AddressKind.valueOf(a.kind()), network));
+            accounts.add(account(a, network));
         }
         WalletKeys keys = WalletKeys.of(network, gapLimit, accounts);
         for (WalletFileContent.Account a : list) {
@@ -187,6 +199,35 @@ final class WalletFormat {
             keys.restoreChainState(kind, true, new WalletKeys.ChainState(a.changeUsed(), a.changeIssued()));
         }
         return keys;
+    }
+
+    /** A version 2 account is its kind and xpub; a version 3 account its descriptors, which must be of its kind. */
+    private static HdAccount account(WalletFileContent.Account a, Network network) {
+        AddressKind kind = AddressKind.valueOf(a.kind());
+        if (a.descriptor() == null) {
+            check(
+                    a.changeDescriptor() == null,
+                    "the " + a.kind() + " account has a change descriptor but no descriptor");
+            return HdAccount.watchOnly(a.xpub(), kind, network);
+        }
+        HdAccount account;
+        try {
+            account = HdAccount.fromDescriptors(
+                    Descriptor.parse(a.descriptor(), network),
+                    a.changeDescriptor() == null ? null : Descriptor.parse(a.changeDescriptor(), network));
+        } catch (KeyFormatException e) {
+            throw new IllegalArgumentException("the " + a.kind() + " account's descriptor: " + e.getMessage(), e);
+        }
+        check(
+                account.kind() == kind,
+                "the " + a.kind() + " account's descriptor is a " + account.kind() + " descriptor");
+        return account;
+    }
+
+    private static void addLabels(LightWallet w, List<WalletFileContent.Label> labels) {
+        for (WalletFileContent.Label l : labels) {
+            w.labels().put(new Labels.Label(l.type(), l.ref(), l.label(), l.spendable()));
+        }
     }
 
     private static Sha256Hash hash(String hex, String field) {
@@ -258,6 +299,7 @@ final class WalletFormat {
         w.scannedHeight = lost ? Math.min(scanned, tip) : scanned;
         checkScan(w);
         addTransactions(w, c.transactions(), tip < ch.tipHeight() ? tip : Integer.MAX_VALUE);
+        addLabels(w, c.labels());
         return w;
     }
 

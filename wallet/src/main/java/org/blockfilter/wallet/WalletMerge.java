@@ -9,6 +9,7 @@ import java.util.Set;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.labels.Labels;
 import org.blockfilter.wallet.store.WalletFileContent;
 
 /**
@@ -65,6 +66,7 @@ final class WalletMerge {
                 w.ledger().put(WalletFormat.walletTx(t));
             }
         }
+        absorbLabels(w, base.labels(), theirs.labels());
         WalletFileContent mine = WalletFormat.content(w);
         if (chainsOf(mine).equals(chainsOf(base)) && !chainsOf(theirs).equals(chainsOf(base))) {
             LightWallet reopened = WalletFormat.fromContent(w.file(), withLedgerOf(theirs, List.of()));
@@ -76,6 +78,34 @@ final class WalletMerge {
                     theirs.checkpointCount(),
                     theirs.lastCheckpoint() == null ? null : Sha256Hash.wrap(theirs.lastCheckpoint()));
         }
+    }
+
+    /** Labels the other process set or removed are taken unless this process changed the same one. */
+    private static void absorbLabels(
+            LightWallet w, List<WalletFileContent.Label> base, List<WalletFileContent.Label> theirs) {
+        Map<List<String>, WalletFileContent.Label> b = byRef(base);
+        Map<List<String>, WalletFileContent.Label> t = byRef(theirs);
+        Map<List<String>, WalletFileContent.Label> m = byRef(WalletFormat.labelRecords(w));
+        Set<List<String>> refs = new LinkedHashSet<>(b.keySet());
+        refs.addAll(t.keySet());
+        for (List<String> ref : refs) {
+            if (!Objects.equals(t.get(ref), b.get(ref)) && Objects.equals(m.get(ref), b.get(ref))) {
+                WalletFileContent.Label l = t.get(ref);
+                w.labels()
+                        .put(
+                                l == null
+                                        ? new Labels.Label(ref.get(0), ref.get(1), null, null)
+                                        : new Labels.Label(l.type(), l.ref(), l.label(), l.spendable()));
+            }
+        }
+    }
+
+    private static Map<List<String>, WalletFileContent.Label> byRef(List<WalletFileContent.Label> labels) {
+        Map<List<String>, WalletFileContent.Label> out = new LinkedHashMap<>();
+        for (WalletFileContent.Label l : labels) {
+            out.put(List.of(l.type(), l.ref()), l);
+        }
+        return out;
     }
 
     /** The parts of a document that belong to the chains and the scan. */
@@ -107,7 +137,8 @@ final class WalletMerge {
                 c.checkpointCount(),
                 c.lastCheckpoint(),
                 c.scannedHeight(),
-                txs);
+                txs,
+                c.labels());
     }
 
     private static Map<String, WalletFileContent.Tx> byTxid(List<WalletFileContent.Tx> txs) {

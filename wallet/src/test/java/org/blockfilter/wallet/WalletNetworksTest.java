@@ -25,7 +25,7 @@ class WalletNetworksTest {
     Path dir;
 
     private LightWallet create(Chain chain, LightWallet.Birthday birthday) {
-        return LightWallet.create(
+        return NewWallet.create(
                 dir.resolve(chain.cliName() + ".json"),
                 chain,
                 TestWallets.MNEMONIC,

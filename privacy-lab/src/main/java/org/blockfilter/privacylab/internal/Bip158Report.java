@@ -73,7 +73,7 @@ final class Bip158Report {
                                 + " distinct basic-filter elements per block (median " + perBlock[o.blocks / 2]
                                 + ", 5th-95th percentile " + perBlock[o.blocks / 20] + "-"
                                 + perBlock[o.blocks - 1 - o.blocks / 20]
-                                + "); the mainnet profile's steady blocks have ~7,540 (docs/mainnet-profile.md) and issue 12 quotes ~7,400 for mainnet. The repository holds no mainnet data, so neither is re-measured against the real chain here.",
+                                + "); the mainnet profile's steady blocks have ~7,540 and its sizing target for mainnet is ~7,400 (docs/mainnet-profile.md). The repository holds no mainnet data, so neither is re-measured against the real chain here.",
                         "Assumption (this model, not the profile): the chain continues a history of "
                                 + Lab.count(shape.priorOutputs())
                                 + " unspent outputs (the profile's `utxoTarget`, the UTXO set its ramp builds). A spend that reaches before block 0 spends one of them; its script is a reuser's with the reuse share, else a script seen nowhere else in the chain. "
@@ -145,13 +145,13 @@ final class Bip158Report {
                 bits,
                 Math.log(MAINNET_HEIGHT_D / 1000) / Math.log(2)));
 
-        rep.heading("Defects of the previous version, fixed");
+        rep.heading("What the design answers");
         rep.bullets(
                 List.of(
-                        "Issue 13 defect 1 (adversary too weak): co-occurrence, timing, re-sync intersection and union, and transaction-graph adversaries added, each with P_h(1) and P_h(N) and 95% intervals; see the table and the plots above.",
-                        "Defect 2 (unrealistic chain): spends, a skewed reuse distribution and mainnet-like element counts, now drawn from the server's mainnet-profile samplers (one definition of each distribution for both), every assumption listed above. The former '480/480 identical re-syncs' line is gone: with fixed filters the matched set is the same by construction (BIP 158 filters are a function of the block), which is a property and not a measurement; what re-syncs leak is measured by the intersection and union adversaries.",
-                        "Defect 4 (BIP 37 rows): sized by bitcoinj's constructor under the bitcoinj label (k = 16 at 1e-5, as in experiment 1).",
-                        "Defect 6 (statistics, plots): " + (lab.quick() ? "QUICK mode has few wallets; " : "")
+                        "Adversaries as strong as a download log allows: co-occurrence, timing, re-sync intersection and union, and transaction-graph adversaries, each with P_h(1) and P_h(N) and 95% intervals; see the table and the plots above.",
+                        "A chain shaped like mainnet: spends, a skewed reuse distribution and mainnet-like element counts, drawn from the server's mainnet-profile samplers (one definition of each distribution for both), every assumption listed above. Two syncs over fixed filters match the same blocks by construction (BIP 158 filters are a function of the block), which is a property and not a measurement; what re-syncs leak is measured by the intersection and union adversaries.",
+                        "BIP 37 rows sized as bitcoinj sizes them, under the bitcoinj label (k = 16 at 1e-5, as in experiment 1).",
+                        "Statistics and plots: " + (lab.quick() ? "QUICK mode has few wallets; " : "")
                                 + "100 or more wallets per cell for N = 1 and 10, fewer for N = 100 where each costs most (see `wallets`), 95% bootstrap intervals, three significant digits, a linear P_h axis (zeros are zeros), the legend below the plot, decoy levels named on the axis with their bandwidth."));
 
         rep.heading("Limits");

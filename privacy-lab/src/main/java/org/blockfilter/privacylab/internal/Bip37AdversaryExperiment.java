@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * Experiment 2's BIP 37 adversary sections (issue 13): the paper's estimate of a filter's element count from its set
+ * Experiment 2's BIP 37 adversary sections: the paper's estimate of a filter's element count from its set
  * bits, and the intersection of several filters of one wallet over hundreds of wallets with 95% intervals, with the
  * filters put in order by that estimate as the paper does. Per filter, the false positives among U addresses are
  * Poisson(U x density^k) (experiment 2's scanned runs check this against the whole universe); the filters themselves

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.bitcoinj.crypto.MnemonicCode;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.keys.WalletKeys;
@@ -166,7 +167,7 @@ public final class FetchPolicyExperiment {
             throw new UncheckedIOException(e);
         }
         try {
-            LightWallet wallet = LightWallet.watchOnly(
+            LightWallet wallet = NewWallet.watchOnly(
                     dir.resolve("wallet.json"),
                     Chain.ofBitcoinj(RealChain.NETWORK),
                     world.accounts()[w.index()].extendedPublicKey(),

@@ -295,7 +295,7 @@ final class PaperComparison {
         }
         cm.write(dir.resolve("exp1_countermeasures.csv"));
 
-        rep.heading("The paper side by side (issue 13 defect 5, fixed)");
+        rep.heading("The paper side by side");
         rep.paragraph(String.format(
                 Locale.ROOT,
                 "Setup as the paper's: pre-HD bitcoinj filter of N imported keys (pubkey and hash: 2N elements), capacity 2N + 100, target rate 0.05%%, %s other addresses; N = 5, 10, 15, 20; P_h(j) for j = 1..N. Ours: %d real bitcoinj filters per N (a fresh tweak each), each filter's expected P_h(j) from its measured bit density (false positives Poisson(U rho^k)), mean and 95%% bootstrap interval over filters; the first %d filters per N were also scanned against all %s addresses (columns `ours_scanned_*`). "
@@ -324,7 +324,7 @@ final class PaperComparison {
         rep.paragraph(counterReading(cm));
     }
 
-    /** Where the paper's printed figures were looked for, and what was found (issue 13: the paper side by side). */
+    /** Where the paper's printed figures were looked for, and what was found. */
     static final String SEARCHED =
             "The paper's PDF and its figures were not available to this lab (no network access from the build); two sessions searched the public-text search the lab has (web pages, documentation, code and issue corpora, and GitHub files). "
                     + "Session 1: 'Gervais Bloom filter privacy lightweight Bitcoin clients ACSAC 2014 P_h', the paper's title, 'eprint 2014/763', its section titles ('leakage under a single Bloom filter', 'multiple Bloom filters', 'poorly-populated Bloom filters') and its Table 6.1 setting (N = 3070..3270). "

@@ -251,7 +251,7 @@ public final class SingleFilterExperiment {
                         "Per filter: expected false positives U rho^k from the filter's measured bit density rho (a random non-member matches with probability rho^k), and E[P_h(1)] with F ~ Poisson(U rho^k); mean over clients with a 95% percentile bootstrap interval (2,000 resamples). Scanned: false positives F counted by testing every address against the first "
                                 + scanned
                                 + " clients' filters; P_h(1) = N/(N+F). Analytic: F = P_f x |others|, with P_f = (1 - e^{-kn/m})^k for the filter's real m, k and inserted n; `target_rate_fp` is the naive P_f = target rate; log10 P_h(N) = -log10 C(N+F, N) at the mean expected F. Three significant digits.",
-                        "Labels (issue 13 defect 3): Y2014 is the pre-HD bitcoinj wallet the paper measured (imported keys, no lookahead), not bitcoinj 0.12, which was HD (experiment 4 has its real first filter); TODAY is bitcoinj 0.17's P2WPKH wallet, whose filter holds its P2WPKH chain and the fallback P2PKH chain."));
+                        "Labels: Y2014 is the pre-HD bitcoinj wallet the paper measured (imported keys, no lookahead), not bitcoinj 0.12, which was HD (experiment 4 has its real first filter); TODAY is bitcoinj 0.17's P2WPKH wallet, whose filter holds its P2WPKH chain and the fallback P2PKH chain."));
         rep.heading("Results");
         rep.image("exp1_ph1_y2014.png", "P_h(1) vs N, 2014 model");
         rep.image("exp1_ph1_today.png", "P_h(1) vs N, today's model");

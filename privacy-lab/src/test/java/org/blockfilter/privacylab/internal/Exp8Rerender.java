@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * Rewrites experiment 8's summary, plots and report from its committed {@code exp8_raw.csv} without re-running the
- * 2,700 syncs (used once, when the wallet's default policy changed after the full run; see docs/benchmarks.md):
+ * syncs (for a change of the wallet's default policy, which moves the marked default but not the raw rows):
  * {@code Exp8Rerender OUT SEED BUILD_SECONDS SYNC_SECONDS}. Not a test.
  */
 public final class Exp8Rerender {

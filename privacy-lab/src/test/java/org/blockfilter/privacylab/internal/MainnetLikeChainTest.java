@@ -56,7 +56,8 @@ class MainnetLikeChainTest {
 
     @Test
     void bip37RowsUseBitcoinjsSizingNotCoresIntegerSizing() {
-        // Issue 13 defect 4: at 1e-5 for N = 1 (capacity 102) Core's integer sizing gives k = 15, bitcoinj 16.
+        // exp5's BIP 37 rows use bitcoinj's sizing: at 1e-5 for N = 1 (capacity 102) Core's integer sizing gives k =
+        // 15, bitcoinj 16.
         int coreBytes = BloomMath.bip37SizeBytes(102, 1e-5);
         assertEquals(15, BloomMath.bip37HashFuncs(coreBytes, 102));
         Bip37Filter bitcoinj = Bip37Filter.fromBitcoinj(new BloomFilter(102, 1e-5, 0));

@@ -26,6 +26,7 @@ import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.FilterElement;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.ledger.Utxo;
@@ -169,7 +170,7 @@ class RealChainTest {
     }
 
     private LightWallet sync(FetchPolicyExperiment.World world, MainnetLikeChain.Wallet w) {
-        LightWallet wallet = LightWallet.watchOnly(
+        LightWallet wallet = NewWallet.watchOnly(
                 tmp.resolve("w" + w.index() + ".json"),
                 Chain.ofBitcoinj(RealChain.NETWORK),
                 world.accounts()[w.index()].extendedPublicKey(),

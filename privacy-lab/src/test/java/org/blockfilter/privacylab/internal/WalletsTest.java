@@ -58,7 +58,8 @@ class WalletsTest {
 
     @Test
     void todaysP2wpkhWalletFilterHoldsTwoChains() {
-        // Issue 13 defect 3: fromSeed(P2WPKH) builds a P2WPKH chain and a fallback P2PKH chain; both are in the filter.
+        // Today's wallet is labelled as what it is: fromSeed(P2WPKH) builds a P2WPKH chain and a fallback P2PKH chain;
+        // both are in the filter.
         Wallets.Client today = Wallets.client(Wallets.Model.TODAY, 3);
         today.growTo(0);
         Wallets.Client oneChain = Wallets.client(Wallets.Model.HD_2014, 3);

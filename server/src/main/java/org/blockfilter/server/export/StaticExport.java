@@ -72,7 +72,10 @@ public final class StaticExport {
 
     private StaticExport() {}
 
-    /** What an export run did. */
+    /**
+     * What an export run did: {@code filesWritten} range and checkpoint files written, {@code filesKept}
+     * left as they were (index.json, always replaced, is in neither), {@code blocksWritten} raw blocks.
+     */
     public record Result(int tipHeight, Sha256Hash tipHash, int filesWritten, int filesKept, int blocksWritten) {}
 
     /**
@@ -133,7 +136,12 @@ public final class StaticExport {
                 }
                 KINDS.forEach(kind -> files.add(entries.get(kind)));
             }
-            ObjectNode checkpoints = writeCheckpoints(store, out, exportTip, exportTipHash);
+            Written checkpoints = writeCheckpoints(store, out, exportTip, exportTipHash);
+            if (checkpoints.written()) {
+                written++;
+            } else {
+                kept++;
+            }
             int blocksWritten = 0;
             if (blockSource != null) {
                 Files.createDirectories(out.resolve("blocks"));
@@ -160,7 +168,7 @@ public final class StaticExport {
             index.put("safetyDepth", safetyDepth);
             index.put("rangeSize", RANGE);
             index.put("blocks", blockSource != null);
-            index.set("checkpoints", checkpoints);
+            index.set("checkpoints", checkpoints.entry());
             index.set("files", files);
             Path tmp = out.resolve(INDEX + ".tmp");
             Files.write(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(index));
@@ -233,7 +241,10 @@ public final class StaticExport {
         }
     }
 
-    private static ObjectNode writeCheckpoints(IndexStore store, Path out, int exportTip, Sha256Hash exportTipHash)
+    /** A file's entry in index.json, and whether this run wrote the file (false: it was there). */
+    private record Written(ObjectNode entry, boolean written) {}
+
+    private static Written writeCheckpoints(IndexStore store, Path out, int exportTip, Sha256Hash exportTipHash)
             throws IOException {
         List<Sha256Hash> headers = new ArrayList<>();
         for (int h = Bip157.CHECKPOINT_INTERVAL; h <= exportTip; h += Bip157.CHECKPOINT_INTERVAL) {
@@ -244,7 +255,7 @@ public final class StaticExport {
         headers.forEach(w::hash);
         byte[] content = w.toByteArray();
         String path = "checkpoints/" + exportTip + "." + sha256(content) + ".bin";
-        writeIfAbsent(out.resolve(path), content);
+        boolean wrote = writeIfAbsent(out.resolve(path), content);
         ObjectNode e = JSON.createObjectNode();
         e.put("stop", exportTip);
         e.put("stopHash", exportTipHash.toString());
@@ -252,18 +263,19 @@ public final class StaticExport {
         e.put("path", path);
         e.put("sha256", sha256(content));
         e.put("bytes", content.length);
-        return e;
+        return new Written(e, wrote);
     }
 
-    /** Content-addressed: an existing file of that name already holds these bytes. */
-    private static void writeIfAbsent(Path file, byte[] content) throws IOException {
+    /** Content-addressed: an existing file of that name already holds these bytes. True if it wrote the file. */
+    private static boolean writeIfAbsent(Path file, byte[] content) throws IOException {
         if (Files.isRegularFile(file) && Files.size(file) == content.length) {
-            return;
+            return false;
         }
         Files.createDirectories(file.getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.write(tmp, content);
         move(tmp, file);
+        return true;
     }
 
     static void move(Path from, Path to) throws IOException {

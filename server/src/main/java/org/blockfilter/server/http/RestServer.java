@@ -16,14 +16,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.blockfilter.server.http.internal.ApiController;
 import org.blockfilter.server.http.internal.BadRequestException;
+import org.blockfilter.server.http.internal.BinaryFilterFastPath;
 import org.blockfilter.server.http.internal.Bip37Controller;
 import org.blockfilter.server.http.internal.Bip37Scanner;
 import org.blockfilter.server.http.internal.CachePolicy;
 import org.blockfilter.server.http.internal.CoreRest;
 import org.blockfilter.server.http.internal.CoreRestController;
 import org.blockfilter.server.http.internal.CoreRestException;
+import org.blockfilter.server.http.internal.DemoController;
 import org.blockfilter.server.http.internal.DocsController;
 import org.blockfilter.server.http.internal.FilterService;
 import org.blockfilter.server.http.internal.Http;
@@ -55,7 +58,7 @@ public final class RestServer implements AutoCloseable {
     private final RestMetrics metrics;
     private final RestConfig config;
 
-    private RestServer(RestConfig config, FilterIndexReader index, NodeGateway node) {
+    private RestServer(RestConfig config, FilterIndexReader index, NodeGateway node, Optional<Faucet> faucet) {
         this.config = config;
         FilterService service = new FilterService(index, node, config.network());
         this.metrics = new RestMetrics(index, service::nodeHeightOrNull, node.health());
@@ -73,8 +76,13 @@ public final class RestServer implements AutoCloseable {
                 metrics);
         CoreRestController core = new CoreRestController(new CoreRest(service), cache);
         DocsController docs = new DocsController(metrics);
+        BinaryFilterFastPath fastPath = new BinaryFilterFastPath(index, cache, metrics);
+        DemoController demo = new DemoController(faucet);
         this.app = Javalin.create(cfg -> {
             configure(cfg);
+            // In front of Javalin, which Jetty nests inside it: binary filters and ranges that need
+            // nothing but the index (everything else, errors included, goes on to the routes below).
+            cfg.jetty.modifyServer(server -> server.setHandler(fastPath));
             // Before routing: the router decodes path parameters eagerly (a 500 on %u0031) and
             // drops query parameters it cannot decode (stop_hash=%ZZ read as absent).
             cfg.routes.before(ctx -> {
@@ -82,18 +90,25 @@ public final class RestServer implements AutoCloseable {
                     PercentEscapes.check(ctx.req().getRequestURI(), ctx.queryString());
                 }
             });
-            routes(cfg.routes, api, bip37, core, docs);
+            routes(cfg.routes, api, bip37, core, docs, demo);
             errors(cfg.routes);
             measure(cfg.routes);
         });
     }
 
-    /** Starts a server bound to {@code config.host():config.port()} (0 = a free port). */
+    /** Starts a server bound to {@code config.host():config.port()} (0 = a free port), without a faucet. */
     public static RestServer start(RestConfig config, FilterIndexReader index, NodeGateway node) {
+        return start(config, index, node, Optional.empty());
+    }
+
+    /** {@link #start(RestConfig, FilterIndexReader, NodeGateway)} with the demo's faucet, if any. */
+    public static RestServer start(
+            RestConfig config, FilterIndexReader index, NodeGateway node, Optional<Faucet> faucet) {
         RestServer server = new RestServer(
                 Objects.requireNonNull(config, "config"),
                 Objects.requireNonNull(index, "index"),
-                Objects.requireNonNull(node, "node"));
+                Objects.requireNonNull(node, "node"),
+                Objects.requireNonNull(faucet, "faucet"));
         server.app.start();
         LOG.info("REST server listening on {}", server.baseUri());
         return server;
@@ -101,7 +116,12 @@ public final class RestServer implements AutoCloseable {
 
     /** Every route of the server, in one place. */
     private static void routes(
-            RoutesConfig r, ApiController api, Bip37Controller bip37, CoreRestController core, DocsController docs) {
+            RoutesConfig r,
+            ApiController api,
+            Bip37Controller bip37,
+            CoreRestController core,
+            DocsController docs,
+            DemoController demo) {
         r.get("/api/v1/status", api::status);
         r.get("/api/v1/filters/{hashOrHeight}", api::filter);
         r.get("/api/v1/filters", api::filters);
@@ -112,6 +132,7 @@ public final class RestServer implements AutoCloseable {
         r.post("/api/v1/transactions", api::relay);
         r.get("/api/v1/fee-estimates", api::feeEstimates);
         r.post("/api/v1/bip37/scan", bip37::scan);
+        r.post("/api/v1/demo/faucet", demo::faucet);
         r.get("/api/v1/openapi.json", docs::openApi);
         r.get("/swagger", docs::swagger);
         r.get("/metrics", docs::metrics);

@@ -1,5 +1,6 @@
 package org.blockfilter.server.index;
 
+import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +27,11 @@ public interface FilterIndexReader {
 
     /** The filter of any indexed block, on the best chain or stale. */
     Optional<IndexedFilter> filter(Sha256Hash blockHash);
+
+    /** {@link #filter} without copying the filter bytes, for serving them as they are. */
+    default Optional<FilterView> filterView(Sha256Hash blockHash) {
+        return filter(blockHash).map(FilterView::of);
+    }
 
     /**
      * Best-chain filters from {@code startHeight} to the block {@code stopHash}, inclusive, read
@@ -68,6 +74,21 @@ public interface FilterIndexReader {
     interface RangeCursor extends Iterator<IndexedFilter>, AutoCloseable {
         /** Height of the range's last block. */
         int stopHeight();
+
+        /** {@link #next()} without copying the filter bytes; same contract. */
+        default FilterView nextView() {
+            return FilterView.of(next());
+        }
+
+        /**
+         * Puts the next block into {@code out} (direct, fill mode) as block hash (32, wire order),
+         * CompactSize filter length and filter, and moves on; false, staying at that block, when
+         * it does not fit or this cursor cannot write into a buffer (this default): then use
+         * {@link #nextView()}. Bytes after {@code out}'s position are undefined afterwards.
+         */
+        default boolean writeNextEntry(ByteBuffer out) {
+            return false;
+        }
 
         /** Releases what the cursor holds; idempotent. */
         @Override

@@ -1,10 +1,12 @@
 package org.blockfilter.server.index;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.store.BlockRecord;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 
@@ -54,6 +56,15 @@ public final class StoreFilterIndexReader implements FilterIndexReader {
     }
 
     @Override
+    public Optional<FilterView> filterView(Sha256Hash blockHash) {
+        return store.blockRecord(blockHash).map(r -> {
+            int height = r.height();
+            boolean active = store.hashAt(height).map(blockHash::equals).orElse(false);
+            return new FilterView(blockHash, height, r.filterHash(), active, r.filter());
+        });
+    }
+
+    @Override
     public Optional<List<IndexedFilter>> range(int startHeight, Sha256Hash stopHash) {
         return store.activeRange(startHeight, stopHash)
                 .map(blocks -> blocks.stream().map(b -> toFilter(b, true)).toList());
@@ -75,6 +86,17 @@ public final class StoreFilterIndexReader implements FilterIndexReader {
             @Override
             public IndexedFilter next() {
                 return toFilter(blocks.next(), true);
+            }
+
+            @Override
+            public boolean writeNextEntry(ByteBuffer out) {
+                return blocks.writeNextEntry(out);
+            }
+
+            @Override
+            public FilterView nextView() {
+                BlockRecord r = blocks.nextRecord();
+                return new FilterView(r.blockHash(), r.height(), r.filterHash(), true, r.filter());
             }
 
             @Override

@@ -1,9 +1,11 @@
 package org.blockfilter.server.store;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.NoSuchElementException;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.wire.CompactSize;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -24,6 +26,12 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
     private final java.util.function.Function<RocksDBException, StoreException> failed;
     private final int stopHeight;
     private int next;
+    // Scratch of writeNextEntry (direct: RocksDB's ByteBuffer gets take direct buffers only).
+    private final ByteBuffer heightKey = ByteBuffer.allocateDirect(4);
+    private final ByteBuffer hashValue = ByteBuffer.allocateDirect(32);
+    private final ByteBuffer blockKey = ByteBuffer.allocateDirect(32);
+    private final byte[] hashBytes = new byte[32];
+    private final byte[] lengthBytes = new byte[9];
     private boolean open = true;
 
     BestChainRange(
@@ -81,6 +89,12 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
 
     @Override
     public StoredBlock next() {
+        BlockRecord r = nextRecord();
+        return RecordCodec.decodeBlock(r.blockHash(), r.value());
+    }
+
+    @Override
+    public BlockRecord nextRecord() {
         if (!hasNext()) {
             throw new NoSuchElementException("range ends at height " + stopHeight);
         }
@@ -89,12 +103,63 @@ final class BestChainRange implements IndexStore.ActiveRangeCursor {
             byte[] hash = db.get(heights, options, RecordCodec.heightKey(h));
             byte[] value = hash == null ? null : db.get(blocks, options, hash);
             if (value == null) {
-                throw new StoreException("store corrupt: best chain has no block record at height " + h);
+                throw corrupt(h);
             }
-            return RecordCodec.decodeBlock(Sha256Hash.wrapReversed(hash), value);
+            return new BlockRecord(Sha256Hash.wrapReversed(hash), value);
         } catch (RocksDBException e) {
             throw failed.apply(e);
         }
+    }
+
+    @Override
+    public boolean writeNextEntry(ByteBuffer out) {
+        if (!hasNext()) {
+            throw new NoSuchElementException("range ends at height " + stopHeight);
+        }
+        int h = next;
+        int start = out.position();
+        try {
+            heightKey.clear();
+            heightKey.putInt(h).flip();
+            hashValue.clear();
+            if (db.get(heights, options, heightKey, hashValue) != 32) {
+                throw corrupt(h);
+            }
+            blockKey.clear();
+            blockKey.put(hashValue).flip();
+            // The record lands where the entry goes: [height | header | 3 hashes | filter].
+            int size = db.get(blocks, options, blockKey, out);
+            if (size == RocksDB.NOT_FOUND) {
+                throw corrupt(h);
+            }
+            if (size > out.remaining()) {
+                return false; // out.limit() was moved to what was copied; the caller resets it
+            }
+            if (size < RecordCodec.RECORD_FIXED) {
+                throw new StoreException("store corrupt: block record at height " + h + " has " + size + " bytes");
+            }
+            int filterLength = size - RecordCodec.RECORD_FIXED;
+            int sizeLength = CompactSize.write(filterLength, lengthBytes, 0);
+            // Then [block hash | CompactSize length | filter] over it: the filter moves down.
+            out.limit(out.capacity());
+            out.put(start, hashKeyBytes(blockKey), 0, 32);
+            out.put(start + 32, lengthBytes, 0, sizeLength);
+            out.put(start + 32 + sizeLength, out, start + RecordCodec.RECORD_FIXED, filterLength);
+            out.position(start + 32 + sizeLength + filterLength);
+            next++;
+            return true;
+        } catch (RocksDBException e) {
+            throw failed.apply(e);
+        }
+    }
+
+    private byte[] hashKeyBytes(ByteBuffer key) {
+        key.get(0, hashBytes);
+        return hashBytes;
+    }
+
+    private static StoreException corrupt(int height) {
+        return new StoreException("store corrupt: best chain has no block record at height " + height);
     }
 
     @Override

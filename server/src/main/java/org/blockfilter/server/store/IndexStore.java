@@ -124,7 +124,13 @@ public final class IndexStore implements AutoCloseable {
         DBOptions options = track(new DBOptions()
                 .setCreateIfMissing(!secondary)
                 .setCreateMissingColumnFamilies(!secondary)
-                .setKeepLogFileNum(5));
+                .setKeepLogFileNum(5)
+                // Table files are read through mmap: an uncompressed filter is then read from the
+                // page cache in place, not copied into a block-cache block first (checksums are
+                // still verified). Measured on mainnet-serving.sh's index: a random filter read with
+                // its height check took 10-13 us of CPU instead of 15-17 us (the OS caches the files,
+                // as it does for nginx).
+                .setAllowMmapReads(true));
         if (secondary) {
             options.setMaxOpenFiles(-1); // RocksDB requires it of secondary instances
         }
@@ -312,6 +318,11 @@ public final class IndexStore implements AutoCloseable {
         return read(() -> Optional.ofNullable(db.get(blocks, hash.serialize())).map(v -> decodeBlock(hash, v)));
     }
 
+    /** {@link #block}'s record undecoded, for serving its filter without copying it. */
+    public Optional<BlockRecord> blockRecord(Sha256Hash hash) {
+        return read(() -> Optional.ofNullable(db.get(blocks, hash.serialize())).map(v -> new BlockRecord(hash, v)));
+    }
+
     /** The best-chain block hash at {@code height}, as indexed. */
     public Optional<Sha256Hash> hashAt(int height) {
         if (height < 0) {
@@ -405,6 +416,20 @@ public final class IndexStore implements AutoCloseable {
          * @throws NoSuchElementException after the last one or once closed
          */
         StoredBlock next();
+
+        /** {@link #next()} undecoded (see {@link IndexStore#blockRecord}); same contract. */
+        BlockRecord nextRecord();
+
+        /**
+         * Puts the next block into {@code out} (a direct buffer, in fill mode) as block hash
+         * (32, wire order), CompactSize filter length and filter, read straight into {@code out}
+         * with no copy on the heap, and moves on. Returns false, and stays at that block, when
+         * its record does not fit into {@code out}'s remaining space: then {@code out}'s limit
+         * may have moved (set it back) and the bytes after its position are undefined.
+         *
+         * @throws NoSuchElementException after the last one or once closed
+         */
+        boolean writeNextEntry(ByteBuffer out);
 
         /** Releases the snapshot and the read lock; idempotent. */
         @Override

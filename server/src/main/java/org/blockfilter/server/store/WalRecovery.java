@@ -3,8 +3,10 @@ package org.blockfilter.server.store;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -19,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * files are read (RocksDB's log format: 32 KiB blocks of records with a 7-byte header, a masked
  * CRC-32C of type and payload, a length and a type) and every write batch from the first damaged
  * record on is counted: each is one block (the indexer writes one batch per block). Reading the
- * logs costs a sequential read of at most a few of them per start. Stateless.
+ * logs costs one sequential pass per start, a block at a time (constant memory). Stateless.
  */
 final class WalRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(WalRecovery.class);
@@ -47,42 +49,53 @@ final class WalRecovery {
         Path damagedFile = null;
         long damagedAt = -1;
         int batches = 0;
+        byte[] block = new byte[BLOCK];
+        ByteBuffer b = ByteBuffer.wrap(block).order(ByteOrder.LITTLE_ENDIAN);
         for (Path log : logs) {
-            byte[] bytes;
-            try {
-                bytes = Files.readAllBytes(log);
+            // One 32 KiB block at a time: a record never crosses a block, and a log can be far
+            // larger than the heap a small server runs with.
+            try (FileChannel in = FileChannel.open(log, StandardOpenOption.READ)) {
+                long blockStart = 0;
+                int filled;
+                while ((filled = readBlock(in, b)) > 0) {
+                    int pos = 0;
+                    while (pos + HEADER <= filled) {
+                        int crc = b.getInt(pos);
+                        int length = b.getShort(pos + 4) & 0xffff;
+                        int type = block[pos + 6] & 0xff;
+                        if (type == 0 && length == 0) {
+                            break; // zeroes: preallocated space, nothing written here
+                        }
+                        boolean fits = pos + HEADER + length <= filled;
+                        boolean sound = fits && crc == masked(block, pos + 6, length + 1);
+                        if (!sound && damagedFile == null) {
+                            damagedFile = log;
+                            damagedAt = blockStart + pos;
+                            batches++; // the damaged record began a batch (or was part of one)
+                        } else if (sound && damagedFile != null && (type == FULL || type == FIRST)) {
+                            batches++;
+                        }
+                        if (!fits) {
+                            break; // the rest of the block is lost
+                        }
+                        pos += HEADER + length; // a record whose length still fits is stepped over
+                    }
+                    blockStart += filled;
+                }
             } catch (IOException e) {
                 continue;
             }
-            ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-            int pos = 0;
-            while (pos + HEADER <= bytes.length) {
-                int blockEnd = Math.min(bytes.length, (pos / BLOCK + 1) * BLOCK);
-                if (blockEnd - pos < HEADER) {
-                    pos = blockEnd; // the block's trailer
-                    continue;
-                }
-                int crc = b.getInt(pos);
-                int length = b.getShort(pos + 4) & 0xffff;
-                int type = bytes[pos + 6] & 0xff;
-                if (type == 0 && length == 0) {
-                    pos = blockEnd; // zeroes: preallocated space, nothing written here
-                    continue;
-                }
-                boolean fits = pos + HEADER + length <= blockEnd;
-                boolean sound = fits && crc == masked(bytes, pos + 6, length + 1);
-                if (!sound && damagedFile == null) {
-                    damagedFile = log;
-                    damagedAt = pos;
-                    batches++; // the damaged record began a batch (or was part of one)
-                } else if (sound && damagedFile != null && (type == FULL || type == FIRST)) {
-                    batches++;
-                }
-                // A record whose length still fits is stepped over; else the rest of the block is lost.
-                pos = fits ? pos + HEADER + length : blockEnd;
-            }
         }
         return damagedFile == null ? Optional.empty() : Optional.of(new Damage(damagedFile, damagedAt, batches));
+    }
+
+    /** Fills {@code b} from the channel up to one block; the bytes read, 0 at the end. */
+    private static int readBlock(FileChannel in, ByteBuffer b) throws IOException {
+        b.clear();
+        while (b.hasRemaining() && in.read(b) >= 0) {
+            // keep reading: a channel may return fewer bytes than asked
+        }
+        return b.position();
     }
 
     private static int masked(byte[] bytes, int from, int length) {

@@ -35,7 +35,14 @@ class StaticExportTest {
             StaticExport.Result first = StaticExport.export(store, out, 6, "regtest", null);
             assertEquals(2_499, first.tipHeight());
             assertEquals(store.hashAt(2_499).orElseThrow(), first.tipHash());
-            assertEquals(9, first.filesWritten(), "three ranges x headers, filter headers, filters");
+            assertEquals(
+                    10, first.filesWritten(), "three ranges x headers, filter headers, filters, and the checkpoints");
+            try (java.util.stream.Stream<Path> files = Files.walk(out)) {
+                assertEquals(
+                        first.filesWritten() + 1,
+                        files.filter(Files::isRegularFile).count(),
+                        "the count is what is on disk, index.json aside");
+            }
             JsonNode idx = index(out);
             assertEquals(2_499, idx.path("tipHeight").asInt());
             assertEquals(2, idx.path("checkpoints").path("count").asInt());
@@ -47,12 +54,12 @@ class StaticExportTest {
 
             StaticExport.Result same = StaticExport.export(store, out, 6, "regtest", null);
             assertEquals(0, same.filesWritten());
-            assertEquals(9, same.filesKept());
+            assertEquals(10, same.filesKept());
 
             extend(store, 10, 0);
             StaticExport.Result grown = StaticExport.export(store, out, 6, "regtest", null);
             assertEquals(2_509, grown.tipHeight());
-            assertEquals(3, grown.filesWritten(), "only the new last range");
+            assertEquals(4, grown.filesWritten(), "only the new last range and the checkpoints up to the new tip");
             assertEquals(6, grown.filesKept());
         }
     }
@@ -71,7 +78,10 @@ class StaticExportTest {
             extend(store, 20, 7);
             StaticExport.Result after = StaticExport.export(store, out, 6, "regtest", null);
             assertEquals(2_008, after.tipHeight());
-            assertEquals(6, after.filesWritten(), "ranges 1000-1999 and 2000-2008 hold blocks of the new branch");
+            assertEquals(
+                    7,
+                    after.filesWritten(),
+                    "ranges 1000-1999 and 2000-2008 hold blocks of the new branch, and checkpoints");
             assertEquals(3, after.filesKept(), "range 0-999 is below the fork");
             JsonNode idx = index(out);
             for (JsonNode f : idx.path("files")) {

@@ -69,7 +69,7 @@ class OpenApiAndMetricsTest {
                     "documented operation has no route: " + op);
         }
         assertEquals(
-                15, REST.server().routeList().size(), REST.server().routeList().toString());
+                16, REST.server().routeList().size(), REST.server().routeList().toString());
     }
 
     @Test

@@ -2,8 +2,6 @@ package org.blockfilter.server.http;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Optional;
-import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.node.NodeGateway;
 import org.blockfilter.server.store.IndexStore;
@@ -20,32 +18,7 @@ public final class RangeServerProcess {
     public static void main(String[] args) throws IOException {
         try (IndexStore store = IndexStore.open(Path.of(args[0]))) {
             int tip = store.tip().orElseThrow().height();
-            NodeGateway node = new NodeGateway() {
-                @Override
-                public int nodeHeight() {
-                    return tip;
-                }
-
-                @Override
-                public boolean hasBlock(Sha256Hash blockHash) {
-                    return false;
-                }
-
-                @Override
-                public Optional<byte[]> rawBlock(Sha256Hash blockHash) {
-                    return Optional.empty();
-                }
-
-                @Override
-                public Sha256Hash relay(byte[] rawTx) {
-                    throw new UnsupportedOperationException("no relay in this test server");
-                }
-
-                @Override
-                public org.blockfilter.server.node.FeeEstimates feeEstimates(java.util.List<Integer> targets) {
-                    throw new UnsupportedOperationException("no fee estimates in this test server");
-                }
-            };
+            NodeGateway node = new TipNode(tip);
             try (RestServer server = RestServer.start(RestConfig.defaults(), new StoreFilterIndexReader(store), node)) {
                 System.out.println("PORT " + server.port());
                 System.out.flush();

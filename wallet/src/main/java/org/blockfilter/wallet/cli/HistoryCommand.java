@@ -29,22 +29,43 @@ final class HistoryCommand implements Callable<Integer> {
             row.put("status", e.status());
             row.put("net", e.net().toPlainString());
             row.put("fee", e.fee() == null ? null : e.fee().toPlainString());
+            String label = label(w, e);
+            row.put("label", label);
             boolean stuck = e.pending() != null && e.pending().kind() != PendingStatus.Kind.VALID;
             if (stuck) {
                 row.put("why", e.pending().describe());
             }
             rows.add(row);
             human.append(String.format(
-                    "%11s  %s  %s BTC%s%s%n",
+                    "%11s  %s  %s BTC%s%s%s%n",
                     e.height() < 0 ? e.status() : e.height(),
                     e.txid(),
                     e.net().toPlainString(),
                     e.fee() == null ? "" : " (fee " + e.fee().toPlainString() + ")",
-                    stuck ? ": " + e.pending().describe() : ""));
+                    stuck ? ": " + e.pending().describe() : "",
+                    label == null ? "" : "  " + label));
         }
         cli.print(
                 Map.of("transactions", rows),
                 h.isEmpty() ? "no transactions" : human.toString().stripTrailing());
         return 0;
+    }
+
+    /** The transaction's label, else the labels of the wallet's addresses it pays (BIP 329 tx, then addr). */
+    private static String label(LightWallet w, HistoryEntry e) {
+        java.util.Optional<String> tx = w.labels().text("tx", e.txid().toString());
+        if (tx.isPresent()) {
+            return tx.get();
+        }
+        java.util.Set<String> texts = new java.util.LinkedHashSet<>();
+        w.ledger().get(e.txid()).ifPresent(t -> {
+            for (org.bitcoinj.core.TransactionOutput o : t.tx().getOutputs()) {
+                w.keys()
+                        .lookup(org.blockfilter.wallet.keys.OutputScript.of(o.getScriptBytes()))
+                        .flatMap(a -> w.labels().text("addr", a.address().toString()))
+                        .ifPresent(texts::add);
+            }
+        });
+        return texts.isEmpty() ? null : String.join(", ", texts);
     }
 }

@@ -17,7 +17,8 @@ abstract class NetworkOptions {
 
     @Option(
             names = "--server",
-            description = "REST base URL of a blockfilter server, e.g. http://127.0.0.1:8080 (repeatable)")
+            description = "REST base URL of a blockfilter server, e.g. http://127.0.0.1:8157 (the server's default"
+                    + " port; repeatable)")
     List<String> servers = new ArrayList<>();
 
     @Option(

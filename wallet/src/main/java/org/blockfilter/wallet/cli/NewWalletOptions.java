@@ -1,6 +1,5 @@
 package org.blockfilter.wallet.cli;
 
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,12 +9,10 @@ import org.blockfilter.wallet.keys.DerivedAddress;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+/** Options of the commands that write a new wallet file: create, restore and watch. */
 abstract class NewWalletOptions {
     @ParentCommand
     WalletCli cli;
-
-    @Option(names = "--kinds", split = ",", description = "accounts to derive (default: p2wpkh,p2pkh,p2tr)")
-    List<String> kinds = List.of("p2wpkh", "p2pkh", "p2tr");
 
     @Option(
             names = "--gap-limit",
@@ -37,19 +34,8 @@ abstract class NewWalletOptions {
     @Option(names = "--birthday-date", hidden = true, description = "same as --birthday DATE")
     String birthdayDate;
 
-    @Option(
-            names = "--seal",
-            description = "all: the whole file is encrypted, every command needs the passphrase;"
-                    + " secret-only: only the mnemonic, so sync runs unattended; none: watch-only, nothing"
-                    + " (default: ${DEFAULT-VALUE})",
-            defaultValue = "all")
-    String seal;
-
-    EnumSet<AddressKind> kindSet() {
-        EnumSet<AddressKind> set = EnumSet.noneOf(AddressKind.class);
-        kinds.forEach(k -> set.add(WalletCli.kind(k)));
-        return set;
-    }
+    /** The --seal value (each command declares the option with the values it takes). */
+    abstract String seal();
 
     Integer created(LightWallet w, List<String> mnemonic) {
         // Shown, not issued: the next `receive` (P2WPKH by default) gives this same address.

@@ -19,14 +19,16 @@ final class ProgressBar implements SyncProgress.Listener {
     @Override
     public void onProgress(SyncProgress p) {
         int first = Math.max(0, p.firstFilterHeight());
-        int total = Math.max(1, p.targetHeight() - first + 1);
+        // An incremental sync may have no filter left to scan (first is past the target): that is all done.
+        int total = Math.max(0, p.targetHeight() - first + 1);
         int done = Math.max(0, Math.min(total, p.filtersHeight() - first + 1));
-        int filled = (int) ((long) WIDTH * done / total);
+        long percent = total == 0 ? 100 : 100L * done / total;
+        int filled = (int) (WIDTH * percent / 100);
         String line = String.format(
                 "\r[%s%s] %3d%% %-14s blocks %d  filter headers %d  filters %d/%d  matched %d",
                 "#".repeat(filled),
                 ".".repeat(WIDTH - filled),
-                100L * done / total,
+                percent,
                 p.phase(),
                 p.headersHeight(),
                 Math.max(0, p.filterHeadersHeight()),

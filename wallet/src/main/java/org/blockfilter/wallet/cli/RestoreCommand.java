@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.store.SealedSecret;
 import org.blockfilter.wallet.store.Sealing;
@@ -19,7 +20,10 @@ import picocli.CommandLine.Option;
         name = "restore",
         mixinStandardHelpOptions = true,
         description = "Restore a wallet from a BIP 39 mnemonic (read from --mnemonic-file or stdin).")
-final class RestoreCommand extends NewWalletOptions implements Callable<Integer> {
+final class RestoreCommand extends KeyedWalletOptions implements Callable<Integer> {
+    @picocli.CommandLine.Mixin
+    Bip39PassphraseOption bip39 = new Bip39PassphraseOption();
+
     @Option(names = "--mnemonic-file", description = "file holding the mnemonic words")
     Path mnemonicFile;
 
@@ -34,16 +38,17 @@ final class RestoreCommand extends NewWalletOptions implements Callable<Integer>
         List<String> words =
                 List.of(text.trim().toLowerCase(java.util.Locale.ROOT).split("\\s+"));
         WalletKeys.checkMnemonic(words);
-        LightWallet w = LightWallet.create(
+        LightWallet w = NewWallet.create(
                 cli.wallet,
                 cli.network(),
-                words,
+                new NewWallet.Secret(words, bip39.read()),
                 cli.passphrase(true),
                 kindSet(),
                 gapLimit,
                 WalletCli.birthday(birthday, birthdayHeight, birthdayDate, () -> cli.safeBirthday(kindSet())),
                 SealedSecret.DEFAULT_N,
-                Sealing.parse(seal));
+                Sealing.parse(seal()),
+                org.blockfilter.wallet.ChainStart.shipped(cli.network()));
         return created(w, null);
     }
 }

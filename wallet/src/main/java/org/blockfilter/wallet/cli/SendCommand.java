@@ -11,8 +11,10 @@ import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressDecoder;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.spend.CoinControl;
 import org.blockfilter.wallet.spend.FeeRateChoice;
 import org.blockfilter.wallet.spend.PreparedPayment;
+import org.blockfilter.wallet.spend.PsbtPayment;
 import org.blockfilter.wallet.spend.Spender;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,8 +45,37 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
     @Option(names = "--yes", description = "send without asking")
     boolean yes;
 
+    @Option(
+            names = "--psbt-out",
+            paramLabel = "FILE",
+            description = "write the unsigned payment as a PSBT (BIP 174; binary for a .psbt name, else Base64) to"
+                    + " FILE instead of signing and sending it: for a watch-only wallet, an offline signer or a"
+                    + " hardware wallet, then sign, finalize and broadcast")
+    java.nio.file.Path psbtOut;
+
+    @Option(
+            names = "--from",
+            paramLabel = "TXID:VOUT",
+            split = ",",
+            description = "coin control: spend only these coins (see utxos); repeat or separate with commas")
+    List<String> from = List.of();
+
+    @Option(
+            names = "--exclude",
+            paramLabel = "TXID:VOUT",
+            split = ",",
+            description = "coin control: never spend these coins")
+    List<String> exclude = List.of();
+
+    private CoinControl coinControl() {
+        return new CoinControl(
+                from.stream().map(WalletCli::outpoint).collect(java.util.stream.Collectors.toSet()),
+                exclude.stream().map(WalletCli::outpoint).collect(java.util.stream.Collectors.toSet()));
+    }
+
     @Override
     public Integer call() {
+        coinControl(); // a malformed coin is refused before anything is asked or opened
         LightWallet w = cli.load();
         Address address = AddressDecoder.decode(to, w.network());
         Coin value;
@@ -68,9 +99,23 @@ final class SendCommand extends NetworkOptions implements Callable<Integer> {
                 feeLine = choice.describe() + "\n";
                 rateFrom = choice.chosen().detail();
             }
-            WalletKeys unlocked = w.unlock(cli.passphrase(false));
             Spender spender = new Spender(w);
-            p = spender.prepare(unlocked, address, value, rate);
+            if (psbtOut != null) {
+                PsbtPayment unsigned = spender.preparePsbt(address, value, rate, coinControl());
+                PsbtFiles.write(psbtOut, unsigned.psbt());
+                w.save(); // keeps the change address it handed out
+                cli.print(
+                        Map.of(
+                                "psbt",
+                                psbtOut.toString(),
+                                "fee",
+                                unsigned.summary().fee().toPlainString()),
+                        feeLine + unsigned.summary().summary() + "\nwrote unsigned PSBT " + psbtOut
+                                + " (size and rate are estimates until it is signed)");
+                return 0;
+            }
+            WalletKeys unlocked = w.unlock(cli.passphrase(false));
+            p = spender.prepare(unlocked, address, value, rate, coinControl());
             if (!confirmed(feeLine + p.summary(), yes)) {
                 return 1;
             }

@@ -31,15 +31,26 @@ import picocli.CommandLine.Option;
  * the {@code BLOCKFILTER_PASSPHRASE} environment variable, or a console prompt; a wallet sealed
  * whole ({@code --seal all}, the default) needs it for every command.
  *
- * <p>Exit codes: 0 success, 1 bad input or refused operation (also a missing or wrong passphrase,
- * a damaged or locked wallet file), 2 sync stopped (no honest source or an unsettled dispute), 3
- * network failure.
+ * <p>Exit codes (also in {@code --help}): 0 success, 1 bad input or refused operation (also a
+ * missing or wrong passphrase, a damaged or locked wallet file), 2 sync stopped (no honest source
+ * or an unsettled dispute), 3 network failure, 4 a payment not accepted.
  */
 @Command(
         name = "blockfilter-wallet",
         mixinStandardHelpOptions = true,
         version = "blockfilter-wallet 0.1",
         description = "A BIP 157/158 light wallet that matches compact block filters locally.",
+        footer = {
+            "",
+            "Passphrase: from --passphrase-file, else the " + WalletCli.PASSPHRASE_ENV + " environment variable,"
+                    + " else a console prompt. A wallet sealed whole (--seal all, the default) needs it for every"
+                    + " command; otherwise create, restore, send, bump and reseal --seal all ask for it.",
+            "",
+            "Exit codes: 0 success; 1 bad input or a refused operation (a missing or wrong passphrase, a damaged or"
+                    + " locked wallet file, sources of another network); 2 sync stopped (a source lied or is on a"
+                    + " weaker chain, or a dispute could not be settled); 3 network failure (no source answered);"
+                    + " 4 the payment was not accepted (nothing recorded, its coins stay spendable)."
+        },
         subcommands = {
             CreateCommand.class,
             RestoreCommand.class,
@@ -53,7 +64,15 @@ import picocli.CommandLine.Option;
             SendCommand.class,
             BumpCommand.class,
             AbandonCommand.class,
-            ResealCommand.class
+            SignCommand.class,
+            CombineCommand.class,
+            FinalizeCommand.class,
+            BroadcastCommand.class,
+            ResealCommand.class,
+            ExportDescriptorsCommand.class,
+            UtxosCommand.class,
+            ExportLabelsCommand.class,
+            ImportLabelsCommand.class
         })
 public final class WalletCli {
     static final String PASSPHRASE_ENV = "BLOCKFILTER_PASSPHRASE";
@@ -199,10 +218,21 @@ public final class WalletCli {
 
     static AddressKind kind(String s) {
         try {
-            return AddressKind.valueOf(s.toUpperCase(java.util.Locale.ROOT));
+            return AddressKind.valueOf(s.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown address kind " + s + "; use p2wpkh, p2pkh or p2tr");
+            throw new IllegalArgumentException(
+                    "unknown address kind " + s + "; use p2wpkh, p2pkh, p2tr, p2sh-p2wpkh, p2wsh or p2sh-p2wsh");
         }
+    }
+
+    /** An outpoint as the user typed it: {@code TXID:VOUT}. */
+    static org.bitcoinj.core.TransactionOutPoint outpoint(String s) {
+        int colon = s == null ? -1 : s.indexOf(':');
+        if (colon < 0 || !s.substring(colon + 1).matches("[0-9]{1,9}")) {
+            throw new IllegalArgumentException("a coin is TXID:VOUT (e.g. " + "ab".repeat(32) + ":0), got " + s);
+        }
+        return new org.bitcoinj.core.TransactionOutPoint(
+                Long.parseLong(s.substring(colon + 1)), txid(s.substring(0, colon)));
     }
 
     /**

@@ -4,8 +4,9 @@ import org.bitcoinj.base.ScriptType;
 import org.bitcoinj.crypto.ChildNumber;
 
 /**
- * The account kinds the wallet derives, each a BIP 43 purpose with its script type.
- * Immutable; never null.
+ * The account kinds the wallet derives, each a BIP 43 purpose with its script type. A wallet from
+ * a mnemonic has P2PKH, P2WPKH and P2TR accounts; the others come from descriptors ({@code watch
+ * --descriptor}). Immutable; never null.
  */
 public enum AddressKind {
     /** BIP 44, pay to public key hash. */
@@ -13,7 +14,13 @@ public enum AddressKind {
     /** BIP 84, native segwit v0 pay to witness public key hash. */
     P2WPKH(84, ScriptType.P2WPKH),
     /** BIP 86, single-key taproot (key path only, no script tree). */
-    P2TR(86, ScriptType.P2TR);
+    P2TR(86, ScriptType.P2TR),
+    /** BIP 49, P2WPKH nested in P2SH ({@code sh(wpkh(...))}). */
+    P2SH_P2WPKH(49, ScriptType.P2SH),
+    /** BIP 48 script type 2, multisig in P2WSH ({@code wsh(multi|sortedmulti(...))}). */
+    P2WSH(48, ScriptType.P2WSH),
+    /** BIP 48 script type 1, multisig in P2WSH nested in P2SH ({@code sh(wsh(multi|sortedmulti(...)))}). */
+    P2SH_P2WSH(48, ScriptType.P2SH);
 
     private final int purpose;
     private final ScriptType scriptType;
@@ -33,5 +40,15 @@ public enum AddressKind {
 
     public ScriptType scriptType() {
         return scriptType;
+    }
+
+    /** The kinds a wallet from a mnemonic has (and signs for): P2PKH, P2WPKH, P2TR. */
+    public static java.util.EnumSet<AddressKind> seedKinds() {
+        return java.util.EnumSet.of(P2PKH, P2WPKH, P2TR);
+    }
+
+    /** Whether the wallet signs for this kind itself (the others are watch-only: their spending needs PSBT). */
+    public boolean signable() {
+        return this == P2PKH || this == P2WPKH || this == P2TR;
     }
 }

@@ -1,23 +1,27 @@
 package org.blockfilter.wallet.keys;
 
+import fr.acinq.secp256k1.Secp256k1;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import org.bitcoinj.base.Sha256Hash;
-import org.bouncycastle.asn1.x9.X9ECParameters;
-import org.bouncycastle.crypto.ec.CustomNamedCurves;
-import org.bouncycastle.math.ec.ECPoint;
 
 /**
  * The BIP 341 key tweak of a taproot output: output key {@code Q = P + int(hashTapTweak(x(P) || m))G}
  * with P the internal key lifted to even y and m the script tree's merkle root (none for BIP 86
  * single-key outputs), and the matching private key for key-path spends. bitcoinj 0.17 encodes
- * P2TR addresses but cannot tweak keys, so the arithmetic lives here (BouncyCastle).
+ * P2TR addresses but cannot tweak keys, so the tweaks are libsecp256k1's
+ * ({@code secp256k1_ec_pubkey_tweak_add}, {@code secp256k1_ec_seckey_negate},
+ * {@code secp256k1_ec_seckey_tweak_add}).
  * Stateless; thread-safe.
  */
 public final class Taproot {
-    private static final X9ECParameters CURVE = CustomNamedCurves.getByName("secp256k1");
+    /** libsecp256k1 through ACINQ's JNI binding (as {@link Schnorr}). */
+    private static final Secp256k1 SECP = Secp256k1.Companion.get();
+    /** The curve order n (SEC 2), for the range check of the tweak. */
+    private static final BigInteger N =
+            new BigInteger("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141", 16);
 
     private Taproot() {}
 
@@ -41,13 +45,15 @@ public final class Taproot {
         byte[] even = new byte[33];
         even[0] = 0x02;
         System.arraycopy(xOnlyInternalKey, 0, even, 1, 32);
-        ECPoint internal = CURVE.getCurve().decodePoint(even);
-        ECPoint q = internal.add(CURVE.getG().multiply(tweak(xOnlyInternalKey, merkleRoot)))
-                .normalize();
-        if (q.isInfinity()) {
-            throw new IllegalArgumentException("taproot output key is infinity");
+        byte[] q;
+        try {
+            // libsecp256k1's secp256k1_ec_pubkey_tweak_add: P + tG, uncompressed (0x04 || x || y).
+            q = SECP.pubKeyTweakAdd(SECP.pubkeyParse(even), to32(tweak(xOnlyInternalKey, merkleRoot)));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "not a taproot internal key, or the output key is infinity: " + e.getMessage(), e);
         }
-        return q.getAffineXCoord().getEncoded();
+        return Arrays.copyOfRange(q, 1, 33);
     }
 
     /**
@@ -58,21 +64,19 @@ public final class Taproot {
         if (internalPrivateKey.length != 32) {
             throw new IllegalArgumentException("private key must be 32 bytes, got " + internalPrivateKey.length);
         }
-        BigInteger n = CURVE.getN();
-        BigInteger d = new BigInteger(1, internalPrivateKey);
-        if (d.signum() == 0 || d.compareTo(n) >= 0) {
-            throw new IllegalArgumentException("private key out of range");
+        byte[] p;
+        try {
+            p = SECP.pubKeyCompress(SECP.pubkeyCreate(internalPrivateKey));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("private key out of range", e);
         }
-        ECPoint p = CURVE.getG().multiply(d).normalize();
-        if (p.getAffineYCoord().toBigInteger().testBit(0)) {
-            d = n.subtract(d);
+        byte[] d = p[0] == 0x03 ? SECP.privKeyNegate(internalPrivateKey) : internalPrivateKey;
+        byte[] t = to32(tweak(Arrays.copyOfRange(p, 1, 33), merkleRoot));
+        try {
+            return SECP.privKeyTweakAdd(d, t);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("tweaked private key is zero", e);
         }
-        BigInteger tweaked =
-                d.add(tweak(p.getAffineXCoord().getEncoded(), merkleRoot)).mod(n);
-        if (tweaked.signum() == 0) {
-            throw new IllegalArgumentException("tweaked private key is zero");
-        }
-        return to32(tweaked);
     }
 
     /** {@code int(hashTapTweak(x(P) || merkleRoot))}, checked below the curve order. */
@@ -86,7 +90,7 @@ public final class Taproot {
             System.arraycopy(merkleRoot, 0, msg, 32, 32);
         }
         BigInteger t = new BigInteger(1, taggedHash("TapTweak", msg));
-        if (t.compareTo(CURVE.getN()) >= 0) {
+        if (t.compareTo(N) >= 0) {
             throw new IllegalArgumentException("taproot tweak out of range");
         }
         return t;

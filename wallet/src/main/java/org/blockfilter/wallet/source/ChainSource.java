@@ -16,7 +16,7 @@ import org.bitcoinj.base.Sha256Hash;
  */
 public interface ChainSource extends AutoCloseable {
 
-    /** A name for reports, e.g. {@code rest:http://127.0.0.1:8080} or {@code p2p:127.0.0.1:18444}. */
+    /** A name for reports, e.g. {@code rest:http://127.0.0.1:8157} or {@code p2p:127.0.0.1:18444}. */
     String name();
 
     /** Height of the source's best chain. */

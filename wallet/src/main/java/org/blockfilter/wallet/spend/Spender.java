@@ -23,6 +23,7 @@ import org.blockfilter.wallet.keys.Taproot;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.ledger.Utxo;
 import org.blockfilter.wallet.ledger.WalletTx;
+import org.blockfilter.wallet.psbt.Psbt;
 import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.SourceException;
 
@@ -50,10 +51,58 @@ public final class Spender {
 
     /** Selects coins and signs; nothing is broadcast or saved. {@code unlocked} must hold private keys. */
     public PreparedPayment prepare(WalletKeys unlocked, Address to, Coin amount, long satPerVByte) {
+        return prepare(unlocked, to, amount, satPerVByte, CoinControl.ANY);
+    }
+
+    /** {@link #prepare(WalletKeys, Address, Coin, long)} from the coins {@code control} allows. */
+    public PreparedPayment prepare(
+            WalletKeys unlocked, Address to, Coin amount, long satPerVByte, CoinControl control) {
+        Unsigned u = build(unlocked, to, amount, satPerVByte, control);
+        signAll(u.tx(), u.selection().inputs(), unlocked);
+        return u.payment(u.tx().serialize(), u.tx().getVsize());
+    }
+
+    /** {@link #preparePsbt(Address, Coin, long, CoinControl)} from any spendable coin. */
+    public PsbtPayment preparePsbt(Address to, Coin amount, long satPerVByte) {
+        return preparePsbt(to, amount, satPerVByte, CoinControl.ANY);
+    }
+
+    /**
+     * Selects coins ({@code control}) and builds the unsigned payment as a BIP 174 PSBT with what a
+     * signer needs ({@link PsbtUpdater}); works on a watch-only wallet. The change index moves as for a payment.
+     */
+    public PsbtPayment preparePsbt(Address to, Coin amount, long satPerVByte, CoinControl control) {
+        Unsigned u = build(wallet.keys(), to, amount, satPerVByte, control);
+        Psbt psbt =
+                PsbtUpdater.update(wallet, Psbt.create(u.tx()), u.selection().inputs(), u.change());
+        return new PsbtPayment(psbt, u.payment(u.tx().serialize(), u.selection().estimatedVBytes()));
+    }
+
+    /** An unsigned payment: its transaction, the coins it spends and its change address (null: none). */
+    private record Unsigned(
+            Transaction tx, Address recipient, Coin amount, long rate, CoinSelection selection, DerivedAddress change) {
+        PreparedPayment payment(byte[] raw, int vsize) {
+            return new PreparedPayment(
+                    tx.getTxId(),
+                    recipient,
+                    amount,
+                    selection.fee(),
+                    rate,
+                    vsize,
+                    selection.change(),
+                    change == null ? null : change.address(),
+                    selection.inputs().size(),
+                    raw);
+        }
+    }
+
+    private Unsigned build(WalletKeys unlocked, Address to, Coin amount, long satPerVByte, CoinControl control) {
         // A testnet base58 address is also a regtest one; a bech32 address must carry our prefix.
         Address recipient = AddressDecoder.forNetwork(to, wallet.network());
         // Confirmed, mature and not held by a pending payment: exactly what `balance` calls spendable.
-        List<Utxo> spendable = wallet.ledger().spendable(wallet.headers().tipHeight());
+        List<Utxo> spendable = control.apply(
+                wallet.ledger().spendable(wallet.headers().tipHeight()),
+                wallet.ledger().utxos(false));
         AddressKind changeKind =
                 unlocked.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
         Script recipientScript = ScriptBuilder.createOutputScript(recipient);
@@ -86,18 +135,7 @@ public final class Spender {
         for (Utxo u : sel.inputs()) {
             tx.addInput(new TransactionInput(tx, new byte[0], u.outpoint(), u.value()).withSequence(RBF_SEQUENCE));
         }
-        signAll(tx, sel.inputs(), unlocked);
-        return new PreparedPayment(
-                tx.getTxId(),
-                recipient,
-                amount,
-                sel.fee(),
-                satPerVByte,
-                tx.getVsize(),
-                sel.change(),
-                change == null ? null : change.address(),
-                sel.inputs().size(),
-                tx.serialize());
+        return new Unsigned(tx, recipient, amount, satPerVByte, sel, change);
     }
 
     /**
@@ -106,23 +144,29 @@ public final class Spender {
      * (its coins stay spendable) and a {@link PaymentNotAcceptedException} names each source and why.
      */
     public Sha256Hash broadcast(PreparedPayment payment, List<? extends ChainSource> sources) {
+        return broadcast(Transaction.read(java.nio.ByteBuffer.wrap(payment.raw())), sources);
+    }
+
+    /** {@link #broadcast(PreparedPayment, List)} of a transaction signed elsewhere (a finalized PSBT's). */
+    public Sha256Hash broadcast(Transaction tx, List<? extends ChainSource> sources) {
         List<String> errors = new ArrayList<>();
         for (ChainSource s : sources) {
             try {
-                Sha256Hash txid = s.broadcast(payment.raw());
-                if (!txid.equals(payment.txid())) {
-                    errors.add(s.name() + " answered txid " + txid + " for " + payment.txid());
+                Sha256Hash txid = s.broadcast(tx.serialize());
+                if (!txid.equals(tx.getTxId())) {
+                    errors.add(s.name() + " answered txid " + txid + " for " + tx.getTxId());
                     continue;
                 }
-                Transaction tx = Transaction.read(java.nio.ByteBuffer.wrap(payment.raw()));
-                wallet.ledger().put(WalletTx.of(tx, WalletTx.PENDING, null));
-                wallet.save();
+                if (wallet.ledger().isRelevant(tx)) {
+                    wallet.ledger().put(WalletTx.of(tx, WalletTx.PENDING, null));
+                    wallet.save();
+                }
                 return txid;
             } catch (SourceException e) {
                 errors.add(e.getMessage());
             }
         }
-        throw new PaymentNotAcceptedException(payment.txid(), errors);
+        throw new PaymentNotAcceptedException(tx.getTxId(), errors);
     }
 
     /** Signs input i of {@code tx} as the wallet's coin {@code inputs.get(i)}, each checked before it is used. */

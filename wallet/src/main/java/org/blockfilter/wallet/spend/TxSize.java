@@ -17,6 +17,10 @@ final class TxSize {
             case P2WPKH -> 68; // 41 bytes + (1 + 73 + 34) witness / 4
             case P2PKH -> 148;
             case P2TR -> 58; // 41 + (1 + 1 + 64) / 4: key path, 64-byte Schnorr signature
+            case P2SH_P2WPKH -> 91; // 41 + 23-byte scriptSig, + (1 + 73 + 34) witness / 4
+            case P2WSH, P2SH_P2WSH ->
+                throw new IllegalArgumentException(
+                        kind + " inputs need each cosigner's signature: this wallet does not sign them");
         };
     }
 

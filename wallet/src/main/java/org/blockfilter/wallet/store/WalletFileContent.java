@@ -27,6 +27,7 @@ import java.util.List;
  * @param lastCheckpoint the last of them (hex), null when none
  * @param scannedHeight  highest height whose filter was matched (birthdayHeight - 1 before any)
  * @param transactions   the wallet's transactions, confirmed (height >= 0) and pending (height -1)
+ * @param labels         BIP 329 labels of addresses, transactions and outputs (absent in version 2 files: none)
  */
 public record WalletFileContent(
         int version,
@@ -44,17 +45,40 @@ public record WalletFileContent(
         int checkpointCount,
         String lastCheckpoint,
         int scannedHeight,
-        List<Tx> transactions) {
-    public static final int CURRENT_VERSION = 2;
+        List<Tx> transactions,
+        List<Label> labels) {
+    /**
+     * 3: accounts carry their descriptors, and the document its labels. 2 (read, and rewritten as 3
+     * on the next save): accounts as kind and xpub only, no labels.
+     */
+    public static final int CURRENT_VERSION = 3;
+
+    /** The version before descriptors and labels, still read. */
+    public static final int VERSION_2 = 2;
 
     public WalletFileContent {
         accounts = List.copyOf(accounts);
         transactions = List.copyOf(transactions);
+        labels = labels == null ? List.of() : List.copyOf(labels);
     }
 
-    /** One account: its kind, extended public key and chain positions. */
+    /**
+     * One account: its kind, extended public key (for multisig, its descriptor), chain positions,
+     * and its public descriptor(s): one with {@code /<0;1>/*}, or a receive and a change descriptor.
+     * The descriptors are null in version 2 files (the account is then its kind and xpub).
+     */
     public record Account(
-            String kind, String xpub, int receiveUsed, int receiveIssued, int changeUsed, int changeIssued) {}
+            String kind,
+            String xpub,
+            int receiveUsed,
+            int receiveIssued,
+            int changeUsed,
+            int changeIssued,
+            String descriptor,
+            String changeDescriptor) {}
+
+    /** A BIP 329 label: {@code type} (tx, addr, output, ...), {@code ref} and the label text; {@code spendable} for outputs, else null. */
+    public record Label(String type, String ref, String label, Boolean spendable) {}
 
     /** One transaction: txid (display hex), height (-1 pending), block hash (null pending) and raw bytes (hex). */
     public record Tx(String txid, int height, String blockHash, String raw) {}

@@ -9,6 +9,7 @@ import java.util.stream.Stream;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.FetchPolicy;
@@ -76,7 +77,7 @@ public final class HeaderStorageBenchmark {
     }
 
     private static LightWallet restore(Path file, int birthday) {
-        return LightWallet.create(
+        return NewWallet.create(
                 file,
                 Chain.REGTEST,
                 TestWallets.MNEMONIC,
@@ -89,7 +90,7 @@ public final class HeaderStorageBenchmark {
     }
 
     private static LightWallet restoreFrom(Path file, int birthday, SyntheticHeaderSource src, int at) {
-        return LightWallet.create(
+        return NewWallet.create(
                 file,
                 Chain.REGTEST,
                 TestWallets.MNEMONIC,

@@ -52,8 +52,60 @@ class WalletCliHelpTest {
     void theWalkFindsEverySubcommand() {
         assertEquals(
                 List.of(
-                        "create", "restore", "watch", "receive", "sync", "verify", "rescan", "balance", "history",
-                        "send", "bump", "abandon", "reseal"),
+                        "create",
+                        "restore",
+                        "watch",
+                        "receive",
+                        "sync",
+                        "verify",
+                        "rescan",
+                        "balance",
+                        "history",
+                        "send",
+                        "bump",
+                        "abandon",
+                        "sign",
+                        "combine",
+                        "finalize",
+                        "broadcast",
+                        "reseal",
+                        "export-descriptors",
+                        "utxos",
+                        "export-labels",
+                        "import-labels"),
                 commandPaths().filter(p -> p.size() == 1).map(p -> p.get(0)).toList());
+    }
+
+    @org.junit.jupiter.api.Test
+    void rootHelpNamesThePassphraseVariableAndTheExitCodes() {
+        // Help text is wrapped at the terminal width: compare without whitespace.
+        String usage = InProcessCli.run("--help").out().replaceAll("\\s+", "");
+        assertTrue(usage.contains("BLOCKFILTER_PASSPHRASE"), usage);
+        assertTrue(usage.contains("--passphrase-file"), usage);
+        for (String code :
+                List.of("0 success", "1 bad input", "2 sync stopped", "3 network failure", "4 the payment")) {
+            assertTrue(usage.contains(code.replace(" ", "")), code + " in:\n" + usage);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void watchHelpOffersOnlyTheOptionsWatchTakes() {
+        String watch = InProcessCli.run("watch", "--help").out();
+        assertFalse(watch.contains("--kinds"), watch);
+        assertFalse(watch.contains("secret-only"), watch);
+        assertTrue(watch.contains("--kind="), watch);
+        assertTrue(watch.contains("--seal=all|none"), watch);
+        String create = InProcessCli.run("create", "--help").out();
+        assertTrue(create.contains("--kinds"), create);
+        assertTrue(create.contains("--seal=all|secret-only"), create);
+    }
+
+    @org.junit.jupiter.api.Test
+    void serverHelpSuggestsTheServersDefaultPort() {
+        for (String command : List.of("sync", "send", "verify")) {
+            String usage = InProcessCli.run(command, "--help").out().replaceAll("\\s+", "");
+            assertTrue(usage.contains("http://127.0.0.1:8157"), usage);
+            assertFalse(usage.contains("8080"), usage);
+        }
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.EnumSet;
 import java.util.List;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.crypto.HDKeyDerivation;
@@ -18,7 +17,7 @@ class WalletKeysTest {
             "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" "));
 
     private static WalletKeys mainnet(int gap) {
-        return WalletKeys.fromMnemonic(ABANDON, "", BitcoinNetwork.MAINNET, gap, EnumSet.allOf(AddressKind.class));
+        return WalletKeys.fromMnemonic(ABANDON, "", BitcoinNetwork.MAINNET, gap, AddressKind.seedKinds());
     }
 
     @Test

@@ -17,6 +17,7 @@ import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.sync.FetchPolicy;
 import org.blockfilter.wallet.sync.SyncEngine;
@@ -177,7 +178,7 @@ class AppendOnlyStorageTest {
     }
 
     private LightWallet p2wpkh(String name, LightWallet.Birthday birthday, List<HeaderCheckpoint> checkpoints) {
-        return LightWallet.create(
+        return NewWallet.create(
                 dir.resolve(name),
                 Chain.REGTEST,
                 TestWallets.MNEMONIC,

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.sync.FetchPolicy;
 import org.blockfilter.wallet.sync.SyncEngine;
@@ -51,7 +52,7 @@ class KillNineSyncTest {
     @Test
     void killNineAtAnyMomentLeavesAWalletThatLoadsAndSyncsToTheTruth() throws Exception {
         Path initial = Files.createDirectories(dir.resolve("initial")).resolve("wallet.json");
-        LightWallet.create(
+        NewWallet.create(
                 initial,
                 Chain.REGTEST,
                 TestWallets.MNEMONIC,

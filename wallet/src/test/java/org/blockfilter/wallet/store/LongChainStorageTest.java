@@ -9,6 +9,7 @@ import java.util.EnumSet;
 import java.util.List;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.sync.FetchPolicy;
 import org.blockfilter.wallet.sync.SyncEngine;
@@ -29,7 +30,7 @@ class LongChainStorageTest {
     @Test
     void aWalletSyncedPast190000HeadersSavesAndLoadsAndItsDocumentStaysSmall() throws Exception {
         SyntheticHeaderSource src = new SyntheticHeaderSource(190_000);
-        LightWallet w = LightWallet.create(
+        LightWallet w = NewWallet.create(
                 dir.resolve("wallet.json"),
                 Chain.REGTEST,
                 TestWallets.MNEMONIC,

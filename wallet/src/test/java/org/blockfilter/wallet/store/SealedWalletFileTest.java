@@ -22,6 +22,7 @@ import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.DerivedAddress;
 import org.blockfilter.wallet.keys.HdAccount;
@@ -274,7 +275,7 @@ class SealedWalletFileTest {
                 .orElseThrow()
                 .extendedPublicKey();
         Path sealedFile = dir.resolve("watch-all.json");
-        LightWallet sealed = LightWallet.watchOnly(
+        LightWallet sealed = NewWallet.watchOnly(
                 sealedFile,
                 Chain.REGTEST,
                 xpub,
@@ -292,7 +293,7 @@ class SealedWalletFileTest {
         assertEquals(Sealing.NONE, LightWallet.load(sealedFile).sealing());
         assertThrows(
                 IllegalArgumentException.class,
-                () -> LightWallet.watchOnly(
+                () -> NewWallet.watchOnly(
                         dir.resolve("watch-secret.json"),
                         Chain.REGTEST,
                         xpub,

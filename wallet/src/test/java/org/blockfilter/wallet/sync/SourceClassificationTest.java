@@ -10,6 +10,7 @@ import java.util.List;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.testchain.MemorySource;
@@ -24,7 +25,7 @@ class SourceClassificationTest {
 
     @Test
     void anHonestSourceOfAnotherNetworkIsNamedAsSuchWithTheWalletsNetwork() {
-        LightWallet testnet = LightWallet.create(
+        LightWallet testnet = NewWallet.create(
                 dir.resolve("testnet.json"),
                 Chain.TESTNET3,
                 TestWallets.MNEMONIC,

@@ -12,6 +12,7 @@ import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.ledger.HistoryEntry;
@@ -175,7 +176,7 @@ class SyncEngineTest {
     void watchOnlyWalletFromAnXpubSeesTheSameCoins() {
         LightWallet full = TestWallets.create(dir);
         String xpub = full.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
-        LightWallet watch = LightWallet.watchOnly(
+        LightWallet watch = NewWallet.watchOnly(
                 dir.resolve("watch.json"),
                 Chain.REGTEST,
                 xpub,

@@ -5,6 +5,7 @@ import java.util.EnumSet;
 import java.util.List;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.store.Sealing;
@@ -32,7 +33,7 @@ public final class TestWallets {
 
     /** A P2WPKH-only wallet of {@code mnemonic} in {@code dir/name.json}, born at genesis, gap limit 20. */
     public static LightWallet p2wpkh(Path dir, String name, List<String> mnemonic) {
-        return LightWallet.create(
+        return NewWallet.create(
                 dir.resolve(name + ".json"),
                 Chain.REGTEST,
                 mnemonic,
@@ -45,7 +46,7 @@ public final class TestWallets {
     }
 
     public static LightWallet create(Path dir, LightWallet.Birthday birthday, Sealing sealing) {
-        return LightWallet.create(
+        return NewWallet.create(
                 dir.resolve("wallet.json"),
                 Chain.REGTEST,
                 MNEMONIC,

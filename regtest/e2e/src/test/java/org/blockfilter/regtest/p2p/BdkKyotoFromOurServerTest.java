@@ -159,4 +159,33 @@ class BdkKyotoFromOurServerTest {
             LockSupport.parkNanos(50_000_000); // polling the node's mempool
         }
     }
+
+    /**
+     * The server's own demo (its default command on free ports: a chain ending now, a block every
+     * 10 s): Kyoto with the demo's P2P port as its only peer syncs to the tip, finds a payment the
+     * faucet made to its address (it scans the filters and fetches the block), and follows the next
+     * block the demo mines.
+     */
+    @Test
+    void bdkSyncsFromTheServersLiveDemoFindsAFaucetPaymentAndFollowsTheNextBlock() throws Exception {
+        BdkPython python = BdkTestSupport.pythonOrSkip();
+        try (LiveDemoServer demo = LiveDemoServer.start()) {
+            bdk = new BdkCbfWallet(python, demo.p2pPort(), dir);
+            String address = bdk.addresses(1).get(0).split(" ")[0];
+
+            com.fasterxml.jackson.databind.JsonNode paid = demo.faucet(address, "0.5");
+            int paidAt = paid.path("height").asInt();
+            BdkCbfWallet.State s = bdk.update();
+            for (int i = 0; i < 10 && (s.height() < paidAt || s.confirmed() != 50_000_000L); i++) {
+                s = bdk.update(); // one update per tip Kyoto hears of; the demo mines on meanwhile
+            }
+            assertTrue(s.height() >= paidAt, "BDK reached the faucet's block " + paidAt + ": " + s + "\n" + bdk.log());
+            assertEquals(50_000_000L, s.confirmed(), "BDK found the faucet's payment: " + s);
+            assertTrue(s.txids().contains(paid.path("txid").asText()), s.txids().toString());
+
+            int seen = s.height();
+            BdkCbfWallet.State next = bdk.update();
+            assertTrue(next.height() > seen, "BDK followed the demo's next block: " + next + " after " + seen);
+        }
+    }
 }

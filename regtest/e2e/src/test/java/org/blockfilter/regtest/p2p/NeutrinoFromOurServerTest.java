@@ -106,4 +106,54 @@ class NeutrinoFromOurServerTest {
             assertTrue(liar.flipped() >= 1, "the proxy altered the filter of block 1");
         }
     }
+
+    /**
+     * The server's own demo (its default command with free ports): a 300-block chain whose times end
+     * now and a block every 10 s. neutrino syncs from its P2P port alone to the tip, verifies every
+     * filter against its filter header, its filter headers equal the REST API's at every height (so
+     * every filter it took is byte-equal to REST's), and a second run from the same data directory
+     * follows to a newer block. With the demo's old block times (from 2025-01-01) neutrino never
+     * thought its headers synced and stopped at height 0.
+     */
+    @Test
+    void neutrinoFinishesOnTheServersLiveDemoAndFollowsItsNextBlock() throws Exception {
+        Path neutrino = NeutrinoSync.binaryOrSkip();
+        try (LiveDemoServer demo = LiveDemoServer.start()) {
+            int tip = demo.indexedHeight();
+            assertTrue(tip >= 300, "the demo chain: " + tip);
+
+            NeutrinoSync.Result r = NeutrinoSync.sync(
+                    neutrino,
+                    "127.0.0.1:" + demo.p2pPort(),
+                    tip,
+                    dir.resolve("neutrino"),
+                    Duration.ofSeconds(120),
+                    true);
+            assertEquals(tip, r.height(), r.log());
+            assertEquals(tip, r.filtersVerified(), "every filter 1..tip fetched and checked against its header");
+            for (int h = 0; h <= tip; h++) {
+                assertEquals(
+                        demo.get("/api/v1/filters/" + h).path("header").asText(),
+                        r.filterHeaders().get(h),
+                        "height " + h);
+            }
+
+            // The demo mines on: a block after the first sync is followed from neutrino's stored headers.
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            int next;
+            while ((next = demo.indexedHeight()) <= r.height()) {
+                assertTrue(System.nanoTime() < deadline, "the demo mined no block in 2 minutes");
+                Thread.sleep(500); // a block every 10 s
+            }
+            NeutrinoSync.Result followed = NeutrinoSync.sync(
+                    neutrino,
+                    "127.0.0.1:" + demo.p2pPort(),
+                    next,
+                    dir.resolve("neutrino"),
+                    Duration.ofSeconds(120),
+                    false);
+            assertEquals(next, followed.height(), followed.log());
+            assertEquals(demo.get("/api/v1/filters/" + next).path("blockHash").asText(), followed.hash());
+        }
+    }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
@@ -62,7 +61,7 @@ class WalletP2pFromOurServerTest {
         ScenarioSpec spec = ScenarioSpec.small(20_261_201L, 20);
         chain = WalletFixture.onEmbedded(spec);
         node = chain.node();
-        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, EnumSet.allOf(AddressKind.class));
+        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, AddressKind.seedKinds());
         Coin paid = Coin.ZERO;
         for (WalletFixture.Payment payment : chain.pay(List.of(
                 WalletFixture.receiving(w, AddressKind.P2WPKH, 0),

@@ -21,7 +21,7 @@ import org.blockfilter.regtest.RegtestNode;
  * with SIGKILL at chosen moments. Its output lines are queued for the test to read. Not
  * thread-safe; one test thread drives it.
  */
-final class ChildServer implements AutoCloseable {
+public final class ChildServer implements AutoCloseable {
     /** A line the indexer logs after each block's batch is committed. */
     static final String BLOCK_EVENT = "event=block height=";
 
@@ -59,7 +59,7 @@ final class ChildServer implements AutoCloseable {
     }
 
     /** {@code ServerMain} with these arguments (block events logged at DEBUG). */
-    static ChildServer startMain(String... args) throws IOException {
+    public static ChildServer startMain(String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
@@ -105,11 +105,11 @@ final class ChildServer implements AutoCloseable {
      * too: for lines whose order against others is not fixed, like the first {@code caught_up}
      * against the URL banner (the pipelined indexer may finish before the HTTP server starts).
      */
-    boolean sawOrAwaitLine(Predicate<String> match, Duration timeout) throws InterruptedException {
+    public boolean sawOrAwaitLine(Predicate<String> match, Duration timeout) throws InterruptedException {
         return seen.stream().anyMatch(match) || awaitLine(match, timeout);
     }
 
-    boolean awaitLine(Predicate<String> match, Duration timeout) throws InterruptedException {
+    public boolean awaitLine(Predicate<String> match, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -148,7 +148,7 @@ final class ChildServer implements AutoCloseable {
     }
 
     /** Every output line read so far. */
-    List<String> lines() {
+    public List<String> lines() {
         return List.copyOf(seen);
     }
 
@@ -184,7 +184,7 @@ final class ChildServer implements AutoCloseable {
         return lastBlockLogged;
     }
 
-    String tail() {
+    public String tail() {
         return String.join("\n", seen.subList(Math.max(0, seen.size() - 30), seen.size()));
     }
 

@@ -25,7 +25,19 @@ class ServerMainEmbeddedTest {
     @Test
     void embeddedModeIndexesTheDemoChainAndResumesIdempotently() {
         String[] args = {
-            "--embedded", "--demo-blocks", "110", "--demo-seed", "7", "--exit-when-synced", "--data-dir", dir.toString()
+            "--embedded",
+            "--demo-blocks",
+            "110",
+            "--demo-seed",
+            "7",
+            // A fixed chain: the same start time (block times are otherwise counted back from now), no miner.
+            "--demo-start",
+            "2025-01-01T00:00:00Z",
+            "--demo-block-interval",
+            "0",
+            "--exit-when-synced",
+            "--data-dir",
+            dir.toString()
         };
         assertEquals(0, ServerMain.run(args));
         Sha256Hash digest;

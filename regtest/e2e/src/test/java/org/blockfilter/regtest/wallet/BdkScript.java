@@ -37,6 +37,26 @@ final class BdkScript {
         return run(List.of("addresses", mnemonic, Integer.toString(count)));
     }
 
+    /** The first {@code count} receive and change addresses of a BDK wallet made from the two descriptors. */
+    JsonNode descriptorAddresses(String receive, String change, int count) {
+        return run(List.of("descriptor-addresses", receive, change, Integer.toString(count)));
+    }
+
+    /** Syncs a watch-only BDK wallet of the two descriptors from {@code peer} (Kyoto); balance, coins, txids. */
+    JsonNode descriptorSync(InetSocketAddress peer, String receive, String change) {
+        return run(List.of("descriptor-sync", peer.getHostString() + ":" + peer.getPort(), receive, change));
+    }
+
+    /** The first {@code count} BIP 84 receive addresses of {@code mnemonic} with the BIP 39 {@code passphrase}. */
+    JsonNode passphraseAddresses(String mnemonic, String passphrase, int count) {
+        return run(List.of("passphrase-addresses", mnemonic, passphrase, Integer.toString(count)));
+    }
+
+    /** BDK's public receive and change descriptors of one kind ("44", "49", "84", "86") of {@code mnemonic}. */
+    JsonNode export(String mnemonic, String kind) {
+        return run(List.of("export", mnemonic, kind));
+    }
+
     /** Syncs one BDK wallet per kind ("44", "84", "86") from {@code peer}; the first pays {@code payments}. */
     JsonNode sync(String mnemonic, InetSocketAddress peer, List<String> kinds, List<String> payments) {
         List<String> args = new ArrayList<>(

@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
@@ -103,7 +102,7 @@ class ExportNginxTest {
     }
 
     private static LightWallet wallet(Path file) {
-        return WalletFixture.newWallet(file, PASSPHRASE, EnumSet.allOf(AddressKind.class));
+        return WalletFixture.newWallet(file, PASSPHRASE, AddressKind.seedKinds());
     }
 
     private SyncReport syncFrom(URI base, String walletName) {

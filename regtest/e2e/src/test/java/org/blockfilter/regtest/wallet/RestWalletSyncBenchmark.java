@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -82,8 +81,7 @@ public final class RestWalletSyncBenchmark {
     }
 
     private static LightWallet newWallet(Path dir, String name) {
-        return WalletFixture.newWallet(
-                dir.resolve(name + ".json"), "timing".toCharArray(), EnumSet.allOf(AddressKind.class));
+        return WalletFixture.newWallet(dir.resolve(name + ".json"), "timing".toCharArray(), AddressKind.seedKinds());
     }
 
     /** One sync of a fresh wallet from genesis under {@code policy}; prints it and returns its milliseconds. */

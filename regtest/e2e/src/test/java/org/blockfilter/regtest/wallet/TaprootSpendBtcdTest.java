@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
@@ -55,7 +54,7 @@ class TaprootSpendBtcdTest {
         ScenarioSpec spec = ScenarioSpec.small(20_261_201L, 5);
         chain = WalletFixture.onBtcd(spec);
         node = chain.node();
-        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, EnumSet.allOf(AddressKind.class));
+        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, AddressKind.seedKinds());
         chain.pay(List.of(
                 WalletFixture.receiving(w, AddressKind.P2TR, 0), WalletFixture.receiving(w, AddressKind.P2TR, 1)));
         node.mine(1);

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.cli.WalletCli;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.junit.jupiter.api.Test;
@@ -71,7 +72,7 @@ class WalletCliProcessTest {
 
     private Path wallet(Chain network) {
         Path file = dir.resolve(network.cliName() + ".json");
-        LightWallet.create(
+        NewWallet.create(
                 file,
                 network,
                 List.of("abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"

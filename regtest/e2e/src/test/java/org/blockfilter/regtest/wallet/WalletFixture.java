@@ -24,6 +24,7 @@ import org.blockfilter.regtest.scenario.OwnedOutput;
 import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 
 /**
@@ -131,7 +132,7 @@ public final class WalletFixture<N extends RegtestNode> implements AutoCloseable
 
     /** A new regtest wallet at {@code file} from {@link #MNEMONIC} with the given account kinds. */
     public static LightWallet newWallet(Path file, char[] passphrase, Set<AddressKind> kinds) {
-        return LightWallet.create(
+        return NewWallet.create(
                 file, Chain.REGTEST, MNEMONIC, passphrase, kinds, 20, LightWallet.Birthday.ofHeight(0), 1 << 10);
     }
 

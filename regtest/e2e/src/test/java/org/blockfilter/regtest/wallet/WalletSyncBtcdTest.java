@@ -78,7 +78,7 @@ class WalletSyncBtcdTest {
     void walletEqualsAFullScanOfBtcdThroughP2pIncludingSpendAndReorg() {
         ScenarioSpec spec = ScenarioSpec.small(20_261_130L, 20);
         start(spec);
-        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, EnumSet.allOf(AddressKind.class));
+        LightWallet w = WalletFixture.newWallet(dir.resolve("w.json"), PASSPHRASE, AddressKind.seedKinds());
 
         // Scenario coins pay the wallet: every kind, and index 25 which only the slid gap window reaches.
         chain.pay(List.of(

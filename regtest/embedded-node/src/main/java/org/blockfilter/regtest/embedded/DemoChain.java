@@ -11,7 +11,8 @@ import org.blockfilter.regtest.scenario.ScenarioSpec;
 /**
  * The embedded node's demo chain: a scenario from {@link ScenarioRunner} (wallets paying each
  * other with every output kind, multi-input spends, change, reuse, empty blocks, a reorg on long
- * chains) mined with block times from {@link #START}, ten minutes apart. The same spec gives the
+ * chains) mined with block times ten minutes apart from a start time: {@link #START} for a fixed
+ * chain, or {@link #startEndingNow} so the last block is now. The same spec and start give the
  * same chain, byte for byte. Stateless.
  */
 final class DemoChain {
@@ -36,11 +37,27 @@ final class DemoChain {
     }
 
     /**
-     * Builds {@code spec} on {@code node} (fresh, started by {@link #startFor}) and then lets
-     * the clock follow system time, so blocks mined afterwards look current.
+     * The start time for a chain of {@code blocks} whose last block is timed now (seconds
+     * precision): a reorg mines its branch at one clock reading, so the chain spans at most
+     * {@code blocks} intervals and never ends in the future.
      */
+    static Instant startEndingNow(int blocks) {
+        return LiveDemo.countBack(blocks, Instant.now());
+    }
+
+    /** {@link #build(EmbeddedNode, SettableClock, ScenarioSpec, Instant, Consumer)} from {@link #START}. */
     static GroundTruth build(EmbeddedNode node, SettableClock clock, ScenarioSpec spec, Consumer<String> progress) {
-        clock.set(START);
+        return build(node, clock, spec, START, progress);
+    }
+
+    /**
+     * Builds {@code spec} on {@code node} (fresh, started by {@link #startFor}) with block times
+     * from {@code start}, then lets the clock follow system time, so blocks mined afterwards
+     * look current.
+     */
+    static GroundTruth build(
+            EmbeddedNode node, SettableClock clock, ScenarioSpec spec, Instant start, Consumer<String> progress) {
+        clock.set(start);
         GroundTruth truth = ScenarioRunner.run(new PacedNode(node, clock, BLOCK_INTERVAL), spec, progress);
         clock.followSystemTime();
         return truth;

@@ -218,4 +218,38 @@ class EmbeddedNodeTransactionTest {
                 assertThrows(RejectedException.class, () -> node.submitTransaction(tx.serialize()))
                         .rpcCode());
     }
+
+    /** Core's relay policy (policy.cpp, GetDustThreshold at 3000 sat/kvB): P2PKH 546, P2WPKH 294, P2TR 330 sat. */
+    @Test
+    void rejectsOutputsBelowCoresDustLimitAndAcceptsThemAtIt() {
+        node.mine(2); // coinbases 1..4 mature
+        byte[] p2tr = new byte[34];
+        p2tr[0] = 0x51;
+        p2tr[1] = 0x20;
+        java.util.Arrays.fill(p2tr, 2, 34, (byte) 7);
+        byte[][] scripts = {Fixtures.script(Fixtures.p2pkh(bob)), Fixtures.script(Fixtures.p2wpkh(bob)), p2tr};
+        long[] limits = {546, 294, 330};
+        for (int k = 0; k < scripts.length; k++) {
+            InputSigner.Input coin = Fixtures.coinbase(node, 1 + k, miner);
+            Transaction dust = withOutputs(coin, scripts[k], limits[k] - 1);
+            RejectedException e = assertThrows(RejectedException.class, () -> node.submitTransaction(dust.serialize()));
+            assertEquals("dust", e.reason(), e.getMessage());
+            assertEquals(-26, e.rpcCode());
+            Transaction atLimit = withOutputs(coin, scripts[k], limits[k]);
+            assertEquals(atLimit.getTxId(), node.submitTransaction(atLimit.serialize()), "at the limit: " + k);
+        }
+        // An OP_RETURN output of 0 sat is not dust.
+        Transaction opReturn = withOutputs(Fixtures.coinbase(node, 4, miner), new byte[] {0x6a, 1, 42}, 0);
+        assertEquals(opReturn.getTxId(), node.submitTransaction(opReturn.serialize()));
+    }
+
+    /** Pays 49 BTC to alice and {@code value} sat to {@code script}, spending {@code coin}. */
+    private Transaction withOutputs(InputSigner.Input coin, byte[] script, long value) {
+        Transaction tx = new Transaction();
+        tx.addOutput(new org.bitcoinj.core.TransactionOutput(
+                tx, org.bitcoinj.base.Coin.valueOf(49 * COIN), Fixtures.script(Fixtures.p2wpkh(alice))));
+        tx.addOutput(new org.bitcoinj.core.TransactionOutput(tx, org.bitcoinj.base.Coin.valueOf(value), script));
+        InputSigner.addInputs(tx, List.of(coin));
+        return InputSigner.sign(tx, List.of(coin));
+    }
 }

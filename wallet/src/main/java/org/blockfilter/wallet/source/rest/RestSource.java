@@ -89,7 +89,7 @@ public final class RestSource implements ChainSource {
         this.http = WalletHttp.newClient(timeout, executor, bridge);
     }
 
-    /** A source for the server at {@code baseUri} (e.g. {@code http://127.0.0.1:8080}), default limits. */
+    /** A source for the server at {@code baseUri} (e.g. {@code http://127.0.0.1:8157}), default limits. */
     public static RestSource create(URI baseUri, Duration timeout) {
         return create(baseUri, timeout, Limits.DEFAULT);
     }

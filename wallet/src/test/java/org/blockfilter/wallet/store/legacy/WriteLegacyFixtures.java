@@ -6,6 +6,7 @@ import java.util.List;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
+import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.FetchPolicy;
@@ -35,7 +36,7 @@ public final class WriteLegacyFixtures {
 
         String xpub =
                 secretOnly.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
-        LightWallet watch = LightWallet.watchOnly(
+        LightWallet watch = NewWallet.watchOnly(
                 tmp.resolve("w").resolve("wallet.json"),
                 Chain.REGTEST,
                 xpub,

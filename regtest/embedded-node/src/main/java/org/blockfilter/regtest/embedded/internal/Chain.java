@@ -164,6 +164,7 @@ public final class Chain {
             throw new RejectedException("coinbase", RejectedException.VERIFY_REJECTED);
         }
         BlockChecks.checkTransactionSanity(tx);
+        DustPolicy.check(tx);
         for (int i = 0; i < tx.getOutputs().size(); i++) {
             if (utxos.containsKey(new OutPoint(txid, i))) {
                 throw new RejectedException(
