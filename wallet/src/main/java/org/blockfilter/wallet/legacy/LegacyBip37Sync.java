@@ -14,11 +14,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Block;
 import org.bitcoinj.core.BlockChain;
 import org.bitcoinj.core.BloomFilter;
 import org.bitcoinj.core.Context;
 import org.bitcoinj.core.FilteredBlock;
 import org.bitcoinj.core.NetworkParameters;
+import org.bitcoinj.core.Peer;
 import org.bitcoinj.core.PeerAddress;
 import org.bitcoinj.core.PeerGroup;
 import org.bitcoinj.core.VersionMessage;
@@ -35,7 +37,8 @@ import org.bitcoinj.wallet.Wallet;
  * PeerGroup} with one peer that loads the wallet's Bloom filter ({@code filterload}) and
  * downloads {@code merkleblock}s and matched transactions from genesis to the peer's tip.
  * Records every filtered block and the transactions its partial merkle tree matched, so a
- * caller with ground truth can count false positives.
+ * caller with ground truth can count false positives. Messages bitcoinj does not know ({@code
+ * sendcmpct}, {@code wtxidrelay}, {@code sendtxrcncl}...) are ignored ({@link UnknownMessages}).
  *
  * <p>Stateless; each {@link #sync} builds and tears down its own wallet, chain and store (the
  * store file is deleted).
@@ -91,7 +94,7 @@ public final class LegacyBip37Sync {
             Files.delete(storeFile); // SPVBlockStore creates it with its own layout
             store = new SPVBlockStore(params, storeFile.toFile());
             BlockChain chain = new BlockChain(params, wallet, store);
-            group = new PeerGroup(params, chain);
+            group = UnknownMessages.peerGroup(params, chain, falsePositiveRate);
             group.setUserAgent("blockfilter-legacy", "0.1");
             // bitcoinj 0.17.1 announces protocol 70013 yet sends sendaddrv2, which BIP 155 allows
             // only from 70016; btcd drops such peers. The messages bitcoinj uses are unchanged
@@ -107,10 +110,16 @@ public final class LegacyBip37Sync {
             group.addWallet(wallet);
             Map<Sha256Hash, List<Sha256Hash>> matched = new LinkedHashMap<>();
             int[] filtered = {0};
-            group.addBlocksDownloadedEventListener(
-                    Runnable::run, (p, block, fb, left) -> record(fb, matched, filtered));
-            // Listener first: PeerGroup only kicks off the download for a peer that connects after it is set.
-            DownloadProgressTracker tracker = new DownloadProgressTracker();
+            // Records each block before the tracker sees it: the download's end completes the tracker's
+            // future, and a separate listener could still be recording the last block when it does.
+            DownloadProgressTracker tracker = new DownloadProgressTracker() {
+                @Override
+                public void onBlocksDownloaded(Peer p, Block block, FilteredBlock fb, int left) {
+                    record(fb, matched, filtered);
+                    super.onBlocksDownloaded(p, block, fb, left);
+                }
+            };
+            // Before start: PeerGroup only kicks off the download for a peer that connects after it is set.
             group.startBlockChainDownload(tracker);
             long t0 = System.nanoTime();
             group.start();
