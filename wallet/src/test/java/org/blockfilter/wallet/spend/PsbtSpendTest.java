@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.bitcoinj.base.Address;
+import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionOutput;
@@ -42,6 +43,8 @@ class PsbtSpendTest {
 
     private static final List<AddressKind> SEED_KINDS =
             List.of(AddressKind.P2WPKH, AddressKind.P2PKH, AddressKind.P2TR);
+
+    private static final BitcoinNetwork REGTEST = BitcoinNetwork.REGTEST;
 
     private final RegtestChainBuilder chain = new RegtestChainBuilder();
 
@@ -212,5 +215,74 @@ class PsbtSpendTest {
         Psbt combined = a.combine(b);
         assertTrue(PsbtFinalizer.finalizeAll(combined).complete());
         assertEquals(3, PsbtSigner.sign(psbt, new WalletPsbtKeys(keys)).signatures());
+    }
+
+    /**
+     * A 2-of-3 {@code wsh(sortedmulti)} of two seed wallets' BIP 84 account keys and a third
+     * cosigner: the watch-only wallet builds the spend (fee from the multisig input size, change
+     * on the multisig change chain with its witness script and every cosigner's derivation), the
+     * two seed wallets sign apart, the combination finalizes, and its fee rate is at least the one asked.
+     */
+    @Test
+    void aWatchOnlyMultisigWalletBuildsWhatTwoCosignersSign() {
+        WalletKeys a = WalletKeys.fromMnemonic(TestWallets.MNEMONIC, "", REGTEST, 20, List.of(AddressKind.P2WPKH));
+        WalletKeys b = WalletKeys.fromMnemonic(WalletKeys.newMnemonic(), "", REGTEST, 20, List.of(AddressKind.P2WPKH));
+        WalletKeys c = WalletKeys.fromMnemonic(WalletKeys.newMnemonic(), "", REGTEST, 20, List.of(AddressKind.P2WPKH));
+        String multi = "wsh(sortedmulti(2," + cosigner(a) + "," + cosigner(b) + "," + cosigner(c) + "))";
+        Path file = dir.resolve("multi.json");
+        LightWallet watch = NewWallet.watchOnly(
+                file,
+                Chain.REGTEST,
+                List.of(HdAccount.fromDescriptors(Descriptor.parse(multi, REGTEST), null)),
+                20,
+                LightWallet.Birthday.ofHeight(0),
+                Sealing.NONE,
+                null,
+                SealedSecret.DEFAULT_N,
+                List.of());
+        HdAccount account = watch.keys().account(AddressKind.P2WSH).orElseThrow();
+        chain.mine(2);
+        chain.mineBlock(List.of(chain.pay(List.of(account.derive(false, 0).address()), Coin.CENT)));
+        new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
+
+        long rate = 3;
+        PsbtPayment built = new Spender(watch).preparePsbt(chain.minerAddress(), Coin.MILLICOIN, rate);
+        Psbt psbt = roundTrip(built.psbt());
+        assertEquals(built.summary().fee(), psbt.fee().orElseThrow());
+        assertTrue(psbt.input(0).has(PsbtField.IN_WITNESS_SCRIPT.type()));
+        assertEquals(3, psbt.input(0).all(PsbtField.IN_BIP32_DERIVATION.type()).size());
+        Address changeAddress = built.summary().changeAddress();
+        assertEquals(account.derive(true, 0).address(), changeAddress, "change on the multisig change chain");
+        var change = psbt.output(1);
+        assertTrue(
+                Arrays.equals(
+                        account.output(true, 0).witnessScript().orElseThrow(),
+                        change.get(PsbtField.OUT_WITNESS_SCRIPT.type()).orElseThrow()),
+                "the change output carries its witness script");
+        assertEquals(3, change.all(PsbtField.OUT_BIP32_DERIVATION.type()).size(), "a derivation per cosigner");
+
+        PsbtSigner.Result byA = PsbtSigner.sign(psbt, new WalletPsbtKeys(a));
+        PsbtSigner.Result byB = PsbtSigner.sign(psbt, new WalletPsbtKeys(b));
+        assertEquals(1, byA.signatures(), byA.skipped().toString());
+        assertEquals(1, byB.signatures(), byB.skipped().toString());
+        assertFalse(PsbtFinalizer.finalizeAll(byA.psbt()).complete());
+        PsbtFinalizer.Result fin =
+                PsbtFinalizer.finalizeAll(roundTrip(byA.psbt().combine(byB.psbt())));
+        assertTrue(fin.complete(), fin.incomplete().toString());
+        Transaction tx = roundTrip(fin.psbt()).extract();
+        assertEquals(psbt.unsignedTx().getTxId(), tx.getTxId());
+        int vsize = tx.getVsize();
+        assertTrue(
+                built.summary().vsize() >= vsize, "estimate " + built.summary().vsize() + " < real " + vsize);
+        assertTrue(
+                built.summary().vsize() - vsize <= 3,
+                "estimate " + built.summary().vsize() + " vs " + vsize);
+        assertTrue(built.summary().fee().value >= rate * vsize, "pays at least the rate asked");
+    }
+
+    /** A cosigner key as a wallet from a seed exports it: its BIP 84 account key with its origin. */
+    private static String cosigner(WalletKeys k) {
+        String d = k.account(AddressKind.P2WPKH).orElseThrow().descriptor().toString();
+        return d.substring("wpkh(".length(), d.indexOf(')'));
     }
 }
