@@ -31,8 +31,8 @@ import org.blockfilter.wallet.source.SourceException;
  * Builds, signs and broadcasts payments from a {@link LightWallet}. Spends confirmed P2WPKH, P2PKH
  * and P2TR coins (BIP 86 key path: BIP 340 Schnorr over the BIP 341 sighash), and builds PSBTs of
  * any of the wallet's coins, multisig included; change goes to the next unused BIP 84 change
- * address (BIP 44 if the wallet has no BIP 84 account, else the multisig account's change
- * descriptor). Every P2WPKH and
+ * address (else the first of BIP 44, multisig, {@code sh(wpkh)} and taproot accounts the wallet
+ * has: {@link #CHANGE_KINDS}). Every P2WPKH and
  * P2PKH input is checked with bitcoinj's script interpreter, every P2TR signature against its output
  * key, before the payment is returned. Not thread-safe (it moves the wallet's change index).
  */
@@ -48,8 +48,13 @@ public final class Spender {
      * Where change goes: the first of these accounts the wallet has. A multisig wallet's change goes
      * to its change descriptor, so it stays under the same cosigners.
      */
-    private static final List<AddressKind> CHANGE_KINDS =
-            List.of(AddressKind.P2WPKH, AddressKind.P2PKH, AddressKind.P2WSH, AddressKind.P2SH_P2WSH);
+    private static final List<AddressKind> CHANGE_KINDS = List.of(
+            AddressKind.P2WPKH,
+            AddressKind.P2PKH,
+            AddressKind.P2WSH,
+            AddressKind.P2SH_P2WSH,
+            AddressKind.P2SH_P2WPKH,
+            AddressKind.P2TR);
 
     private final LightWallet wallet;
     private final SecureRandom random = new SecureRandom();

@@ -35,6 +35,8 @@ import org.blockfilter.wallet.testchain.MemorySource;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A payment built as a PSBT by one wallet (watch-only or not), signed by the wallet with the keys, finalized. */
 class PsbtSpendTest {
@@ -223,12 +225,17 @@ class PsbtSpendTest {
      * on the multisig change chain with its witness script and every cosigner's derivation), the
      * two seed wallets sign apart, the combination finalizes, and its fee rate is at least the one asked.
      */
-    @Test
-    void aWatchOnlyMultisigWalletBuildsWhatTwoCosignersSign() {
+    @ParameterizedTest(name = "nested in P2SH: {0}")
+    @ValueSource(booleans = {false, true})
+    void aWatchOnlyMultisigWalletBuildsWhatTwoCosignersSign(boolean nested) {
         WalletKeys a = WalletKeys.fromMnemonic(TestWallets.MNEMONIC, "", REGTEST, 20, List.of(AddressKind.P2WPKH));
         WalletKeys b = WalletKeys.fromMnemonic(WalletKeys.newMnemonic(), "", REGTEST, 20, List.of(AddressKind.P2WPKH));
         WalletKeys c = WalletKeys.fromMnemonic(WalletKeys.newMnemonic(), "", REGTEST, 20, List.of(AddressKind.P2WPKH));
         String multi = "wsh(sortedmulti(2," + cosigner(a) + "," + cosigner(b) + "," + cosigner(c) + "))";
+        if (nested) {
+            multi = "sh(" + multi + ")";
+        }
+        AddressKind kind = nested ? AddressKind.P2SH_P2WSH : AddressKind.P2WSH;
         Path file = dir.resolve("multi.json");
         LightWallet watch = NewWallet.watchOnly(
                 file,
@@ -240,7 +247,7 @@ class PsbtSpendTest {
                 null,
                 SealedSecret.DEFAULT_N,
                 List.of());
-        HdAccount account = watch.keys().account(AddressKind.P2WSH).orElseThrow();
+        HdAccount account = watch.keys().account(kind).orElseThrow();
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(account.derive(false, 0).address()), Coin.CENT)));
         new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
@@ -250,6 +257,8 @@ class PsbtSpendTest {
         Psbt psbt = roundTrip(built.psbt());
         assertEquals(built.summary().fee(), psbt.fee().orElseThrow());
         assertTrue(psbt.input(0).has(PsbtField.IN_WITNESS_SCRIPT.type()));
+        assertEquals(nested, psbt.input(0).has(PsbtField.IN_REDEEM_SCRIPT.type()));
+        assertEquals(nested, psbt.output(1).has(PsbtField.OUT_REDEEM_SCRIPT.type()));
         assertEquals(3, psbt.input(0).all(PsbtField.IN_BIP32_DERIVATION.type()).size());
         Address changeAddress = built.summary().changeAddress();
         assertEquals(account.derive(true, 0).address(), changeAddress, "change on the multisig change chain");
@@ -270,7 +279,10 @@ class PsbtSpendTest {
                 PsbtFinalizer.finalizeAll(roundTrip(byA.psbt().combine(byB.psbt())));
         assertTrue(fin.complete(), fin.incomplete().toString());
         Transaction tx = roundTrip(fin.psbt()).extract();
-        assertEquals(psbt.unsignedTx().getTxId(), tx.getTxId());
+        // A P2SH-P2WSH input's scriptSig is part of the txid: compare what was signed instead.
+        assertEquals(outputs(psbt.unsignedTx()), outputs(tx));
+        assertEquals(psbt.unsignedTx().getInput(0).getOutpoint(), tx.getInput(0).getOutpoint());
+        assertEquals(nested ? 35 : 0, tx.getInput(0).getScriptBytes().length);
         int vsize = tx.getVsize();
         assertTrue(
                 built.summary().vsize() >= vsize, "estimate " + built.summary().vsize() + " < real " + vsize);
@@ -278,6 +290,35 @@ class PsbtSpendTest {
                 built.summary().vsize() - vsize <= 3,
                 "estimate " + built.summary().vsize() + " vs " + vsize);
         assertTrue(built.summary().fee().value >= rate * vsize, "pays at least the rate asked");
+    }
+
+    /** An {@code sh(wpkh)} watch-only wallet builds (change on its own change chain) what the seed wallet signs. */
+    @Test
+    void aNestedSegwitWatchOnlyWalletBuildsWhatTheSeedWalletSigns() {
+        WalletKeys a = WalletKeys.fromMnemonic(TestWallets.MNEMONIC, "", REGTEST, 20, List.of(AddressKind.P2WPKH));
+        Path file = dir.resolve("nested.json");
+        LightWallet watch = NewWallet.watchOnly(
+                file,
+                Chain.REGTEST,
+                List.of(HdAccount.fromDescriptors(Descriptor.parse("sh(wpkh(" + cosigner(a) + "))", REGTEST), null)),
+                20,
+                LightWallet.Birthday.ofHeight(0),
+                Sealing.NONE,
+                null,
+                SealedSecret.DEFAULT_N,
+                List.of());
+        HdAccount account = watch.keys().account(AddressKind.P2SH_P2WPKH).orElseThrow();
+        chain.mine(2);
+        chain.mineBlock(List.of(chain.pay(List.of(account.derive(false, 0).address()), Coin.CENT)));
+        new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
+        PsbtPayment built = new Spender(watch).preparePsbt(chain.minerAddress(), Coin.MILLICOIN, 2);
+        assertEquals(account.derive(true, 0).address(), built.summary().changeAddress());
+        PsbtSigner.Result signed = PsbtSigner.sign(built.psbt(), new WalletPsbtKeys(a));
+        assertEquals(1, signed.signatures(), signed.skipped().toString());
+        PsbtFinalizer.Result fin = PsbtFinalizer.finalizeAll(signed.psbt());
+        assertTrue(fin.complete(), fin.incomplete().toString());
+        int vsize = fin.psbt().extract().getVsize();
+        assertTrue(built.summary().vsize() >= vsize && built.summary().vsize() - vsize <= 2, vsize + " vB");
     }
 
     /** A cosigner key as a wallet from a seed exports it: its BIP 84 account key with its origin. */
