@@ -155,16 +155,7 @@ class PsbtSpendTest {
                 HdAccount.watchOnly(account.extendedPublicKey(), AddressKind.P2WPKH, seed.network()));
         for (int n = 0; n < accounts.size(); n++) {
             Path file = dir.resolve("watch-" + n + ".json");
-            LightWallet watch = NewWallet.watchOnly(
-                    file,
-                    Chain.REGTEST,
-                    List.of(accounts.get(n)),
-                    20,
-                    LightWallet.Birthday.ofHeight(0),
-                    Sealing.NONE,
-                    null,
-                    SealedSecret.DEFAULT_N,
-                    List.of());
+            LightWallet watch = watchOnly(file, accounts.get(n));
             new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
             watch = LightWallet.load(file); // the origin survives the file
             Psbt psbt = new Spender(watch)
@@ -237,16 +228,7 @@ class PsbtSpendTest {
         }
         AddressKind kind = nested ? AddressKind.P2SH_P2WSH : AddressKind.P2WSH;
         Path file = dir.resolve("multi.json");
-        LightWallet watch = NewWallet.watchOnly(
-                file,
-                Chain.REGTEST,
-                List.of(HdAccount.fromDescriptors(Descriptor.parse(multi, REGTEST), null)),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                Sealing.NONE,
-                null,
-                SealedSecret.DEFAULT_N,
-                List.of());
+        LightWallet watch = watchOnly(file, HdAccount.fromDescriptors(Descriptor.parse(multi, REGTEST), null));
         HdAccount account = watch.keys().account(kind).orElseThrow();
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(account.derive(false, 0).address()), Coin.CENT)));
@@ -297,16 +279,8 @@ class PsbtSpendTest {
     void aNestedSegwitWatchOnlyWalletBuildsWhatTheSeedWalletSigns() {
         WalletKeys a = WalletKeys.fromMnemonic(TestWallets.MNEMONIC, "", REGTEST, 20, List.of(AddressKind.P2WPKH));
         Path file = dir.resolve("nested.json");
-        LightWallet watch = NewWallet.watchOnly(
-                file,
-                Chain.REGTEST,
-                List.of(HdAccount.fromDescriptors(Descriptor.parse("sh(wpkh(" + cosigner(a) + "))", REGTEST), null)),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                Sealing.NONE,
-                null,
-                SealedSecret.DEFAULT_N,
-                List.of());
+        LightWallet watch = watchOnly(
+                file, HdAccount.fromDescriptors(Descriptor.parse("sh(wpkh(" + cosigner(a) + "))", REGTEST), null));
         HdAccount account = watch.keys().account(AddressKind.P2SH_P2WPKH).orElseThrow();
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(account.derive(false, 0).address()), Coin.CENT)));
@@ -319,6 +293,20 @@ class PsbtSpendTest {
         assertTrue(fin.complete(), fin.incomplete().toString());
         int vsize = fin.psbt().extract().getVsize();
         assertTrue(built.summary().vsize() >= vsize && built.summary().vsize() - vsize <= 2, vsize + " vB");
+    }
+
+    /** A watch-only wallet of {@code account} in {@code file}, scanning from the genesis block. */
+    private static LightWallet watchOnly(Path file, HdAccount account) {
+        return NewWallet.watchOnly(
+                file,
+                Chain.REGTEST,
+                List.of(account),
+                20,
+                LightWallet.Birthday.ofHeight(0),
+                Sealing.NONE,
+                null,
+                SealedSecret.DEFAULT_N,
+                List.of());
     }
 
     /** A cosigner key as a wallet from a seed exports it: its BIP 84 account key with its origin. */

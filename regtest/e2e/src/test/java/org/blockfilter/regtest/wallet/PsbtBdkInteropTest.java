@@ -113,6 +113,38 @@ class PsbtBdkInteropTest {
         return new ObjectMapper().readTree(r.out());
     }
 
+    /**
+     * The 2-of-3's signers on {@code unsigned} (Base64): BDK with its private descriptors, and our
+     * wallet {@code ours} with one signature; their copies combined by us into {@code NAME-combined.psbt}.
+     */
+    private Path cosign(String unsigned, String bdkReceive, String bdkChange, Path ours, String name)
+            throws IOException {
+        Path fromBdk = write(
+                name + "-bdk.txt",
+                bdk("sign", bdkReceive, bdkChange, unsigned).get("psbt").asText());
+        Path fromUs = write(name + "-ours.txt", unsigned);
+        JsonNode signed = cli(ours, "sign", fromUs.toString(), "--yes");
+        assertEquals(1, signed.get("signatures").asInt(), signed.toString());
+        Path combined = dir.resolve(name + "-combined.psbt");
+        cli(ours, "combine", fromBdk.toString(), fromUs.toString(), "--out", combined.toString());
+        return combined;
+    }
+
+    /** {@code send --psbt-out}: 0.001 BTC to btcd's mining address at {@code rate} sat/vB, unsigned, into {@code out}. */
+    private JsonNode buildPsbt(Path wallet, long rate, Path out) throws IOException {
+        return cli(
+                wallet,
+                "send",
+                "--to",
+                node.miningAddress().toString(),
+                "--amount",
+                "0.001",
+                "--fee-rate",
+                Long.toString(rate),
+                "--psbt-out",
+                out.toString());
+    }
+
     private Path write(String name, String base64) throws IOException {
         Path f = dir.resolve(name);
         Files.writeString(f, base64);
@@ -165,17 +197,7 @@ class PsbtBdkInteropTest {
         cli(watch, "sync", "--peer", peer);
 
         Path psbt = dir.resolve("payment.psbt");
-        cli(
-                watch,
-                "send",
-                "--to",
-                node.miningAddress().toString(),
-                "--amount",
-                "0.001",
-                "--fee-rate",
-                "2",
-                "--psbt-out",
-                psbt.toString());
+        buildPsbt(watch, 2, psbt);
         // BDK holds the keys, as a hardware wallet or an offline machine would.
         JsonNode signed = bdk(
                 "sign",
@@ -262,14 +284,7 @@ class PsbtBdkInteropTest {
         assertEquals(address.toString(), built.get("receive0").asText());
         String unsigned = built.get("psbt").asText();
 
-        Path fromBdk = write(
-                "bdk-signed.txt",
-                bdk("sign", bdkReceive, bdkChange, unsigned).get("psbt").asText());
-        Path fromUs = write("our-signed.txt", unsigned);
-        JsonNode signed = cli(ours, "sign", fromUs.toString(), "--yes");
-        assertEquals(1, signed.get("signatures").asInt(), signed.toString());
-        Path combined = dir.resolve("combined.psbt");
-        cli(ours, "combine", fromBdk.toString(), fromUs.toString(), "--out", combined.toString());
+        Path combined = cosign(unsigned, bdkReceive, bdkChange, ours, "bdk-built");
         JsonNode fin = cli(ours, "finalize", combined.toString());
         assertTrue(fin.get("complete").asBoolean(), fin.toString());
         Transaction tx = Transaction.read(
@@ -287,31 +302,9 @@ class PsbtBdkInteropTest {
         assertTrue(change.isPositive(), "BDK's change came back to the multisig wallet");
         Path ourBuilt = dir.resolve("our-built.psbt");
         long rate = 2;
-        Coin fee = Coin.parseCoin(cli(
-                        msig,
-                        "send",
-                        "--to",
-                        node.miningAddress().toString(),
-                        "--amount",
-                        "0.001",
-                        "--fee-rate",
-                        Long.toString(rate),
-                        "--psbt-out",
-                        ourBuilt.toString())
-                .get("fee")
-                .asText());
+        Coin fee = Coin.parseCoin(buildPsbt(msig, rate, ourBuilt).get("fee").asText());
         String ourUnsigned = java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(ourBuilt));
-        Path bdkSigned = write(
-                "bdk-signed-ours.txt",
-                bdk("sign", bdkReceive, bdkChange, ourUnsigned).get("psbt").asText());
-        Path weSigned = write("we-signed-ours.txt", ourUnsigned);
-        assertEquals(
-                1,
-                cli(ours, "sign", weSigned.toString(), "--yes")
-                        .get("signatures")
-                        .asInt());
-        Path both = dir.resolve("both.psbt");
-        cli(ours, "combine", bdkSigned.toString(), weSigned.toString(), "--out", both.toString());
+        Path both = cosign(ourUnsigned, bdkReceive, bdkChange, ours, "our-built");
         JsonNode done = cli(msig, "finalize", both.toString());
         assertTrue(done.get("complete").asBoolean(), done.toString());
         Transaction spend = Transaction.read(
