@@ -11,8 +11,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -31,6 +33,7 @@ import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.node.NodeChain;
 import org.blockfilter.server.node.RpcNodeGateway;
+import org.blockfilter.server.p2p.NetRange;
 import org.blockfilter.server.p2p.P2pConfig;
 import org.blockfilter.server.p2p.P2pServer;
 import org.blockfilter.server.rpc.BitcoinRpc;
@@ -211,6 +214,15 @@ public final class ServerMain implements Callable<Integer> {
             description = "Speak only the v1 P2P transport: no BIP 324 encryption, NODE_P2P_V2 not advertised.")
     boolean noP2pV2;
 
+    @Option(
+            names = "--p2p-whitelist",
+            paramLabel = "CIDR",
+            split = ",",
+            description = "P2P peers from these ranges (e.g. 10.0.0.0/8, fd00::/8; repeatable) count as local, like "
+                    + "loopback: no per-address or per-netgroup limit, disconnected for misbehaviour but never banned. "
+                    + "For a reverse proxy or a Tor onion service in front of the listener.")
+    List<String> p2pWhitelist = new ArrayList<>();
+
     @Option(names = "--exit-when-synced", description = "Index up to the node's tip, then exit (implies --no-http).")
     boolean exitWhenSynced;
 
@@ -295,6 +307,8 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--p2p-port must be 0..65535: " + p2pPort;
         } else if (p2pPort != null && noP2p) {
             problem = "--p2p-port and --no-p2p exclude each other";
+        } else if (whitelistProblem() != null) {
+            problem = whitelistProblem();
         } else if (readOnlySecondary && (node == null || dataDir == null)) {
             problem = "--read-only-secondary needs --node and --data-dir (the primary's index directory)";
         } else if (readOnlySecondary && (exitWhenSynced || noHttp)) {
@@ -348,7 +362,7 @@ public final class ServerMain implements Callable<Integer> {
         String chain = node.name();
         Path dir = dataDir();
         if (readOnlySecondary) {
-            return serveSecondary(client, chain, rpc, dir);
+            return serveSecondary(client, node, pruned, rpc, dir);
         }
         IndexStore store = IndexStore.open(dir, undoDepth);
         closeFirst(store);
@@ -413,9 +427,7 @@ public final class ServerMain implements Callable<Integer> {
         if (p2p != null) {
             P2pServer server = startP2p(node, pruned, p2p, store, new RpcNodeGateway(rpc, health), registry);
             closeFirst(server); // closed before the indexer and the store
-            System.out.println(
-                    "  BIP 157 P2P     " + server.address().getAddress().getHostAddress() + ":" + server.port()
-                            + "  (e.g. wallet sync --peer, BDK's CbfBuilder().peers)");
+            printP2p(server);
         }
         System.out.println("Ctrl-C to stop.");
         System.out.flush();
@@ -424,7 +436,9 @@ public final class ServerMain implements Callable<Integer> {
     }
 
     /** Serves the primary's index read-only, catching up every --poll-ms, until stopped. */
-    private int serveSecondary(JsonRpcClient client, String chain, BitcoinRpc rpc, Path dir) throws StartupException {
+    private int serveSecondary(JsonRpcClient client, NodeChain node, boolean pruned, BitcoinRpc rpc, Path dir)
+            throws StartupException {
+        String chain = node.name();
         Path own = secondaryDir;
         if (own == null) {
             try {
@@ -462,7 +476,8 @@ public final class ServerMain implements Callable<Integer> {
                 pollMillis,
                 pollMillis,
                 java.util.concurrent.TimeUnit.MILLISECONDS);
-        RestServer rest = startRest(chain, store, rpc, new NodeHealth());
+        NodeHealth health = new NodeHealth();
+        RestServer rest = startRest(chain, store, rpc, health);
         closeFirst(rest);
         LOG.info(
                 "event=start mode=secondary node={} chain={} data_dir={} indexed_height={}",
@@ -472,6 +487,13 @@ public final class ServerMain implements Callable<Integer> {
                 store.tip().map(IndexStore.ChainTip::height).orElse(-1));
         System.out.println("blockfilter-server: serving the index in " + dir + " read-only (secondary)");
         System.out.println("  status          " + rest.baseUri() + "/api/v1/status");
+        // The default P2P port is the primary's; a secondary listens only where it is told to.
+        if (p2pPort != null && !noP2p) {
+            P2pServer server =
+                    startP2p(node, pruned, p2pPort, store, new RpcNodeGateway(rpc, health), rest.meterRegistry());
+            closeFirst(server);
+            printP2p(server);
+        }
         System.out.println("Ctrl-C to stop.");
         System.out.flush();
         try {
@@ -480,6 +502,24 @@ public final class ServerMain implements Callable<Integer> {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    private static void printP2p(P2pServer server) {
+        System.out.println("  BIP 157 P2P     " + server.address().getAddress().getHostAddress() + ":" + server.port()
+                + "  (e.g. wallet sync --peer, BDK's CbfBuilder().peers)");
+    }
+
+    private String whitelistProblem() {
+        try {
+            whitelist();
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "--p2p-whitelist: " + e.getMessage();
+        }
+    }
+
+    private List<NetRange> whitelist() {
+        return NetRange.parseAll(p2pWhitelist.stream().map(String::trim).toArray(String[]::new));
     }
 
     /** The P2P port to listen on, or null for none: on by default off mainnet, off on mainnet unless asked. */
@@ -501,6 +541,7 @@ public final class ServerMain implements Callable<Integer> {
             throw new StartupException("cannot serve P2P: " + node.unknownBecause() + " (use --no-p2p)");
         }
         P2pConfig config = P2pConfig.forChain(node.chain().get()).withHost(host).withPort(p2p);
+        config = config.withSlots(config.slots().withLocal(whitelist()));
         if (pruned) {
             // A pruned node cannot give us old blocks: advertise NODE_NETWORK_LIMITED only.
             config = config.withServices(config.services() & ~P2pConfig.NODE_NETWORK);

@@ -134,7 +134,8 @@ public sealed interface Message {
         }
     }
 
-    record GetCFilters(int filterType, int startHeight, Sha256Hash stopHash) implements Message {
+    /** {@code startHeight} is the wire's uint32 (0 .. 2^32-1); a height above the stop is the server's to judge. */
+    record GetCFilters(int filterType, long startHeight, Sha256Hash stopHash) implements Message {
         public String command() {
             return "getcfilters";
         }
@@ -146,7 +147,8 @@ public sealed interface Message {
         }
     }
 
-    record GetCFHeaders(int filterType, int startHeight, Sha256Hash stopHash) implements Message {
+    /** {@code startHeight} as in {@link GetCFilters}. */
+    record GetCFHeaders(int filterType, long startHeight, Sha256Hash stopHash) implements Message {
         public String command() {
             return "getcfheaders";
         }

@@ -159,13 +159,15 @@ public final class MessageCodec {
                 Sha256Hash data = r.remaining() >= ProtocolLimits.HASH_BYTES ? r.hash("data") : null;
                 yield new Message.Reject(rejected, code, reason, data);
             }
-            case "getcfilters" -> new Message.GetCFilters(r.u8("filterType"), height(r), r.hash("stopHash"));
+            case "getcfilters" ->
+                new Message.GetCFilters(r.u8("filterType"), r.u32le("startHeight"), r.hash("stopHash"));
             case "cfilter" ->
                 new Message.CFilter(
                         r.u8("filterType"),
                         r.hash("blockHash"),
                         r.varBytes("filter", ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH));
-            case "getcfheaders" -> new Message.GetCFHeaders(r.u8("filterType"), height(r), r.hash("stopHash"));
+            case "getcfheaders" ->
+                new Message.GetCFHeaders(r.u8("filterType"), r.u32le("startHeight"), r.hash("stopHash"));
             case "cfheaders" -> {
                 int type = r.u8("filterType");
                 Sha256Hash stop = r.hash("stopHash");
@@ -224,14 +226,6 @@ public final class MessageCodec {
             items.add(new Message.InvItem(r.i32le("inv[" + i + "].type"), r.hash("inv[" + i + "].hash")));
         }
         return items;
-    }
-
-    private static int height(WireReader r) {
-        long h = r.u32le("startHeight");
-        if (h > Integer.MAX_VALUE) {
-            throw r.error("startHeight", h, "height out of range");
-        }
-        return (int) h;
     }
 
     private static String ascii(byte[] b) {

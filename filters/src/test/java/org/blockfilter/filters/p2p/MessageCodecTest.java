@@ -166,9 +166,15 @@ class MessageCodecTest {
     }
 
     @Test
-    void startHeightAbove2To31IsRejected() {
-        byte[] payload = new WireWriter().u8(0).u32le(0x8000_0000L).hash(H1).toByteArray();
-        assertThrows(WireFormatException.class, () -> MessageCodec.decode("getcfilters", payload));
+    void everyUint32StartHeightDecodes() {
+        // Core reads start_height as a uint32 and judges it against the stop height; so does our server.
+        byte[] payload = new WireWriter().u8(0).u32le(0xFFFF_FFFFL).hash(H1).toByteArray();
+        assertEquals(new Message.GetCFilters(0, 0xFFFF_FFFFL, H1), MessageCodec.decode("getcfilters", payload));
+        assertEquals(
+                new Message.GetCFHeaders(0, 0x8000_0000L, H1),
+                MessageCodec.decode(
+                        "getcfheaders",
+                        new WireWriter().u8(0).u32le(0x8000_0000L).hash(H1).toByteArray()));
     }
 
     @Test

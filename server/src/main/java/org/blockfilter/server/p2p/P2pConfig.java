@@ -1,6 +1,7 @@
 package org.blockfilter.server.p2p;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.blockfilter.filters.chain.Chain;
@@ -8,7 +9,8 @@ import org.blockfilter.filters.chain.Chain;
 /**
  * Settings of the BIP 157 P2P listener. Immutable and thread-safe; no component is null. Start from
  * {@link #forChain} and use the {@code withX} copies (one for each setting a caller changes). Defaults follow Bitcoin Core where Core has a number (ping every 2 min,
- * 20 min inactivity, 60 s to finish the handshake, 24 h ban).
+ * 20 min inactivity, 24 h ban); the handshake must finish within 10 s (Core allows 60 s, which lets silent
+ * connections hold slots for a minute each).
  *
  * @param host              address to bind
  * @param port              TCP port, 0 for a free one
@@ -25,6 +27,7 @@ import org.blockfilter.filters.chain.Chain;
  * @param sendQueueBytes    bytes queued to one peer before we stop reading its requests (Core's send buffer)
  * @param blockCacheBytes   bytes of raw blocks kept for getdata
  * @param tipPollInterval   how often the index tip is checked for announcements
+ * @param slots             how inbound slots are shared: per-address and per-netgroup limits, local ranges
  */
 public record P2pConfig(
         String host,
@@ -41,7 +44,8 @@ public record P2pConfig(
         int floodBurst,
         long sendQueueBytes,
         long blockCacheBytes,
-        Duration tipPollInterval) {
+        Duration tipPollInterval,
+        Slots slots) {
 
     /** NODE_NETWORK: serves every block (the node behind us is not pruned). */
     public static final long NODE_NETWORK = Chain.NODE_NETWORK;
@@ -65,6 +69,7 @@ public record P2pConfig(
         Objects.requireNonNull(writeTimeout, "writeTimeout");
         Objects.requireNonNull(banDuration, "banDuration");
         Objects.requireNonNull(tipPollInterval, "tipPollInterval");
+        Objects.requireNonNull(slots, "slots");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
@@ -90,7 +95,8 @@ public record P2pConfig(
 
     /**
      * Loopback, free port, the chain's magic, NODE_NETWORK | NODE_WITNESS |
-     * NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED | NODE_P2P_V2, 64 peers, Core's timeouts and ban time.
+     * NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED | NODE_P2P_V2, 64 peers ({@link Slots#DEFAULT}), a 10 s
+     * handshake, Core's other timeouts and ban time.
      */
     public static P2pConfig forChain(Chain chain) {
         return new P2pConfig(
@@ -99,7 +105,7 @@ public record P2pConfig(
                 chain,
                 NODE_NETWORK | NODE_WITNESS | NODE_COMPACT_FILTERS | NODE_NETWORK_LIMITED | NODE_P2P_V2,
                 64,
-                Duration.ofSeconds(60),
+                Duration.ofSeconds(10),
                 Duration.ofMinutes(20),
                 Duration.ofMinutes(2),
                 Duration.ofSeconds(60),
@@ -108,7 +114,51 @@ public record P2pConfig(
                 10_000,
                 8L << 20,
                 64L << 20,
-                Duration.ofMillis(200));
+                Duration.ofMillis(200),
+                Slots.DEFAULT);
+    }
+
+    /**
+     * How inbound slots are shared (docs/p2p.md, "Slots"). A peer whose address is in a local range
+     * (loopback: Tor's onion service and reverse proxies connect from there; and {@code
+     * --p2p-whitelist}) is exempt from both limits and is disconnected, never banned.
+     *
+     * @param maxPerAddress  connections from one non-local address
+     * @param maxPerNetgroup connections from one netgroup (IPv4 /16, IPv6 /32) of non-local addresses
+     * @param localRanges    the ranges whose peers are local
+     */
+    public record Slots(int maxPerAddress, int maxPerNetgroup, List<NetRange> localRanges) {
+        /** 4 per address, 8 per netgroup, loopback local. */
+        public static final Slots DEFAULT = new Slots(4, 8, List.of(NetRange.LOOPBACK_V4, NetRange.LOOPBACK_V6));
+
+        public Slots {
+            localRanges = List.copyOf(localRanges);
+            if (maxPerAddress < 1 || maxPerNetgroup < maxPerAddress) {
+                throw new IllegalArgumentException(
+                        "need 1 <= maxPerAddress <= maxPerNetgroup, got " + maxPerAddress + " and " + maxPerNetgroup);
+            }
+        }
+
+        /** These slots with {@code more} ranges counted as local too. */
+        public Slots withLocal(List<NetRange> more) {
+            List<NetRange> all = new java.util.ArrayList<>(localRanges);
+            all.addAll(more);
+            return new Slots(maxPerAddress, maxPerNetgroup, all);
+        }
+
+        /** These slots with exactly {@code ranges} local (tests use it to make loopback addresses remote). */
+        public Slots withLocalOnly(List<NetRange> ranges) {
+            return new Slots(maxPerAddress, maxPerNetgroup, ranges);
+        }
+
+        public boolean isLocal(java.net.InetAddress address) {
+            for (NetRange r : localRanges) {
+                if (r.contains(address)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /** The chain's name as Core's getblockchaininfo reports it ("main", "test", "testnet4", "signet", "regtest"). */
@@ -165,6 +215,10 @@ public record P2pConfig(
         return edit(f -> f.tipPollInterval = v);
     }
 
+    public P2pConfig withSlots(Slots v) {
+        return edit(f -> f.slots = v);
+    }
+
     /** This configuration with {@code change} applied to a copy of its components, validated again. */
     private P2pConfig edit(Consumer<Fields> change) {
         Fields f = new Fields(this);
@@ -192,6 +246,7 @@ public record P2pConfig(
         long sendQueueBytes;
         long blockCacheBytes;
         Duration tipPollInterval;
+        Slots slots;
 
         Fields(P2pConfig c) {
             host = c.host;
@@ -209,6 +264,7 @@ public record P2pConfig(
             sendQueueBytes = c.sendQueueBytes;
             blockCacheBytes = c.blockCacheBytes;
             tipPollInterval = c.tipPollInterval;
+            slots = c.slots;
         }
 
         P2pConfig toConfig() {
@@ -227,7 +283,8 @@ public record P2pConfig(
                     floodBurst,
                     sendQueueBytes,
                     blockCacheBytes,
-                    tipPollInterval);
+                    tipPollInterval,
+                    slots);
         }
     }
 }

@@ -19,6 +19,7 @@ import org.blockfilter.server.node.BlockCache;
 import org.blockfilter.server.node.NodeGateway;
 import org.blockfilter.server.p2p.internal.BanList;
 import org.blockfilter.server.p2p.internal.Bip157Responder;
+import org.blockfilter.server.p2p.internal.InboundSlots;
 import org.blockfilter.server.p2p.internal.P2pMetrics;
 import org.blockfilter.server.p2p.internal.PeerSession;
 import org.blockfilter.server.p2p.internal.RelayedTxs;
@@ -34,6 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class P2pServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(P2pServer.class);
+    private static final int ACCEPT_BACKLOG = 1024;
 
     private final P2pConfig config;
     private final FilterIndexReader index;
@@ -41,6 +43,7 @@ public final class P2pServer implements AutoCloseable {
     private final Bip157Responder responder;
     private final P2pMetrics metrics;
     private final BanList bans = new BanList();
+    private final InboundSlots slots;
     private final Set<PeerSession> peers = ConcurrentHashMap.newKeySet();
     private final Set<Thread> readers = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService housekeeping;
@@ -55,9 +58,12 @@ public final class P2pServer implements AutoCloseable {
         BlockCache blocks = new BlockCache(node, config.blockCacheBytes());
         this.responder = new Bip157Responder(index, node, blocks, new RelayedTxs(1000, 16L << 20));
         this.metrics = new P2pMetrics(registry, blocks::bytes);
+        this.slots = new InboundSlots(config.slots(), config.maxPeers(), new java.security.SecureRandom().nextLong());
         this.listener = new ServerSocket();
         listener.setReuseAddress(true);
-        listener.bind(new InetSocketAddress(InetAddress.getByName(config.host()), config.port()), 128);
+        // A deep accept queue: when a connection storm overflows it, the kernel drops SYNs and an honest
+        // client waits a whole second for its retransmission; refusing on accept is cheap.
+        listener.bind(new InetSocketAddress(InetAddress.getByName(config.host()), config.port()), ACCEPT_BACKLOG);
         this.announcedTip = index.tip();
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "p2p-housekeeping");
@@ -102,11 +108,7 @@ public final class P2pServer implements AutoCloseable {
                 LOG.warn("event=p2p_accept_failed error=\"{}\"", e.toString());
                 continue;
             }
-            String refusal = bans.isBanned(socket.getInetAddress())
-                    ? "banned"
-                    : peers.size() >= config.maxPeers() ? "full" : null;
-            if (refusal != null) {
-                metrics.refused(refusal);
+            if (!admit(socket)) {
                 closeQuietly(socket);
                 continue;
             }
@@ -117,7 +119,7 @@ public final class P2pServer implements AutoCloseable {
                 closeQuietly(socket);
                 continue;
             }
-            PeerSession session = new PeerSession(socket, config, responder, metrics, bans, this::removed);
+            PeerSession session = new PeerSession(socket, config, responder, metrics, bans, slots, this::removed);
             peers.add(session);
             metrics.peers().set(peers.size());
             Thread reader = new Thread(
@@ -133,6 +135,26 @@ public final class P2pServer implements AutoCloseable {
             readers.add(reader);
             reader.start();
         }
+    }
+
+    /** Bans, then the slot rules (docs/p2p.md, "Slots"): refuses, or makes room by evicting a peer. */
+    private boolean admit(Socket socket) {
+        InetAddress address = socket.getInetAddress();
+        if (bans.isBanned(address)) {
+            metrics.refused("banned");
+            return false;
+        }
+        InboundSlots.Decision<PeerSession> decision = slots.admit(address, List.copyOf(peers));
+        if (decision instanceof InboundSlots.Decision.Refuse<PeerSession> r) {
+            metrics.refused(r.reason());
+            return false;
+        }
+        if (decision instanceof InboundSlots.Decision.Evict<PeerSession> e) {
+            PeerSession victim = e.victim();
+            LOG.debug("event=p2p_evict peer={} for={}", victim.address().getHostAddress(), address.getHostAddress());
+            victim.close("evicted"); // removes it from peers before returning
+        }
+        return true;
     }
 
     private void removed(PeerSession session, String reason) {

@@ -238,7 +238,7 @@ public final class JsonRpcClient {
             // The request timeout ends when the headers arrive; this one also bounds the body.
             return pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (IOException e) {
-            throw new RpcException(method, RpcException.TRANSPORT, "cannot reach node at " + endpoint + ": " + e, e);
+            throw new RpcException(method, RpcException.TRANSPORT, unreachable(e), e);
         } catch (TimeoutException e) {
             pending.cancel(true);
             throw new RpcException(
@@ -255,12 +255,40 @@ public final class JsonRpcClient {
                         "answer from " + endpoint + " is larger than " + maxAnswerBytes + " bytes; not read",
                         cause);
             }
-            throw new RpcException(
-                    method, RpcException.TRANSPORT, "cannot reach node at " + endpoint + ": " + cause, cause);
+            throw new RpcException(method, RpcException.TRANSPORT, unreachable(cause), cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RpcException(method, RpcException.TRANSPORT, "interrupted", e);
         }
+    }
+
+    /**
+     * Why there was no HTTP answer, in printable words. A Bitcoin P2P port answers an HTTP request
+     * with its message start (bcoin sends its version at once) or by hanging up (Core, btcd, our
+     * own listener): both are named, with the JSON-RPC port --node wants, never as raw bytes.
+     */
+    private String unreachable(Throwable cause) {
+        String message = String.valueOf(cause.getMessage());
+        for (org.blockfilter.filters.chain.Chain c : org.blockfilter.filters.chain.Chain.values()) {
+            String magic = new String(
+                    org.blockfilter.filters.p2p.MessageFrame.magicBytes(c.magic()), StandardCharsets.ISO_8859_1);
+            if (message.contains(magic)) {
+                return "the node at " + endpoint + " answered with the Bitcoin P2P message start of " + c.cliName()
+                        + ", not HTTP: that is a P2P port; --node takes the node's JSON-RPC port ("
+                        + c.defaultRpcPort() + " by default on " + c.cliName() + ")";
+            }
+        }
+        if (cause instanceof java.net.ProtocolException && message.contains("status line")) {
+            // A v2 (BIP 324) listener answers with its key: random bytes, no message start to recognise.
+            return "the node at " + endpoint + " answered with bytes that are not HTTP; if that is its P2P port, "
+                    + "--node takes the JSON-RPC port (8332 on mainnet, 18443 on regtest by default)";
+        }
+        if (message.contains("received no bytes")) {
+            return "the node at " + endpoint + " closed the connection without an HTTP answer; if that is its P2P "
+                    + "port, --node takes the JSON-RPC port (8332 on mainnet, 18443 on regtest by default)";
+        }
+        return "cannot reach node at " + endpoint + ": "
+                + (cause.getClass().getName() + ": " + message).replaceAll("[^\\x20-\\x7e]", "?");
     }
 
     private String notJson(HttpResponse<byte[]> response, String parseError) {

@@ -42,7 +42,10 @@ class HostilePeerTest {
     }
 
     private static P2pConfig config() {
-        return P2pConfig.forChain(Chain.REGTEST).withTipPollInterval(Duration.ofMillis(50));
+        // Only 127.0.0.1 is local here, so the hostile 127.0.0.2 and 127.0.0.3 are banned like remote peers.
+        return P2pConfig.forChain(Chain.REGTEST)
+                .withTipPollInterval(Duration.ofMillis(50))
+                .withSlots(P2pConfig.Slots.DEFAULT.withLocalOnly(NetRange.parseAll("127.0.0.1/32")));
     }
 
     @AfterEach
@@ -101,6 +104,38 @@ class HostilePeerTest {
         assertTrue(registry.scrape().contains("blockfilter_p2p_misbehaviour_total{reason=\"oversized\"} 1.0"));
         assertTrue(registry.scrape().contains("blockfilter_p2p_refused_connections_total{reason=\"banned\"} 1.0"));
         assertStillServes();
+    }
+
+    @Test
+    void aLoopbackPeerIsDisconnectedButNeverBanned() throws IOException {
+        // Behind Tor or a reverse proxy every peer connects from loopback: a ban would lock them all out.
+        start(P2pConfig.forChain(Chain.REGTEST));
+        try (TestPeer p = TestPeer.connect(server, HOSTILE)) {
+            p.raw(header("block", 4_000_001, new byte[4]));
+            assertTrue(p.closedWithin(Duration.ofSeconds(10)));
+        }
+        assertFalse(server.isBanned(addr(HOSTILE)));
+        assertTrue(registry.scrape().contains("blockfilter_p2p_misbehaviour_total{reason=\"oversized\"} 1.0"));
+        try (TestPeer again = TestPeer.handshake(server, HOSTILE)) {
+            again.send(new Message.Ping(7));
+            assertEquals(new Message.Pong(7), again.expect("pong"), "the same address is served again at once");
+        }
+    }
+
+    @Test
+    void aWhitelistedRangeIsNeverBannedEither() throws IOException {
+        start(config().withSlots(
+                        P2pConfig.Slots.DEFAULT.withLocalOnly(List.of()).withLocal(NetRange.parseAll("127.0.0.0/30"))));
+        try (TestPeer p = TestPeer.connect(server, HOSTILE)) {
+            p.raw(header("verack", 1, new byte[4]));
+            assertTrue(p.closedWithin(Duration.ofSeconds(10)));
+        }
+        assertFalse(server.isBanned(addr(HOSTILE)), "127.0.0.2 is in 127.0.0.0/30");
+        try (TestPeer p = TestPeer.connect(server, "127.0.0.4")) {
+            p.raw(header("verack", 1, new byte[4]));
+            assertTrue(p.closedWithin(Duration.ofSeconds(10)));
+        }
+        assertTrue(server.isBanned(addr("127.0.0.4")), "127.0.0.4 is outside it");
     }
 
     @Test
@@ -212,7 +247,8 @@ class HostilePeerTest {
 
     @Test
     void announcedPayloadsAreNotAllocatedBeforeTheyArrive() throws IOException {
-        start(config().withMaxPeers(40));
+        // 30 connections from one address: above the per-address limit, which is not what this test is about.
+        start(config().withMaxPeers(40).withSlots(new P2pConfig.Slots(40, 40, NetRange.parseAll("127.0.0.1/32"))));
         List<TestPeer> peers = new ArrayList<>();
         try {
             for (int i = 0; i < 30; i++) {

@@ -21,7 +21,8 @@ class P2pConfigTest {
                 .withBanDuration(Duration.ofSeconds(5))
                 .withFloodLimit(6, 7)
                 .withSendQueueBytes(8)
-                .withTipPollInterval(Duration.ofSeconds(9));
+                .withTipPollInterval(Duration.ofSeconds(9))
+                .withSlots(new P2pConfig.Slots(1, 2, java.util.List.of()));
         assertEquals(
                 new P2pConfig(
                         "0.0.0.0",
@@ -38,7 +39,8 @@ class P2pConfigTest {
                         7,
                         8,
                         d.blockCacheBytes(),
-                        Duration.ofSeconds(9)),
+                        Duration.ofSeconds(9),
+                        new P2pConfig.Slots(1, 2, java.util.List.of())),
                 changed);
         assertEquals("127.0.0.1", d.host(), "the original is unchanged");
     }

@@ -49,7 +49,13 @@ class P2pServerTest {
 
     @BeforeEach
     void start() throws IOException {
-        server = P2pServer.start(P2pConfig.forChain(Chain.REGTEST), CHAIN.index(), CHAIN.node(), registry);
+        // 127.0.0.1 is not local here, so that "without a ban" means something; no per-address limit
+        // either, since the tests open one connection after another before the server sees the last close.
+        server = P2pServer.start(
+                P2pConfig.forChain(Chain.REGTEST).withSlots(new P2pConfig.Slots(64, 64, java.util.List.of())),
+                CHAIN.index(),
+                CHAIN.node(),
+                registry);
     }
 
     @AfterEach
@@ -188,6 +194,8 @@ class P2pServerTest {
                 new Message.GetCFilters(0, 0, hashAt(1000)), // 1,001 filters
                 new Message.GetCFHeaders(0, 0, hashAt(2000)), // 2,001 headers
                 new Message.GetCFilters(0, 11, hashAt(10)), // start above stop
+                new Message.GetCFilters(0, 0xFFFF_FFFFL, hashAt(10)), // the largest uint32 start height
+                new Message.GetCFHeaders(0, 0x8000_0000L, hashAt(10)),
                 new Message.GetCFilters(1, 0, hashAt(10)), // not the basic type
                 new Message.GetCFCheckpt(0, Sha256Hash.of(new byte[] {9})), // unknown stop hash
                 new Message.GetHeaders(70016, java.util.Collections.nCopies(102, hashAt(1)), Sha256Hash.ZERO_HASH));

@@ -45,7 +45,12 @@ final class TestPeer implements AutoCloseable {
 
     /** Connects from 127.0.0.1 and completes the version handshake. */
     static TestPeer handshake(P2pServer server) {
-        TestPeer p = connect(server, "127.0.0.1");
+        return handshake(server, "127.0.0.1");
+    }
+
+    /** Connects from {@code localAddress} and completes the version handshake. */
+    static TestPeer handshake(P2pServer server, String localAddress) {
+        TestPeer p = connect(server, localAddress);
         p.send(version());
         Message.Version v = (Message.Version) p.expect("version");
         p.expect("verack");

@@ -3,8 +3,10 @@ package org.blockfilter.wallet.cli;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.net.SocksProxy;
 import org.blockfilter.wallet.source.p2p.P2pTransport;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -45,8 +47,28 @@ abstract class NetworkOptions {
             defaultValue = "30")
     int timeoutSeconds;
 
+    @Option(
+            names = "--proxy",
+            paramLabel = "socks5h://HOST:PORT",
+            description = "open every connection of every source (--server, --export, --peer) through this SOCKS5"
+                    + " proxy, host names resolved by the proxy, e.g. Tor's socks5h://127.0.0.1:9050")
+    String proxy;
+
+    @Option(
+            names = "--proxy-isolate",
+            description = "with --proxy: a fresh SOCKS username and password for each source, so Tor"
+                    + " (IsolateSOCKSAuth) gives each its own circuit and exit")
+    boolean proxyIsolate;
+
     List<ChainSource> open(Chain network) {
-        return Transports.open(servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds), p2pTransport);
+        if (proxyIsolate && proxy == null) {
+            throw new IllegalArgumentException("--proxy-isolate needs --proxy");
+        }
+        Optional<SocksProxy> socks = proxy == null
+                ? Optional.empty()
+                : Optional.of(SocksProxy.parse(proxy).withIsolation(proxyIsolate));
+        return Transports.open(
+                servers, exports, peers, network, Duration.ofSeconds(timeoutSeconds), p2pTransport, socks);
     }
 
     /**

@@ -5,8 +5,12 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.source.net.Dialer;
+import org.blockfilter.wallet.source.net.SocksProxy;
 import org.blockfilter.wallet.source.p2p.P2pSource;
 import org.blockfilter.wallet.source.p2p.P2pTransport;
 import org.blockfilter.wallet.source.rest.ExportSource;
@@ -23,23 +27,39 @@ final class Transports {
             Chain network,
             Duration timeout,
             P2pTransport transport) {
+        return open(servers, exports, peers, network, timeout, transport, Optional.empty());
+    }
+
+    /** With a proxy, each source gets its own dialer (its own credentials when the proxy isolates). */
+    static List<ChainSource> open(
+            List<String> servers,
+            List<String> exports,
+            List<String> peers,
+            Chain network,
+            Duration timeout,
+            P2pTransport transport,
+            Optional<SocksProxy> proxy) {
+        Supplier<Dialer> dialer = () -> proxy.map(SocksProxy::dialerForSource).orElse(Dialer.DIRECT);
         if (servers.isEmpty() && exports.isEmpty() && peers.isEmpty()) {
             throw new IllegalArgumentException("give at least one --server URL, --export URL or --peer host[:port]");
         }
         List<ChainSource> out = new ArrayList<>();
         try {
             for (String s : servers) {
-                out.add(RestSource.create(URI.create(s), timeout));
+                out.add(RestSource.create(URI.create(s), timeout, RestSource.Limits.DEFAULT, dialer.get()));
             }
             for (String e : exports) {
-                out.add(ExportSource.create(URI.create(e), timeout));
+                out.add(ExportSource.create(URI.create(e), timeout, dialer.get()));
             }
             for (String p : peers) {
                 // Connected and resolved on first use, so an unreachable peer is one failed source of the sync.
                 out.add(P2pSource.open(
                         peerAddress(p, network),
                         network,
-                        P2pSource.Options.DEFAULT.withTimeout(timeout).withTransport(transport)));
+                        P2pSource.Options.DEFAULT
+                                .withTimeout(timeout)
+                                .withTransport(transport)
+                                .withDialer(dialer.get())));
             }
         } catch (RuntimeException e) {
             out.forEach(ChainSource::close);

@@ -1,6 +1,7 @@
 package org.blockfilter.wallet.internal;
 
 import java.io.IOException;
+import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +15,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.blockfilter.wallet.source.net.Dialer;
+import org.blockfilter.wallet.source.net.HttpProxyBridge;
 
 /**
  * How the wallet speaks HTTP, in one place for its HTTP sources: the client (connect timeout,
@@ -36,6 +39,14 @@ public final class WalletHttp {
      * the JDK's own).
      */
     public static HttpClient newClient(Duration timeout, Executor executor) {
+        return newClient(timeout, executor, null);
+    }
+
+    /**
+     * A client whose connections go through {@code bridge} (an HTTP proxy on loopback that dials
+     * each connection through a SOCKS5 proxy), or directly when it is null.
+     */
+    public static HttpClient newClient(Duration timeout, Executor executor, HttpProxyBridge bridge) {
         HttpClient.Builder b = HttpClient.newBuilder()
                 .connectTimeout(timeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -43,7 +54,22 @@ public final class WalletHttp {
         if (executor != null) {
             b.executor(executor);
         }
+        if (bridge != null) {
+            b.proxy(ProxySelector.of(bridge.address()));
+        }
         return b.build();
+    }
+
+    /** The bridge for a source's HTTP connections through {@code dialer}; null for a direct dialer. */
+    public static HttpProxyBridge bridgeFor(Dialer dialer, Duration timeout) {
+        if (dialer.direct()) {
+            return null;
+        }
+        try {
+            return HttpProxyBridge.start(dialer, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot listen on loopback for the proxy bridge: " + e, e);
+        }
     }
 
     /** A cached pool of daemon threads named {@code threadName} for a client's callbacks; the source shuts it down. */

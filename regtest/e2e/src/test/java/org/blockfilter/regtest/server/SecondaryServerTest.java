@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -15,9 +16,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.wallet.source.p2p.P2pSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two server processes on one index: the primary indexes and serves, a {@code
  * --read-only-secondary} process serves the same directory, answers with the same bytes, and
- * follows the primary's tip as the chain grows.
+ * follows the primary's tip as the chain grows; with {@code --p2p-port} it serves BIP 157 over P2P
+ * from the same index too.
  */
 class SecondaryServerTest {
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
@@ -58,7 +62,17 @@ class SecondaryServerTest {
                     primary.sawOrAwaitLine(l -> l.contains("event=caught_up"), TIMEOUT),
                     "primary indexed:\n" + primary.tail());
             try (ChildServer secondary = ChildServer.startMain(
-                    "--node", url, "--data-dir", data, "--read-only-secondary", "--port", "0", "--poll-ms", "100")) {
+                    "--node",
+                    url,
+                    "--data-dir",
+                    data,
+                    "--read-only-secondary",
+                    "--port",
+                    "0",
+                    "--p2p-port",
+                    "0",
+                    "--poll-ms",
+                    "100")) {
                 URI s = baseOf(secondary);
                 HttpClient http = HttpClient.newHttpClient();
                 assertEquals(node.tipHeight(), indexedHeight(http, s), "the secondary opens at the primary's tip");
@@ -74,6 +88,7 @@ class SecondaryServerTest {
                         "secondary caught up:\n" + secondary.tail());
                 assertEquals(tip, indexedHeight(http, s));
                 assertSameAnswers(http, p, s, tip);
+                assertServesP2p(secondary, http, p, tip);
             }
         }
     }
@@ -90,6 +105,25 @@ class SecondaryServerTest {
             assertEquals(200, a.statusCode(), path);
             assertEquals(200, b.statusCode(), path);
             assertArrayEquals(a.body(), b.body(), path);
+        }
+    }
+
+    /** The secondary's P2P listener answers from the index: its tip, and the filters REST serves. */
+    private void assertServesP2p(ChildServer secondary, HttpClient http, URI primary, int tip) throws Exception {
+        String line = secondary.lines().stream()
+                .filter(l -> l.contains("BIP 157 P2P"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("the secondary printed its P2P address:\n" + secondary.tail()));
+        int port = Integer.parseInt(line.replaceAll(".*127\\.0\\.0\\.1:(\\d+).*", "$1"));
+        try (P2pSource p2p =
+                P2pSource.connect(new InetSocketAddress("127.0.0.1", port), Chain.REGTEST, P2pSource.Options.DEFAULT)) {
+            assertEquals(tip, p2p.tipHeight());
+            Sha256Hash tipHash = node.blockHash(tip).orElseThrow();
+            byte[] rest = get(http, primary, "/api/v1/filters?start_height=" + tip + "&stop_hash=" + tipHash)
+                    .body();
+            byte[] filter = p2p.filters(tip, tipHash).get(0).filter();
+            byte[] tail = java.util.Arrays.copyOfRange(rest, rest.length - filter.length, rest.length);
+            assertArrayEquals(tail, filter, "the P2P filter of the tip is the REST one");
         }
     }
 

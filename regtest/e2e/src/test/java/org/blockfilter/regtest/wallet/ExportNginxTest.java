@@ -29,7 +29,6 @@ import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.regtest.internal.TempDirs;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
-import org.blockfilter.server.ServerMain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.source.rest.ExportSource;
@@ -95,19 +94,7 @@ class ExportNginxTest {
     }
 
     private static int export(Path out) {
-        String url = "http://" + enc(node.rpcUser()) + ":" + enc(node.rpcPassword()) + "@127.0.0.1:"
-                + node.rpcUri().getPort();
-        return ServerMain.run(
-                "export",
-                "--data-dir",
-                server.indexDir().toString(),
-                "--out",
-                out.toString(),
-                "--node",
-                url,
-                "--blocks",
-                "--safety-depth",
-                "" + SAFETY_DEPTH);
+        return server.export(node, out, SAFETY_DEPTH);
     }
 
     private static String enc(String s) {

@@ -28,6 +28,8 @@ final class ServerOnNode implements AutoCloseable {
     private final IndexStore store;
     private final FilterIndexer indexer;
     private final RestServer rest;
+    private final BitcoinRpc rpc;
+    private org.blockfilter.server.p2p.P2pServer p2p;
 
     ServerOnNode(RegtestNode node) throws IOException {
         this(node, node.rpcUri());
@@ -36,8 +38,7 @@ final class ServerOnNode implements AutoCloseable {
     /** As {@link #ServerOnNode(RegtestNode)}, reaching the node's RPC at {@code rpcUri} (e.g. a proxy). */
     ServerOnNode(RegtestNode node, URI rpcUri) throws IOException {
         dir = Files.createTempDirectory("blockfilter-wallet-it-");
-        BitcoinRpc rpc = new BitcoinRpc(
-                JsonRpcClient.create(rpcUri, node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
+        rpc = new BitcoinRpc(JsonRpcClient.create(rpcUri, node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
         store = IndexStore.open(dir.resolve("index"));
         indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofSeconds(1));
         indexer.syncOnce();
@@ -53,6 +54,34 @@ final class ServerOnNode implements AutoCloseable {
         return dir.resolve("index");
     }
 
+    /** Starts a BIP 157 P2P listener on the same index (127.0.0.1, free port); returns its port. */
+    int startP2p() throws IOException {
+        p2p = org.blockfilter.server.p2p.P2pServer.start(
+                org.blockfilter.server.p2p.P2pConfig.forChain(org.blockfilter.filters.chain.Chain.REGTEST),
+                new StoreFilterIndexReader(store),
+                new RpcNodeGateway(rpc),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        return p2p.port();
+    }
+
+    /** Runs {@code blockfilter-server export --blocks} on this index (read as a secondary) into {@code out}. */
+    int export(RegtestNode node, Path out, int safetyDepth) {
+        String url = "http://" + java.net.URLEncoder.encode(node.rpcUser(), java.nio.charset.StandardCharsets.UTF_8)
+                + ":" + java.net.URLEncoder.encode(node.rpcPassword(), java.nio.charset.StandardCharsets.UTF_8)
+                + "@127.0.0.1:" + node.rpcUri().getPort();
+        return org.blockfilter.server.ServerMain.run(
+                "export",
+                "--data-dir",
+                indexDir().toString(),
+                "--out",
+                out.toString(),
+                "--node",
+                url,
+                "--blocks",
+                "--safety-depth",
+                "" + safetyDepth);
+    }
+
     /** Indexes what the node mined since. */
     void reindex() {
         indexer.syncOnce();
@@ -60,6 +89,9 @@ final class ServerOnNode implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        if (p2p != null) {
+            p2p.close();
+        }
         rest.close();
         indexer.close();
         store.close();

@@ -109,7 +109,7 @@ public final class Bip157Responder {
         if (!checkRange("getcfilters", g.filterType(), g.startHeight(), g.stopHash(), Bip157.MAX_CFILTERS)) {
             return;
         }
-        Optional<FilterIndexReader.RangeCursor> range = index.openRange(g.startHeight(), g.stopHash());
+        Optional<FilterIndexReader.RangeCursor> range = index.openRange((int) g.startHeight(), g.stopHash());
         if (range.isEmpty()) {
             return;
         }
@@ -125,7 +125,7 @@ public final class Bip157Responder {
         if (!checkRange("getcfheaders", g.filterType(), g.startHeight(), g.stopHash(), Bip157.MAX_CFHEADERS)) {
             return Optional.empty();
         }
-        return index.range(g.startHeight(), g.stopHash())
+        return index.range((int) g.startHeight(), g.stopHash())
                 .filter(l -> !l.isEmpty())
                 .map(fs -> new Message.CFHeaders(
                         g.filterType(),
@@ -251,9 +251,10 @@ public final class Bip157Responder {
      * Core's checks of a getcfilters/getcfheaders request: false if the stop hash is known but
      * not on the best chain (no answer).
      *
-     * @throws Violation for an unknown stop hash, a start above the stop, or more than {@code max} blocks
+     * @throws Violation for an unknown stop hash, a start above the stop (any uint32, up to 2^32-1: Core
+     *     disconnects without a ban), or more than {@code max} blocks; after it the start fits an int
      */
-    private boolean checkRange(String what, int filterType, int startHeight, Sha256Hash stopHash, int max) {
+    private boolean checkRange(String what, int filterType, long startHeight, Sha256Hash stopHash, int max) {
         OptionalInt stop = stopHeight(what, filterType, stopHash);
         if (stop.isEmpty()) {
             return false;

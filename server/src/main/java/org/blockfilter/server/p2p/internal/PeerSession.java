@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * #tick} for timeouts and pings and {@link #announce} for new tips. Thread-safe as used: reader,
  * writer and housekeeping threads touch disjoint or volatile state.
  */
-public final class PeerSession implements Runnable {
+public final class PeerSession implements Runnable, InboundSlots.Peer {
     private static final Logger LOG = LoggerFactory.getLogger(PeerSession.class);
     /** Core's PROTOCOL_VERSION at BIP 339 / BIP 155. */
     public static final int PROTOCOL_VERSION = 70016;
@@ -32,6 +32,7 @@ public final class PeerSession implements Runnable {
     static final int MIN_PEER_PROTO_VERSION = 31800;
 
     static final String USER_AGENT = "/blockfilter:0.1.0/";
+    private static final SecureRandom RANDOM = new SecureRandom();
     /** Transactions requested from one {@code inv}. */
     static final int MAX_TX_REQUESTS_PER_INV = 100;
 
@@ -47,6 +48,8 @@ public final class PeerSession implements Runnable {
     private final P2pMetrics metrics;
     private final BanList bans;
     private final Listener listener;
+    private final boolean local;
+    private final String netgroup;
     private final byte[] magic;
     private final Outbox outbox;
     private volatile Transport transport;
@@ -60,6 +63,10 @@ public final class PeerSession implements Runnable {
     private volatile boolean verackReceived;
     private volatile boolean sendHeaders;
     private volatile String closeReason = "closed";
+    private volatile long pingNonce;
+    private volatile long pingSentNanos;
+    private volatile long minPingNanos = Long.MAX_VALUE;
+    private volatile long lastUsefulNanos;
 
     // Reader thread only.
     private int banScore;
@@ -72,9 +79,12 @@ public final class PeerSession implements Runnable {
             Bip157Responder responder,
             P2pMetrics metrics,
             BanList bans,
+            InboundSlots slots,
             Listener listener) {
         this.socket = socket;
         this.address = socket.getInetAddress();
+        this.local = slots.isLocal(address);
+        this.netgroup = slots.netgroup(address);
         this.config = config;
         this.responder = responder;
         this.metrics = metrics;
@@ -85,8 +95,35 @@ public final class PeerSession implements Runnable {
         this.floodTokens = config.floodBurst();
     }
 
+    @Override
     public InetAddress address() {
         return address;
+    }
+
+    /** Loopback or a whitelisted range: exempt from the per-address limits, never banned. */
+    @Override
+    public boolean local() {
+        return local;
+    }
+
+    @Override
+    public String netgroup() {
+        return netgroup;
+    }
+
+    @Override
+    public long connectedNanos() {
+        return connectedNanos;
+    }
+
+    @Override
+    public long minPingNanos() {
+        return minPingNanos;
+    }
+
+    @Override
+    public long lastUsefulNanos() {
+        return lastUsefulNanos;
     }
 
     public boolean handshakeDone() {
@@ -178,7 +215,10 @@ public final class PeerSession implements Runnable {
             throw Violation.score("before_version", 1, m.command() + " before version");
         }
         if (m instanceof Message.Verack) {
-            verackReceived = true;
+            if (!verackReceived) {
+                verackReceived = true;
+                ping(System.nanoTime()); // a first round trip, so eviction can tell fast peers from slow ones
+            }
             return;
         }
         if (m instanceof Message.Unknown u) {
@@ -190,7 +230,21 @@ public final class PeerSession implements Runnable {
         }
         if (m instanceof Message.Ping p) {
             send(new Message.Pong(p.nonce()));
-        } else if (m instanceof Message.GetHeaders g) {
+            return;
+        }
+        if (m instanceof Message.Pong p) {
+            pong(p.nonce());
+            return;
+        }
+        if (m instanceof Message.GetHeaders
+                || m instanceof Message.GetCFilters
+                || m instanceof Message.GetCFHeaders
+                || m instanceof Message.GetCFCheckpt
+                || m instanceof Message.GetData
+                || m instanceof Message.Tx) {
+            lastUsefulNanos = System.nanoTime(); // what a client is here for; pings and silence are not
+        }
+        if (m instanceof Message.GetHeaders g) {
             Optional<Message.Headers> headers = responder.headers(g);
             if (headers.isPresent()) {
                 send(headers.get());
@@ -221,7 +275,7 @@ public final class PeerSession implements Runnable {
                 send(reject.get());
             }
         }
-        // pong, headers, notfound, block, reject, cfilter, cfheaders, cfcheckpt from a client: nothing to do.
+        // headers, notfound, block, reject, cfilter, cfheaders, cfcheckpt from a client: nothing to do.
     }
 
     private void version(Message.Version v) throws InterruptedException {
@@ -270,7 +324,11 @@ public final class PeerSession implements Runnable {
                 v.score(),
                 banScore,
                 v.getMessage());
-        if (banScore >= P2pConfig.BAN_THRESHOLD) {
+        if (banScore >= P2pConfig.BAN_THRESHOLD && local) {
+            // Behind Tor or a reverse proxy every peer has this address: banning it would ban them all.
+            LOG.info("event=p2p_local_not_banned peer={} reason={}", address.getHostAddress(), v.reason());
+            close(v.reason());
+        } else if (banScore >= P2pConfig.BAN_THRESHOLD) {
             bans.ban(address, config.banDuration());
             metrics.banned();
             LOG.info(
@@ -325,8 +383,23 @@ public final class PeerSession implements Runnable {
             close("write_timeout");
         } else if (handshakeDone()
                 && now - lastPingNanos > config.pingInterval().toNanos()) {
-            lastPingNanos = now;
-            offer(new Message.Ping(new SecureRandom().nextLong()));
+            ping(now);
+        }
+    }
+
+    private void ping(long now) {
+        long nonce = RANDOM.nextLong();
+        pingNonce = nonce;
+        pingSentNanos = now;
+        lastPingNanos = now;
+        offer(new Message.Ping(nonce));
+    }
+
+    private void pong(long nonce) {
+        long sent = pingSentNanos;
+        if (sent != 0 && nonce == pingNonce) {
+            pingSentNanos = 0;
+            minPingNanos = Math.min(minPingNanos, Math.max(1, System.nanoTime() - sent));
         }
     }
 

@@ -23,6 +23,7 @@ import org.blockfilter.wallet.source.FeeEstimate;
 import org.blockfilter.wallet.source.InvalidAnswerException;
 import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
+import org.blockfilter.wallet.source.net.Dialer;
 import org.blockfilter.wallet.source.p2p.internal.PeerConnection;
 import org.blockfilter.wallet.source.p2p.internal.PeerHeaderChain;
 import org.blockfilter.wallet.source.p2p.internal.TxAnnouncement;
@@ -56,18 +57,21 @@ public final class P2pSource implements ChainSource {
      * @param silence   how long the first try waits for the peer to send anything; each further
      *     try waits twice as long as the one before, never longer than {@code timeout}
      * @param transport BIP 324 v2 with a v1 fallback ({@link P2pTransport#AUTO}, the default), or one only
+     * @param dialer    how connections are opened (directly, or through a SOCKS5 proxy)
      */
-    public record Options(Duration timeout, int attempts, int maxHeight, Duration silence, P2pTransport transport) {
+    public record Options(
+            Duration timeout, int attempts, int maxHeight, Duration silence, P2pTransport transport, Dialer dialer) {
         /** The silence allowed on a first try, as neutrino's shortest query timeout. */
         public static final Duration DEFAULT_SILENCE = Duration.ofSeconds(2);
 
         public static final Options DEFAULT =
-                new Options(Duration.ofSeconds(10), 3, 2_000_000, DEFAULT_SILENCE, P2pTransport.AUTO);
+                new Options(Duration.ofSeconds(10), 3, 2_000_000, DEFAULT_SILENCE, P2pTransport.AUTO, Dialer.DIRECT);
 
         public Options {
             Objects.requireNonNull(timeout, "timeout");
             Objects.requireNonNull(silence, "silence");
             Objects.requireNonNull(transport, "transport");
+            Objects.requireNonNull(dialer, "dialer");
             if (timeout.isNegative()
                     || timeout.isZero()
                     || silence.isNegative()
@@ -79,19 +83,23 @@ public final class P2pSource implements ChainSource {
         }
 
         public Options withTimeout(Duration t) {
-            return new Options(t, attempts, maxHeight, silence, transport);
+            return new Options(t, attempts, maxHeight, silence, transport, dialer);
         }
 
         public Options withAttempts(int a) {
-            return new Options(timeout, a, maxHeight, silence, transport);
+            return new Options(timeout, a, maxHeight, silence, transport, dialer);
         }
 
         public Options withSilence(Duration s) {
-            return new Options(timeout, attempts, maxHeight, s, transport);
+            return new Options(timeout, attempts, maxHeight, s, transport, dialer);
         }
 
         public Options withTransport(P2pTransport t) {
-            return new Options(timeout, attempts, maxHeight, silence, t);
+            return new Options(timeout, attempts, maxHeight, silence, t, dialer);
+        }
+
+        public Options withDialer(Dialer d) {
+            return new Options(timeout, attempts, maxHeight, silence, transport, d);
         }
 
         /** The silence allowed on try {@code attempt} (from 1). */
@@ -368,37 +376,9 @@ public final class P2pSource implements ChainSource {
         return h.getAsInt();
     }
 
-    /**
-     * getheaders from our locator until the peer has no more. A peer with nothing newer may stay
-     * silent (the protocol promises no answer), so each getheaders is followed by a ping: peers
-     * handle a connection's messages in order, and the pong ends the answer. Headers messages that
-     * do not build on our chain are announcements we did not ask for and are ignored, as are inv,
-     * sendheaders, notfound and any other message.
-     */
+    /** getheaders until the peer has no more ({@link PeerHeaderChain#sync}). */
     private Void syncHeaders(PeerConnection c) throws IOException {
-        while (true) {
-            c.send(new Message.GetHeaders(PeerConnection.PROTOCOL_VERSION, chain.locator(), ZERO));
-            long nonce = ++pingNonce;
-            c.send(new Message.Ping(nonce));
-            long deadline = deadline();
-            List<byte[]> answer = null;
-            while (true) {
-                Message m = c.receive(deadline);
-                if (m instanceof Message.Pong p && p.nonce() == nonce) {
-                    break;
-                }
-                if (answer == null && m instanceof Message.Headers h && chain.buildsOn(h.headers())) {
-                    answer = h.headers();
-                }
-            }
-            if (answer == null || answer.isEmpty()) {
-                return null;
-            }
-            chain.connect(answer);
-            if (answer.size() < ProtocolLimits.MAX_HEADERS_RESULTS) {
-                return null;
-            }
-        }
+        return chain.sync(c, () -> ++pingNonce, options.timeout().toNanos());
     }
 
     // --- connection and retries ---
@@ -459,7 +439,14 @@ public final class P2pSource implements ChainSource {
     private PeerConnection openConnection(long silenceMillis, boolean relay) throws IOException {
         long timeout = options.timeout().toMillis();
         return PeerConnection.open(
-                peer, network.magic(), timeout, silenceMillis, USER_AGENT, relay, options.transport());
+                options.dialer(),
+                peer,
+                network.magic(),
+                timeout,
+                silenceMillis,
+                USER_AGENT,
+                relay,
+                options.transport());
     }
 
     private void dropConnection() {

@@ -27,6 +27,8 @@ import org.blockfilter.wallet.source.ChainSource;
 import org.blockfilter.wallet.source.FeeEstimate;
 import org.blockfilter.wallet.source.InvalidAnswerException;
 import org.blockfilter.wallet.source.SourceException;
+import org.blockfilter.wallet.source.net.Dialer;
+import org.blockfilter.wallet.source.net.HttpProxyBridge;
 
 /**
  * A {@link ChainSource} that reads a static export of our server ({@code blockfilter-server
@@ -58,6 +60,7 @@ public final class ExportSource implements ChainSource {
     private final Duration timeout;
     private final ExecutorService executor;
     private final HttpClient http;
+    private final HttpProxyBridge bridge;
     private final Map<String, byte[]> cache = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, byte[]> eldest) {
@@ -75,7 +78,7 @@ public final class ExportSource implements ChainSource {
     private record Index(
             int tipHeight, Sha256Hash tipHash, boolean blocks, FileRef checkpoints, Map<String, List<FileRef>> files) {}
 
-    private ExportSource(URI base, Duration timeout) {
+    private ExportSource(URI base, Duration timeout, Dialer dialer) {
         String b = base.toString();
         if (b.endsWith("/index.json")) {
             b = b.substring(0, b.length() - "index.json".length());
@@ -84,11 +87,18 @@ public final class ExportSource implements ChainSource {
         this.name = "export:" + this.base;
         this.timeout = timeout;
         this.executor = WalletHttp.daemonExecutor("export-source");
-        this.http = WalletHttp.newClient(timeout, executor);
+        this.bridge = WalletHttp.bridgeFor(dialer, timeout);
+        this.http = WalletHttp.newClient(timeout, executor, bridge);
     }
 
     /** A source for the export at {@code baseUri} (its directory, or its index.json). */
     public static ExportSource create(URI baseUri, Duration timeout) {
+        return create(baseUri, timeout, Dialer.DIRECT);
+    }
+
+    /** As {@link #create(URI, Duration)}, with connections opened by {@code dialer}. */
+    public static ExportSource create(URI baseUri, Duration timeout, Dialer dialer) {
+        Objects.requireNonNull(dialer, "dialer");
         Objects.requireNonNull(baseUri, "baseUri");
         Objects.requireNonNull(timeout, "timeout");
         if (!"http".equals(baseUri.getScheme()) && !"https".equals(baseUri.getScheme())) {
@@ -97,7 +107,7 @@ public final class ExportSource implements ChainSource {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
         }
-        return new ExportSource(baseUri, timeout);
+        return new ExportSource(baseUri, timeout, dialer);
     }
 
     @Override
@@ -230,6 +240,9 @@ public final class ExportSource implements ChainSource {
     public void close() {
         closed = true;
         executor.shutdownNow();
+        if (bridge != null) {
+            bridge.close();
+        }
     }
 
     @Override

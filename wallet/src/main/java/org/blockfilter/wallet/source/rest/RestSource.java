@@ -28,6 +28,8 @@ import org.blockfilter.wallet.source.FeeEstimate;
 import org.blockfilter.wallet.source.InvalidAnswerException;
 import org.blockfilter.wallet.source.NotAcceptedException;
 import org.blockfilter.wallet.source.SourceException;
+import org.blockfilter.wallet.source.net.Dialer;
+import org.blockfilter.wallet.source.net.HttpProxyBridge;
 
 /**
  * A {@link ChainSource} that reads our server's REST API ({@code /api/v1}) in its binary
@@ -73,16 +75,18 @@ public final class RestSource implements ChainSource {
     private final Limits limits;
     private final ExecutorService executor;
     private final HttpClient http;
+    private final HttpProxyBridge bridge;
     private volatile boolean closed;
 
-    private RestSource(URI base, Duration timeout, Limits limits) {
+    private RestSource(URI base, Duration timeout, Limits limits, Dialer dialer) {
         String b = base.toString();
         this.base = URI.create(b.endsWith("/") ? b.substring(0, b.length() - 1) : b);
         this.name = "rest:" + this.base;
         this.timeout = timeout;
         this.limits = limits;
         this.executor = WalletHttp.daemonExecutor("rest-source");
-        this.http = WalletHttp.newClient(timeout, executor);
+        this.bridge = WalletHttp.bridgeFor(dialer, timeout);
+        this.http = WalletHttp.newClient(timeout, executor, bridge);
     }
 
     /** A source for the server at {@code baseUri} (e.g. {@code http://127.0.0.1:8157}), default limits. */
@@ -91,6 +95,12 @@ public final class RestSource implements ChainSource {
     }
 
     public static RestSource create(URI baseUri, Duration timeout, Limits limits) {
+        return create(baseUri, timeout, limits, Dialer.DIRECT);
+    }
+
+    /** A source whose connections {@code dialer} opens (e.g. through a SOCKS5 proxy). */
+    public static RestSource create(URI baseUri, Duration timeout, Limits limits, Dialer dialer) {
+        Objects.requireNonNull(dialer, "dialer");
         Objects.requireNonNull(baseUri, "baseUri");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(limits, "limits");
@@ -100,7 +110,7 @@ public final class RestSource implements ChainSource {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
         }
-        return new RestSource(baseUri, timeout, limits);
+        return new RestSource(baseUri, timeout, limits, dialer);
     }
 
     @Override
@@ -249,6 +259,9 @@ public final class RestSource implements ChainSource {
     public void close() {
         closed = true;
         executor.shutdownNow();
+        if (bridge != null) {
+            bridge.close();
+        }
     }
 
     @Override

@@ -15,6 +15,7 @@ import org.blockfilter.filters.p2p.MessageFrame;
 import org.blockfilter.filters.p2p.v2.V2Exception;
 import org.blockfilter.filters.p2p.v2.V2Transport;
 import org.blockfilter.filters.wire.WireFormatException;
+import org.blockfilter.wallet.source.net.Dialer;
 import org.blockfilter.wallet.source.p2p.P2pTransport;
 
 /**
@@ -88,7 +89,8 @@ public final class PeerConnection implements AutoCloseable {
     public static PeerConnection open(
             InetSocketAddress peer, long packetMagic, long timeoutMillis, long silenceMillis, String userAgent)
             throws IOException {
-        return open(peer, packetMagic, timeoutMillis, silenceMillis, userAgent, false, P2pTransport.AUTO);
+        return open(
+                Dialer.DIRECT, peer, packetMagic, timeoutMillis, silenceMillis, userAgent, false, P2pTransport.AUTO);
     }
 
     /**
@@ -96,8 +98,10 @@ public final class PeerConnection implements AutoCloseable {
      * announces the transactions it accepts to this connection (BIP 37's relay flag). {@code
      * transport} {@link P2pTransport#AUTO} starts with BIP 324 and, when the peer closes the
      * connection at our v2 key (a v1-only peer), connects again with v1 within the same timeout.
+     * {@code dialer} opens the TCP connection (directly, or through a SOCKS5 proxy).
      */
     public static PeerConnection open(
+            Dialer dialer,
             InetSocketAddress peer,
             long packetMagic,
             long timeoutMillis,
@@ -108,19 +112,20 @@ public final class PeerConnection implements AutoCloseable {
             throws IOException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
         if (transport == P2pTransport.V1) {
-            return open(peer, packetMagic, deadline, silenceMillis, userAgent, relay, false);
+            return open(dialer, peer, packetMagic, deadline, silenceMillis, userAgent, relay, false);
         }
         try {
-            return open(peer, packetMagic, deadline, silenceMillis, userAgent, relay, true);
+            return open(dialer, peer, packetMagic, deadline, silenceMillis, userAgent, relay, true);
         } catch (V2Exception e) {
             if (transport == P2pTransport.V2 || !e.reason().equals(V2Exception.NOT_SUPPORTED)) {
                 throw new IOException("BIP 324 v2 transport failed: " + e.getMessage(), e);
             }
-            return open(peer, packetMagic, deadline, silenceMillis, userAgent, relay, false);
+            return open(dialer, peer, packetMagic, deadline, silenceMillis, userAgent, relay, false);
         }
     }
 
     private static PeerConnection open(
+            Dialer dialer,
             InetSocketAddress peer,
             long packetMagic,
             long deadline,
@@ -130,24 +135,25 @@ public final class PeerConnection implements AutoCloseable {
             boolean v2)
             throws IOException {
         long timeoutMillis = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-        InetSocketAddress address = peer;
-        if (address.isUnresolved()) {
-            address = new InetSocketAddress(peer.getHostString(), peer.getPort());
-            if (address.isUnresolved()) {
-                throw new UnknownHostException("the host name " + peer.getHostString() + " did not resolve");
-            }
+        String address = peer.getHostString() + ":" + peer.getPort();
+        Socket socket;
+        try {
+            // The name stays unresolved here: the dialer resolves it, or hands it to the proxy.
+            socket = dialer.connect(
+                    peer.getHostString(), peer.getPort(), (int) Math.max(1, Math.min(timeoutMillis, silenceMillis)));
+        } catch (SocketTimeoutException e) {
+            throw new Silent(
+                    dialer.direct()
+                            ? "no TCP connection to " + address + " within " + Math.min(timeoutMillis, silenceMillis)
+                                    + " ms"
+                            : e.getMessage());
+        } catch (ConnectException e) {
+            throw dialer.direct()
+                    ? new ConnectException(address + " refused the connection (" + e.getMessage() + ")")
+                    : e;
         }
-        Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
-            try {
-                socket.connect(address, (int) Math.max(1, Math.min(timeoutMillis, silenceMillis)));
-            } catch (SocketTimeoutException e) {
-                throw new Silent("no TCP connection to " + address + " within " + Math.min(timeoutMillis, silenceMillis)
-                        + " ms");
-            } catch (ConnectException e) {
-                throw new ConnectException(address + " refused the connection (" + e.getMessage() + ")");
-            }
             PeerConnection c = new PeerConnection(socket, packetMagic, silenceMillis);
             if (v2) {
                 c.readDeadline = deadline;

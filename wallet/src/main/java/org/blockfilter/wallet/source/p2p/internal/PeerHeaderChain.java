@@ -132,4 +132,41 @@ public final class PeerHeaderChain {
             headers.remove(top);
         }
     }
+
+    /**
+     * getheaders from our locator until the peer has no more. A peer with nothing newer may stay
+     * silent (the protocol promises no answer), so each getheaders is followed by a ping: peers
+     * handle a connection's messages in order, and the pong ends the answer. Headers messages that
+     * do not build on our chain are announcements we did not ask for and are ignored, as are inv,
+     * sendheaders, notfound and any other message.
+     */
+    public Void sync(PeerConnection c, java.util.function.LongSupplier nextNonce, long timeoutNanos)
+            throws java.io.IOException {
+        while (true) {
+            c.send(new org.blockfilter.filters.p2p.Message.GetHeaders(
+                    PeerConnection.PROTOCOL_VERSION, locator(), org.bitcoinj.base.Sha256Hash.ZERO_HASH));
+            long nonce = nextNonce.getAsLong();
+            c.send(new org.blockfilter.filters.p2p.Message.Ping(nonce));
+            long deadline = System.nanoTime() + timeoutNanos;
+            List<byte[]> answer = null;
+            while (true) {
+                org.blockfilter.filters.p2p.Message m = c.receive(deadline);
+                if (m instanceof org.blockfilter.filters.p2p.Message.Pong p && p.nonce() == nonce) {
+                    break;
+                }
+                if (answer == null
+                        && m instanceof org.blockfilter.filters.p2p.Message.Headers h
+                        && buildsOn(h.headers())) {
+                    answer = h.headers();
+                }
+            }
+            if (answer == null || answer.isEmpty()) {
+                return null;
+            }
+            connect(answer);
+            if (answer.size() < org.blockfilter.filters.p2p.ProtocolLimits.MAX_HEADERS_RESULTS) {
+                return null;
+            }
+        }
+    }
 }
