@@ -105,7 +105,8 @@ class NeutrinoFromOurServerTest {
                             dir.resolve("neutrino"),
                             Duration.ofSeconds(40),
                             false,
-                            1)); // one retry: the lie is repeated, so more only make the test slower
+                            1, // one retry: the lie is repeated, so more only make the test slower
+                            List.of()));
             assertTrue(
                     e.getMessage().contains("filter at height 1 (" + first + ") not fetched or not verified"),
                     e.getMessage());

@@ -133,25 +133,13 @@ public final class NeutrinoSync {
     public static Result sync(
             Path binary, String peer, int height, Path dataDir, Duration timeout, boolean dumpFilterHeaders)
             throws IOException, InterruptedException {
-        return sync(binary, peer, height, dataDir, timeout, dumpFilterHeaders, -1);
-    }
-
-    /** {@link #sync}, with neutrino asking at most {@code retries} more times for a filter it did not get or verify (-1: its default). */
-    public static Result sync(
-            Path binary,
-            String peer,
-            int height,
-            Path dataDir,
-            Duration timeout,
-            boolean dumpFilterHeaders,
-            int retries)
-            throws IOException, InterruptedException {
-        return sync(binary, peer, height, dataDir, timeout, dumpFilterHeaders, retries, List.of());
+        return sync(binary, peer, height, dataDir, timeout, dumpFilterHeaders, -1, List.of());
     }
 
     /**
-     * {@link #sync}, then one neutrino rescan per address of {@code rescanAddresses} (regtest), from the
-     * genesis block to {@code height}, reporting the transactions that pay it.
+     * {@link #sync}, with neutrino asking at most {@code retries} more times for a filter it did not get
+     * or verify (-1: its default), then one neutrino rescan per address of {@code rescanAddresses}
+     * (regtest), from the genesis block to {@code height}, reporting the transactions that pay it.
      */
     public static Result sync(
             Path binary,
