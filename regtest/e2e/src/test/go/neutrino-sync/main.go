@@ -5,6 +5,8 @@
 //
 // Usage: neutrino-sync -peer 127.0.0.1:PORT -height N -datadir DIR [-timeout 10m] [-retries N] [-dump-filter-headers]
 //
+//	[-rescan ADDRESS]...
+//
 // It waits until neutrino's block headers and filter headers both reach height N, then fetches the
 // filters in batches of 1,000 (getcfilters) and prints, on stdout, one JSON object per line:
 //
@@ -12,7 +14,14 @@
 //	{"phase":"filterheaders","height":N,"seconds":S}  filter headers at N
 //	{"phase":"filters","count":C,"seconds":S}         C filters fetched and verified
 //	{"filterHeader":{"height":H,"header":HEX}}        with -dump-filter-headers, heights 0..N
+//	{"rescanTx":{"address":A,"txid":T,"height":H}}    with -rescan A: a transaction paying A
+//	{"phase":"rescan","address":A,"blocks":B,"seconds":S}  the rescan for A is done, B blocks seen
 //	{"result":{...}}                                  last line: tip, seconds, bytes, filters verified
+//
+// Each -rescan address gets its own rescan (neutrino's NewRescan with WatchAddrs of that address
+// alone), from the genesis block to block N: neutrino matches each block's filter against the
+// address, downloads the blocks that match, checks the filter against the block and reports the
+// transactions paying the address (OnFilteredBlockConnected).
 //
 // Seconds count from the start of the chain service. Bytes are neutrino's own counters
 // (ChainService.NetTotals: every message read from or written to peers, 24-byte headers included).
@@ -27,12 +36,16 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/btcsuite/btcd/btcutil"
 	"github.com/btcsuite/btcd/chaincfg"
+	"github.com/btcsuite/btcd/chaincfg/chainhash"
+	"github.com/btcsuite/btcd/rpcclient"
 	"github.com/btcsuite/btcd/wire"
 	"github.com/btcsuite/btclog"
 	"github.com/btcsuite/btcwallet/walletdb"
 	_ "github.com/btcsuite/btcwallet/walletdb/bdb"
 	"github.com/lightninglabs/neutrino"
+	"github.com/lightninglabs/neutrino/headerfs"
 	"github.com/lightninglabs/neutrino/query"
 )
 
@@ -69,9 +82,21 @@ func main() {
 	dump := flag.Bool("dump-filter-headers", false, "print every filter header, heights 0..N")
 	retries := flag.Int("retries", -1, "times neutrino asks again for filters it did not get or could not verify (default: neutrino's, 8)")
 	logLevel := flag.String("log", "info", "neutrino's log level on stderr (trace, debug, info, warn, error, off)")
+	var rescans []btcutil.Address
+	flag.Func("rescan", "a regtest address to rescan blocks 1..N for (repeatable)", func(s string) error {
+		a, err := btcutil.DecodeAddress(s, &chaincfg.RegressionNetParams)
+		if err != nil {
+			return fmt.Errorf("not a regtest address: %v", err)
+		}
+		if !a.IsForNet(&chaincfg.RegressionNetParams) {
+			return fmt.Errorf("%s is not a regtest address", s)
+		}
+		rescans = append(rescans, a)
+		return nil
+	})
 	flag.Parse()
 	if *peer == "" || *height < 0 || *dataDir == "" || *retries > 255 || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: neutrino-sync -peer HOST:PORT -height N -datadir DIR [-timeout D] [-retries N] [-dump-filter-headers] [-log LEVEL]")
+		fmt.Fprintln(os.Stderr, "usage: neutrino-sync -peer HOST:PORT -height N -datadir DIR [-timeout D] [-retries N] [-dump-filter-headers] [-rescan ADDRESS]... [-log LEVEL]")
 		os.Exit(2)
 	}
 	level, ok := btclog.LevelFromString(*logLevel)
@@ -89,10 +114,12 @@ func main() {
 	if *retries >= 0 {
 		options = append(options, neutrino.NumRetries(uint8(*retries)))
 	}
-	run(*peer, uint32(*height), *dataDir, *timeout, *dump, options)
+	run(*peer, uint32(*height), *dataDir, *timeout, *dump, rescans, options)
 }
 
-func run(peer string, height uint32, dataDir string, timeout time.Duration, dump bool, options []neutrino.QueryOption) {
+func run(peer string, height uint32, dataDir string, timeout time.Duration, dump bool,
+	rescans []btcutil.Address, options []neutrino.QueryOption) {
+
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		fail("cannot create %s: %v", dataDir, err)
 	}
@@ -175,6 +202,10 @@ func run(peer string, height uint32, dataDir string, timeout time.Duration, dump
 			emit(map[string]any{"filterHeader": map[string]any{"height": h, "header": f.String()}})
 		}
 	}
+	for _, a := range rescans {
+		blocks := rescan(cs, a, height, tipHash, deadline)
+		emit(map[string]any{"phase": "rescan", "address": a.String(), "blocks": blocks, "seconds": seconds()})
+	}
 	res.BytesReceived, res.BytesSent = cs.NetTotals()
 	emit(map[string]any{"result": res})
 }
@@ -193,4 +224,42 @@ func awaitHeight(what string, height uint32, deadline time.Time, tip func() (uin
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// rescan runs neutrino's rescan for address from the genesis block (not itself notified) to the
+// block at height, printing each transaction neutrino reports as paying the address; it returns
+// how many blocks the rescan notified.
+func rescan(cs *neutrino.ChainService, address btcutil.Address, height uint32, tip chainhash.Hash,
+	deadline time.Time) int {
+
+	blocks := 0
+	quit := make(chan struct{})
+	r := neutrino.NewRescan(
+		&neutrino.RescanChainSource{ChainService: cs},
+		neutrino.WatchAddrs(address),
+		neutrino.StartBlock(&headerfs.BlockStamp{Hash: *chaincfg.RegressionNetParams.GenesisHash, Height: 0}),
+		neutrino.EndBlock(&headerfs.BlockStamp{Hash: tip, Height: int32(height)}),
+		neutrino.QuitChan(quit),
+		neutrino.NotificationHandlers(rpcclient.NotificationHandlers{
+			// Runs on the rescan's goroutine, in block order.
+			OnFilteredBlockConnected: func(h int32, _ *wire.BlockHeader, txs []*btcutil.Tx) {
+				blocks++
+				for _, tx := range txs {
+					emit(map[string]any{"rescanTx": map[string]any{
+						"address": address.String(), "txid": tx.Hash().String(), "height": h}})
+				}
+			},
+		}),
+	)
+	select {
+	case err := <-r.Start():
+		if err != nil {
+			fail("rescan for %s failed: %v", address, err)
+		}
+	case <-time.After(time.Until(deadline)):
+		close(quit)
+		r.WaitForShutdown()
+		fail("timed out rescanning for %s after %d blocks", address, blocks)
+	}
+	return blocks
 }

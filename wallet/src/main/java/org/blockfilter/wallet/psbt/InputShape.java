@@ -6,6 +6,7 @@ import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.TransactionOutput;
 import org.bitcoinj.crypto.ECKey;
+import org.bitcoinj.crypto.internal.CryptoUtils;
 import org.bitcoinj.script.Script;
 import org.bitcoinj.script.ScriptBuilder;
 import org.bitcoinj.script.ScriptPattern;
@@ -59,7 +60,10 @@ record InputShape(
             if (redeem == null) {
                 throw new IllegalArgumentException("input " + i + " spends P2SH but has no redeem script");
             }
-            if (!Arrays.equals(ScriptBuilder.createP2SHOutputScript(redeem).program(), spk)) {
+            if (!Arrays.equals(
+                    ScriptBuilder.createP2SHOutputScript(CryptoUtils.sha256hash160(redeem))
+                            .program(),
+                    spk)) {
                 throw new IllegalArgumentException(
                         "input " + i + ": the redeem script does not match the spent P2SH output");
             }

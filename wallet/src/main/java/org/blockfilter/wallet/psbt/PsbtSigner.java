@@ -68,7 +68,7 @@ public final class PsbtSigner {
                     psbt = psbt.withInput(i, next);
                 }
             } catch (IllegalArgumentException e) {
-                skipped.add(e.getMessage());
+                skipped.add(e.getMessage() != null ? e.getMessage() : "input " + i + ": " + e);
             }
         }
         return new Result(psbt, added, skipped);

@@ -3,9 +3,8 @@ package org.blockfilter.wallet.spend;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import org.bitcoinj.base.Coin;
-import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.ledger.Utxo;
 
 /**
@@ -19,13 +18,13 @@ public final class CoinSelector {
     private CoinSelector() {}
 
     /**
-     * @param kindOf         account kind of each coin's script (P2TR coins must be filtered out by the caller)
+     * @param inputVBytes    each coin's input size when signed (an upper bound, see {@link TxSize})
      * @param recipientScriptLength length of the recipient's output script
      * @param changeScript   the change output's script (its dust limit is Core's, see {@link Dust})
      */
     public static CoinSelection select(
             List<Utxo> coins,
-            Function<Utxo, AddressKind> kindOf,
+            ToIntFunction<Utxo> inputVBytes,
             Coin amount,
             long satPerVByte,
             int recipientScriptLength,
@@ -44,7 +43,7 @@ public final class CoinSelector {
         // 1. One coin, no change.
         Utxo best = null;
         for (Utxo u : coins) {
-            int vb = base + TxSize.inputVBytes(kindOf.apply(u));
+            int vb = base + inputVBytes.applyAsInt(u);
             long need = amount.value + vb * satPerVByte;
             long excess = u.value().value - need;
             if (excess >= 0 && excess < costOfChange && (best == null || u.value().value < best.value().value)) {
@@ -52,7 +51,7 @@ public final class CoinSelector {
             }
         }
         if (best != null) {
-            int vb = base + TxSize.inputVBytes(kindOf.apply(best));
+            int vb = base + inputVBytes.applyAsInt(best);
             Coin fee = best.value().subtract(amount);
             return new CoinSelection(List.of(best), amount, fee, Coin.ZERO, vb);
         }
@@ -66,7 +65,7 @@ public final class CoinSelector {
         for (Utxo u : sorted) {
             chosen.add(u);
             total += u.value().value;
-            vb += TxSize.inputVBytes(kindOf.apply(u));
+            vb += inputVBytes.applyAsInt(u);
             long feeWithChange = vb * satPerVByte;
             long change = total - amount.value - feeWithChange;
             if (change >= dust) {

@@ -122,7 +122,7 @@ public final class FeeBumper {
             vb += TxSize.outputVBytes(o.getScriptBytes().length);
         }
         for (Utxo u : inputs) {
-            vb += TxSize.inputVBytes(spender.kindOf(u));
+            vb += spender.inputVBytes(u);
         }
         List<Utxo> extra =
                 new ArrayList<>(wallet.ledger().spendable(wallet.headers().tipHeight()));
@@ -157,7 +157,7 @@ public final class FeeBumper {
             Utxo more = extra.remove(0);
             inputs.add(more);
             inSum += more.value().value;
-            vb += TxSize.inputVBytes(spender.kindOf(more));
+            vb += spender.inputVBytes(more);
         }
 
         Transaction tx = new Transaction();

@@ -29,8 +29,10 @@ import org.blockfilter.wallet.source.SourceException;
 
 /**
  * Builds, signs and broadcasts payments from a {@link LightWallet}. Spends confirmed P2WPKH, P2PKH
- * and P2TR coins (BIP 86 key path: BIP 340 Schnorr over the BIP 341 sighash); change goes to the
- * next unused BIP 84 change address (BIP 44 if the wallet has no BIP 84 account). Every P2WPKH and
+ * and P2TR coins (BIP 86 key path: BIP 340 Schnorr over the BIP 341 sighash), and builds PSBTs of
+ * any of the wallet's coins, multisig included; change goes to the next unused BIP 84 change
+ * address (else the first of BIP 44, multisig, {@code sh(wpkh)} and taproot accounts the wallet
+ * has: {@link #CHANGE_KINDS}). Every P2WPKH and
  * P2PKH input is checked with bitcoinj's script interpreter, every P2TR signature against its output
  * key, before the payment is returned. Not thread-safe (it moves the wallet's change index).
  */
@@ -41,6 +43,18 @@ public final class Spender {
      * leaves nLockTime enforced.
      */
     static final long RBF_SEQUENCE = 0xfffffffdL;
+
+    /**
+     * Where change goes: the first of these accounts the wallet has. A multisig wallet's change goes
+     * to its change descriptor, so it stays under the same cosigners.
+     */
+    private static final List<AddressKind> CHANGE_KINDS = List.of(
+            AddressKind.P2WPKH,
+            AddressKind.P2PKH,
+            AddressKind.P2WSH,
+            AddressKind.P2SH_P2WSH,
+            AddressKind.P2SH_P2WPKH,
+            AddressKind.P2TR);
 
     private final LightWallet wallet;
     private final SecureRandom random = new SecureRandom();
@@ -103,8 +117,10 @@ public final class Spender {
         List<Utxo> spendable = control.apply(
                 wallet.ledger().spendable(wallet.headers().tipHeight()),
                 wallet.ledger().utxos(false));
-        AddressKind changeKind =
-                unlocked.account(AddressKind.P2WPKH).isPresent() ? AddressKind.P2WPKH : AddressKind.P2PKH;
+        AddressKind changeKind = CHANGE_KINDS.stream()
+                .filter(k -> unlocked.account(k).isPresent())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no P2WPKH, P2PKH or multisig account to receive change"));
         Script recipientScript = ScriptBuilder.createOutputScript(recipient);
         Coin dust = Dust.threshold(recipientScript.program());
         if (amount.isLessThan(dust)) {
@@ -114,12 +130,10 @@ public final class Spender {
                             + " output (Bitcoin Core's relay rule): nodes would not relay the payment; send at least "
                             + dust.toPlainString() + " BTC");
         }
-        DerivedAddress peekChange = unlocked.account(changeKind)
-                .orElseThrow(() -> new IllegalStateException("no P2WPKH or P2PKH account to receive change"))
-                .derive(true, 0);
+        DerivedAddress peekChange = unlocked.account(changeKind).orElseThrow().derive(true, 0);
         CoinSelection sel = CoinSelector.select(
                 spendable,
-                this::kindOf,
+                this::inputVBytes,
                 amount,
                 satPerVByte,
                 recipientScript.program().length,
@@ -181,11 +195,12 @@ public final class Spender {
         }
     }
 
-    AddressKind kindOf(Utxo u) {
-        return wallet.keys()
+    /** The size of the input spending the wallet's coin {@code u} once signed (an upper bound). */
+    int inputVBytes(Utxo u) {
+        DerivedAddress a = wallet.keys()
                 .lookup(u.script())
-                .map(DerivedAddress::kind)
                 .orElseThrow(() -> new IllegalStateException("coin " + u.outpoint() + " is not the wallet's"));
+        return TxSize.inputVBytes(wallet.keys().account(a.kind()).orElseThrow(), a);
     }
 
     private void sign(Transaction tx, int index, Utxo u, WalletKeys unlocked, List<TaprootSighash.SpentOutput> spent) {

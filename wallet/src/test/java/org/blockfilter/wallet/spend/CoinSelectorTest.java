@@ -23,7 +23,8 @@ class CoinSelectorTest {
     }
 
     private static CoinSelection select(List<Utxo> coins, long amount, long rate) {
-        return CoinSelector.select(coins, u -> AddressKind.P2WPKH, Coin.valueOf(amount), rate, 22, P2WPKH.bytes());
+        return CoinSelector.select(
+                coins, u -> TxSize.inputVBytes(AddressKind.P2WPKH), Coin.valueOf(amount), rate, 22, P2WPKH.bytes());
     }
 
     @Test

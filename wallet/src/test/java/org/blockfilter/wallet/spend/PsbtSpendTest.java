@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.bitcoinj.base.Address;
+import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionOutput;
@@ -34,6 +35,8 @@ import org.blockfilter.wallet.testchain.MemorySource;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A payment built as a PSBT by one wallet (watch-only or not), signed by the wallet with the keys, finalized. */
 class PsbtSpendTest {
@@ -42,6 +45,8 @@ class PsbtSpendTest {
 
     private static final List<AddressKind> SEED_KINDS =
             List.of(AddressKind.P2WPKH, AddressKind.P2PKH, AddressKind.P2TR);
+
+    private static final BitcoinNetwork REGTEST = BitcoinNetwork.REGTEST;
 
     private final RegtestChainBuilder chain = new RegtestChainBuilder();
 
@@ -150,16 +155,7 @@ class PsbtSpendTest {
                 HdAccount.watchOnly(account.extendedPublicKey(), AddressKind.P2WPKH, seed.network()));
         for (int n = 0; n < accounts.size(); n++) {
             Path file = dir.resolve("watch-" + n + ".json");
-            LightWallet watch = NewWallet.watchOnly(
-                    file,
-                    Chain.REGTEST,
-                    List.of(accounts.get(n)),
-                    20,
-                    LightWallet.Birthday.ofHeight(0),
-                    Sealing.NONE,
-                    null,
-                    SealedSecret.DEFAULT_N,
-                    List.of());
+            LightWallet watch = watchOnly(file, accounts.get(n));
             new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
             watch = LightWallet.load(file); // the origin survives the file
             Psbt psbt = new Spender(watch)
@@ -212,5 +208,110 @@ class PsbtSpendTest {
         Psbt combined = a.combine(b);
         assertTrue(PsbtFinalizer.finalizeAll(combined).complete());
         assertEquals(3, PsbtSigner.sign(psbt, new WalletPsbtKeys(keys)).signatures());
+    }
+
+    /**
+     * A 2-of-3 {@code wsh(sortedmulti)} of two seed wallets' BIP 84 account keys and a third
+     * cosigner: the watch-only wallet builds the spend (fee from the multisig input size, change
+     * on the multisig change chain with its witness script and every cosigner's derivation), the
+     * two seed wallets sign apart, the combination finalizes, and its fee rate is at least the one asked.
+     */
+    @ParameterizedTest(name = "nested in P2SH: {0}")
+    @ValueSource(booleans = {false, true})
+    void aWatchOnlyMultisigWalletBuildsWhatTwoCosignersSign(boolean nested) {
+        WalletKeys a = WalletKeys.fromMnemonic(TestWallets.MNEMONIC, "", REGTEST, 20, List.of(AddressKind.P2WPKH));
+        WalletKeys b = WalletKeys.fromMnemonic(WalletKeys.newMnemonic(), "", REGTEST, 20, List.of(AddressKind.P2WPKH));
+        WalletKeys c = WalletKeys.fromMnemonic(WalletKeys.newMnemonic(), "", REGTEST, 20, List.of(AddressKind.P2WPKH));
+        String multi = "wsh(sortedmulti(2," + cosigner(a) + "," + cosigner(b) + "," + cosigner(c) + "))";
+        if (nested) {
+            multi = "sh(" + multi + ")";
+        }
+        AddressKind kind = nested ? AddressKind.P2SH_P2WSH : AddressKind.P2WSH;
+        Path file = dir.resolve("multi.json");
+        LightWallet watch = watchOnly(file, HdAccount.fromDescriptors(Descriptor.parse(multi, REGTEST), null));
+        HdAccount account = watch.keys().account(kind).orElseThrow();
+        chain.mine(2);
+        chain.mineBlock(List.of(chain.pay(List.of(account.derive(false, 0).address()), Coin.CENT)));
+        new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
+
+        long rate = 3;
+        PsbtPayment built = new Spender(watch).preparePsbt(chain.minerAddress(), Coin.MILLICOIN, rate);
+        Psbt psbt = roundTrip(built.psbt());
+        assertEquals(built.summary().fee(), psbt.fee().orElseThrow());
+        assertTrue(psbt.input(0).has(PsbtField.IN_WITNESS_SCRIPT.type()));
+        assertEquals(nested, psbt.input(0).has(PsbtField.IN_REDEEM_SCRIPT.type()));
+        assertEquals(nested, psbt.output(1).has(PsbtField.OUT_REDEEM_SCRIPT.type()));
+        assertEquals(3, psbt.input(0).all(PsbtField.IN_BIP32_DERIVATION.type()).size());
+        Address changeAddress = built.summary().changeAddress();
+        assertEquals(account.derive(true, 0).address(), changeAddress, "change on the multisig change chain");
+        var change = psbt.output(1);
+        assertTrue(
+                Arrays.equals(
+                        account.output(true, 0).witnessScript().orElseThrow(),
+                        change.get(PsbtField.OUT_WITNESS_SCRIPT.type()).orElseThrow()),
+                "the change output carries its witness script");
+        assertEquals(3, change.all(PsbtField.OUT_BIP32_DERIVATION.type()).size(), "a derivation per cosigner");
+
+        PsbtSigner.Result byA = PsbtSigner.sign(psbt, new WalletPsbtKeys(a));
+        PsbtSigner.Result byB = PsbtSigner.sign(psbt, new WalletPsbtKeys(b));
+        assertEquals(1, byA.signatures(), byA.skipped().toString());
+        assertEquals(1, byB.signatures(), byB.skipped().toString());
+        assertFalse(PsbtFinalizer.finalizeAll(byA.psbt()).complete());
+        PsbtFinalizer.Result fin =
+                PsbtFinalizer.finalizeAll(roundTrip(byA.psbt().combine(byB.psbt())));
+        assertTrue(fin.complete(), fin.incomplete().toString());
+        Transaction tx = roundTrip(fin.psbt()).extract();
+        // A P2SH-P2WSH input's scriptSig is part of the txid: compare what was signed instead.
+        assertEquals(outputs(psbt.unsignedTx()), outputs(tx));
+        assertEquals(psbt.unsignedTx().getInput(0).getOutpoint(), tx.getInput(0).getOutpoint());
+        assertEquals(nested ? 35 : 0, tx.getInput(0).getScriptBytes().length);
+        int vsize = tx.getVsize();
+        assertTrue(
+                built.summary().vsize() >= vsize, "estimate " + built.summary().vsize() + " < real " + vsize);
+        assertTrue(
+                built.summary().vsize() - vsize <= 3,
+                "estimate " + built.summary().vsize() + " vs " + vsize);
+        assertTrue(built.summary().fee().value >= rate * vsize, "pays at least the rate asked");
+    }
+
+    /** An {@code sh(wpkh)} watch-only wallet builds (change on its own change chain) what the seed wallet signs. */
+    @Test
+    void aNestedSegwitWatchOnlyWalletBuildsWhatTheSeedWalletSigns() {
+        WalletKeys a = WalletKeys.fromMnemonic(TestWallets.MNEMONIC, "", REGTEST, 20, List.of(AddressKind.P2WPKH));
+        Path file = dir.resolve("nested.json");
+        LightWallet watch = watchOnly(
+                file, HdAccount.fromDescriptors(Descriptor.parse("sh(wpkh(" + cosigner(a) + "))", REGTEST), null));
+        HdAccount account = watch.keys().account(AddressKind.P2SH_P2WPKH).orElseThrow();
+        chain.mine(2);
+        chain.mineBlock(List.of(chain.pay(List.of(account.derive(false, 0).address()), Coin.CENT)));
+        new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
+        PsbtPayment built = new Spender(watch).preparePsbt(chain.minerAddress(), Coin.MILLICOIN, 2);
+        assertEquals(account.derive(true, 0).address(), built.summary().changeAddress());
+        PsbtSigner.Result signed = PsbtSigner.sign(built.psbt(), new WalletPsbtKeys(a));
+        assertEquals(1, signed.signatures(), signed.skipped().toString());
+        PsbtFinalizer.Result fin = PsbtFinalizer.finalizeAll(signed.psbt());
+        assertTrue(fin.complete(), fin.incomplete().toString());
+        int vsize = fin.psbt().extract().getVsize();
+        assertTrue(built.summary().vsize() >= vsize && built.summary().vsize() - vsize <= 2, vsize + " vB");
+    }
+
+    /** A watch-only wallet of {@code account} in {@code file}, scanning from the genesis block. */
+    private static LightWallet watchOnly(Path file, HdAccount account) {
+        return NewWallet.watchOnly(
+                file,
+                Chain.REGTEST,
+                List.of(account),
+                20,
+                LightWallet.Birthday.ofHeight(0),
+                Sealing.NONE,
+                null,
+                SealedSecret.DEFAULT_N,
+                List.of());
+    }
+
+    /** A cosigner key as a wallet from a seed exports it: its BIP 84 account key with its origin. */
+    private static String cosigner(WalletKeys k) {
+        String d = k.account(AddressKind.P2WPKH).orElseThrow().descriptor().toString();
+        return d.substring("wpkh(".length(), d.indexOf(')'));
     }
 }

@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.bitcoinj.base.BitcoinNetwork;
+import org.bitcoinj.base.ScriptType;
 import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.crypto.ECKey;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
@@ -24,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * lightninglabs/neutrino, LND's BIP 157 client and an implementation nobody here wrote, syncs from our
  * server's P2P listener alone (the embedded node's chain, block times of now): block headers to the
  * node's tip, filter headers (checked by neutrino against our {@code cfcheckpt}) equal to our index's at
- * every height, and every filter, each checked by neutrino against its filter header. Skips without Go
+ * every height, and every filter, each checked by neutrino against its filter header; on the server's live
+ * demo, neutrino's rescan finds a faucet payment. Skips without Go
  * (fails under CI=true).
  */
 @ExtendWith(NodeLogOnFailure.class)
@@ -99,7 +105,8 @@ class NeutrinoFromOurServerTest {
                             dir.resolve("neutrino"),
                             Duration.ofSeconds(40),
                             false,
-                            1)); // one retry: the lie is repeated, so more only make the test slower
+                            1, // one retry: the lie is repeated, so more only make the test slower
+                            List.of()));
             assertTrue(
                     e.getMessage().contains("filter at height 1 (" + first + ") not fetched or not verified"),
                     e.getMessage());
@@ -111,12 +118,14 @@ class NeutrinoFromOurServerTest {
      * The server's own demo (its default command with free ports): a 300-block chain whose times end
      * now and a block every 10 s. neutrino syncs from its P2P port alone to the tip, verifies every
      * filter against its filter header, its filter headers equal the REST API's at every height (so
-     * every filter it took is byte-equal to REST's), and a second run from the same data directory
-     * follows to a newer block. With the demo's old block times (from 2025-01-01) neutrino never
-     * thought its headers synced and stopped at height 0.
+     * every filter it took is byte-equal to REST's). Then the faucet pays a fresh address and mines
+     * the payment; a second run from the same data directory follows to that newer block and rescans
+     * the chain with neutrino's own rescan: it finds exactly the faucet's transaction at the faucet's
+     * height for the paid address, and nothing for an address never paid. With the demo's old block
+     * times (from 2025-01-01) neutrino never thought its headers synced and stopped at height 0.
      */
     @Test
-    void neutrinoFinishesOnTheServersLiveDemoAndFollowsItsNextBlock() throws Exception {
+    void neutrinoFinishesOnTheServersLiveDemoFollowsItsNextBlockAndRescansForAFaucetPayment() throws Exception {
         Path neutrino = NeutrinoSync.binaryOrSkip();
         try (LiveDemoServer demo = LiveDemoServer.start()) {
             int tip = demo.indexedHeight();
@@ -138,22 +147,50 @@ class NeutrinoFromOurServerTest {
                         "height " + h);
             }
 
-            // The demo mines on: a block after the first sync is followed from neutrino's stored headers.
-            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-            int next;
-            while ((next = demo.indexedHeight()) <= r.height()) {
-                assertTrue(System.nanoTime() < deadline, "the demo mined no block in 2 minutes");
-                Thread.sleep(500); // a block every 10 s
-            }
+            // The faucet pays and mines a block past neutrino's tip; neutrino follows to it from its
+            // stored headers and rescans blocks 1..next for both addresses.
+            String paid = freshAddress();
+            String neverPaid = freshAddress();
+            JsonNode payment = demo.faucet(paid, "0.25");
+            String txid = payment.path("txid").asText();
+            int paidAt = payment.path("height").asInt();
+            assertTrue(paidAt > r.height(), "the faucet mined its payment past neutrino's tip: " + payment);
+            int next = awaitIndexed(demo, paidAt);
             NeutrinoSync.Result followed = NeutrinoSync.sync(
                     neutrino,
                     "127.0.0.1:" + demo.p2pPort(),
                     next,
                     dir.resolve("neutrino"),
                     Duration.ofSeconds(120),
-                    false);
+                    false,
+                    -1,
+                    List.of(paid, neverPaid));
             assertEquals(next, followed.height(), followed.log());
             assertEquals(demo.get("/api/v1/filters/" + next).path("blockHash").asText(), followed.hash());
+            assertEquals(
+                    Map.of(paid, next, neverPaid, next),
+                    followed.rescannedBlocks(),
+                    "each rescan went through blocks 1.." + next);
+            assertEquals(
+                    List.of(new NeutrinoSync.RescanTx(paid, txid, paidAt)),
+                    followed.rescanTxs(),
+                    "neutrino's rescans: the faucet's payment to " + paid + ", nothing for " + neverPaid);
         }
+    }
+
+    /** A P2WPKH regtest address of a new key: nothing on the chain pays it before the test does. */
+    private static String freshAddress() {
+        return new ECKey().toAddress(ScriptType.P2WPKH, BitcoinNetwork.REGTEST).toString();
+    }
+
+    /** The demo's indexed height once it reaches {@code height}; generous, as the index follows the node asynchronously. */
+    private static int awaitIndexed(LiveDemoServer demo, int height) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        int indexed;
+        while ((indexed = demo.indexedHeight()) < height) {
+            assertTrue(System.nanoTime() < deadline, "the demo did not index block " + height + " in 2 minutes");
+            Thread.sleep(200); // polling the REST status
+        }
+        return indexed;
     }
 }

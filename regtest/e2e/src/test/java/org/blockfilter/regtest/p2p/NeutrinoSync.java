@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * lightninglabs/neutrino (LND's BIP 157 light client, pinned in {@code src/test/go/neutrino-sync/go.mod}) run
  * as a child process: {@code neutrino-sync} syncs block headers, filter headers and every filter from
- * one peer and checks each filter against its filter header. The program is built with the installed Go
+ * one peer and checks each filter against its filter header, and, asked to, rescans the chain for
+ * transactions paying given addresses. The program is built with the installed Go
  * into {@code target/neutrino-sync/} (modules from the Go module proxy on first use), again whenever its
  * sources are newer than the binary; builds are serialized across processes with a file lock.
  * Stateless.
@@ -36,7 +38,14 @@ public final class NeutrinoSync {
 
     private NeutrinoSync() {}
 
-    /** What neutrino reported: its tip, phase times (seconds from its start), its byte counters, and filter headers if dumped. */
+    /** A transaction neutrino's rescan reported as paying {@code address}, in the block at {@code height}. */
+    public record RescanTx(String address, String txid, int height) {}
+
+    /**
+     * What neutrino reported: its tip, phase times (seconds from its start), its byte counters, filter
+     * headers if dumped, and, per rescanned address, the transactions paying it and how many blocks its
+     * rescan went through.
+     */
     public record Result(
             int height,
             String hash,
@@ -48,6 +57,8 @@ public final class NeutrinoSync {
             long bytesReceived,
             long bytesSent,
             List<String> filterHeaders,
+            List<RescanTx> rescanTxs,
+            Map<String, Integer> rescannedBlocks,
             String log) {}
 
     /** The binary, built first if needed; a test skips (fails under {@code CI=true}) when it cannot be built. */
@@ -122,10 +133,14 @@ public final class NeutrinoSync {
     public static Result sync(
             Path binary, String peer, int height, Path dataDir, Duration timeout, boolean dumpFilterHeaders)
             throws IOException, InterruptedException {
-        return sync(binary, peer, height, dataDir, timeout, dumpFilterHeaders, -1);
+        return sync(binary, peer, height, dataDir, timeout, dumpFilterHeaders, -1, List.of());
     }
 
-    /** {@link #sync}, with neutrino asking at most {@code retries} more times for a filter it did not get or verify (-1: its default). */
+    /**
+     * {@link #sync}, with neutrino asking at most {@code retries} more times for a filter it did not get
+     * or verify (-1: its default), then one neutrino rescan per address of {@code rescanAddresses}
+     * (regtest), from the genesis block to {@code height}, reporting the transactions that pay it.
+     */
     public static Result sync(
             Path binary,
             String peer,
@@ -133,7 +148,8 @@ public final class NeutrinoSync {
             Path dataDir,
             Duration timeout,
             boolean dumpFilterHeaders,
-            int retries)
+            int retries,
+            List<String> rescanAddresses)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(
                 binary.toString(),
@@ -151,6 +167,9 @@ public final class NeutrinoSync {
         if (retries >= 0) {
             cmd.addAll(List.of("-retries", Integer.toString(retries)));
         }
+        for (String address : rescanAddresses) {
+            cmd.addAll(List.of("-rescan", address));
+        }
         Path stdout = Files.createTempFile("neutrino", ".out");
         Path stderr = Files.createTempFile("neutrino", ".err");
         try {
@@ -164,6 +183,8 @@ public final class NeutrinoSync {
             }
             String log = tail(Files.readString(stderr, StandardCharsets.UTF_8), 6000);
             List<String> filterHeaders = new ArrayList<>();
+            List<RescanTx> rescanTxs = new ArrayList<>();
+            Map<String, Integer> rescannedBlocks = new HashMap<>();
             JsonNode result = null;
             for (String line : Files.readAllLines(stdout, StandardCharsets.UTF_8)) {
                 JsonNode n = JSON.readTree(line);
@@ -176,6 +197,17 @@ public final class NeutrinoSync {
                         throw new AssertionError("filter headers out of order at " + f);
                     }
                     filterHeaders.add(f.get("header").asText());
+                }
+                if (n.has("rescanTx")) {
+                    JsonNode t = n.get("rescanTx");
+                    rescanTxs.add(new RescanTx(
+                            t.get("address").asText(),
+                            t.get("txid").asText(),
+                            t.get("height").asInt()));
+                }
+                if ("rescan".equals(n.path("phase").asText())) {
+                    rescannedBlocks.put(
+                            n.get("address").asText(), n.get("blocks").asInt());
                 }
                 if (n.has("result")) {
                     result = n.get("result");
@@ -196,6 +228,8 @@ public final class NeutrinoSync {
                     result.get("bytesReceived").asLong(),
                     result.get("bytesSent").asLong(),
                     List.copyOf(filterHeaders),
+                    List.copyOf(rescanTxs),
+                    Map.copyOf(rescannedBlocks),
                     log);
         } finally {
             Files.deleteIfExists(stdout);

@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bitcoinj.base.Address;
 import org.bitcoinj.base.BitcoinNetwork;
+import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.regtest.RegtestNode;
@@ -42,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * PSBTs between our wallet (through its CLI) and BDK (bdkpython, {@code bdk/bdk_psbt.py}) on one
  * btcd chain: BDK signs what our watch-only wallet builds and we finalize and broadcast it; we sign
  * what BDK builds and BDK finalizes it; a 2-of-3 {@code wsh(sortedmulti)} of two of our keys and one
- * of BDK's is spent with one signature from each side. Every payment is mined by btcd.
+ * of BDK's is spent with one signature from each side, once built by BDK and once by our watch-only
+ * multisig wallet. Every payment is mined by btcd.
  */
 @ExtendWith(NodeLogOnFailure.class)
 class PsbtBdkInteropTest {
@@ -111,6 +113,38 @@ class PsbtBdkInteropTest {
         return new ObjectMapper().readTree(r.out());
     }
 
+    /**
+     * The 2-of-3's signers on {@code unsigned} (Base64): BDK with its private descriptors, and our
+     * wallet {@code ours} with one signature; their copies combined by us into {@code NAME-combined.psbt}.
+     */
+    private Path cosign(String unsigned, String bdkReceive, String bdkChange, Path ours, String name)
+            throws IOException {
+        Path fromBdk = write(
+                name + "-bdk.txt",
+                bdk("sign", bdkReceive, bdkChange, unsigned).get("psbt").asText());
+        Path fromUs = write(name + "-ours.txt", unsigned);
+        JsonNode signed = cli(ours, "sign", fromUs.toString(), "--yes");
+        assertEquals(1, signed.get("signatures").asInt(), signed.toString());
+        Path combined = dir.resolve(name + "-combined.psbt");
+        cli(ours, "combine", fromBdk.toString(), fromUs.toString(), "--out", combined.toString());
+        return combined;
+    }
+
+    /** {@code send --psbt-out}: 0.001 BTC to btcd's mining address at {@code rate} sat/vB, unsigned, into {@code out}. */
+    private JsonNode buildPsbt(Path wallet, long rate, Path out) throws IOException {
+        return cli(
+                wallet,
+                "send",
+                "--to",
+                node.miningAddress().toString(),
+                "--amount",
+                "0.001",
+                "--fee-rate",
+                Long.toString(rate),
+                "--psbt-out",
+                out.toString());
+    }
+
     private Path write(String name, String base64) throws IOException {
         Path f = dir.resolve(name);
         Files.writeString(f, base64);
@@ -163,17 +197,7 @@ class PsbtBdkInteropTest {
         cli(watch, "sync", "--peer", peer);
 
         Path psbt = dir.resolve("payment.psbt");
-        cli(
-                watch,
-                "send",
-                "--to",
-                node.miningAddress().toString(),
-                "--amount",
-                "0.001",
-                "--fee-rate",
-                "2",
-                "--psbt-out",
-                psbt.toString());
+        buildPsbt(watch, 2, psbt);
         // BDK holds the keys, as a hardware wallet or an offline machine would.
         JsonNode signed = bdk(
                 "sign",
@@ -260,14 +284,7 @@ class PsbtBdkInteropTest {
         assertEquals(address.toString(), built.get("receive0").asText());
         String unsigned = built.get("psbt").asText();
 
-        Path fromBdk = write(
-                "bdk-signed.txt",
-                bdk("sign", bdkReceive, bdkChange, unsigned).get("psbt").asText());
-        Path fromUs = write("our-signed.txt", unsigned);
-        JsonNode signed = cli(ours, "sign", fromUs.toString(), "--yes");
-        assertEquals(1, signed.get("signatures").asInt(), signed.toString());
-        Path combined = dir.resolve("combined.psbt");
-        cli(ours, "combine", fromBdk.toString(), fromUs.toString(), "--out", combined.toString());
+        Path combined = cosign(unsigned, bdkReceive, bdkChange, ours, "bdk-built");
         JsonNode fin = cli(ours, "finalize", combined.toString());
         assertTrue(fin.get("complete").asBoolean(), fin.toString());
         Transaction tx = Transaction.read(
@@ -278,5 +295,42 @@ class PsbtBdkInteropTest {
                 .asText());
         node.mine(1);
         assertTrue(minedInTip(txid), "btcd mined " + txid);
+
+        // Now our watch-only wallet builds the spend of BDK's change (on the multisig change chain).
+        cli(msig, "sync", "--peer", peer);
+        Coin change = Coin.parseCoin(cli(msig, "balance").get("spendable").asText());
+        assertTrue(change.isPositive(), "BDK's change came back to the multisig wallet");
+        Path ourBuilt = dir.resolve("our-built.psbt");
+        long rate = 2;
+        Coin fee = Coin.parseCoin(buildPsbt(msig, rate, ourBuilt).get("fee").asText());
+        String ourUnsigned = java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(ourBuilt));
+        Path both = cosign(ourUnsigned, bdkReceive, bdkChange, ours, "our-built");
+        JsonNode done = cli(msig, "finalize", both.toString());
+        assertTrue(done.get("complete").asBoolean(), done.toString());
+        Transaction spend = Transaction.read(
+                java.nio.ByteBuffer.wrap(HexFormat.of().parseHex(done.get("hex").asText())));
+        assertTrue(
+                fee.value >= rate * spend.getVsize(),
+                "fee " + fee.value + " sat pays " + rate + " sat/vB for " + spend.getVsize() + " vB");
+        assertTrue(fee.value <= rate * (spend.getVsize() + 4), "the size estimate is within a few vbytes");
+        Sha256Hash spent = Sha256Hash.wrap(cli(msig, "broadcast", both.toString(), "--peer", peer)
+                .get("txid")
+                .asText());
+        node.mine(1);
+        assertTrue(minedInTip(spent), "btcd mined " + spent);
+        cli(msig, "sync", "--peer", peer);
+        LightWallet after = LightWallet.load(msig);
+        assertTrue(after.ledger().get(spent).orElseThrow().height() > 0, "confirmed in our wallet");
+        HdAccount account = after.keys().account(AddressKind.P2WSH).orElseThrow();
+        assertEquals(
+                change.subtract(Coin.MILLICOIN).subtract(fee).toPlainString(),
+                cli(msig, "balance").get("spendable").asText(),
+                "the change came back to the multisig change chain");
+        assertTrue(
+                spend.getOutputs().stream()
+                        .anyMatch(o -> java.util.Arrays.equals(
+                                o.getScriptBytes(),
+                                account.derive(true, 1).script().bytes())),
+                "change at the multisig change chain's next index (BDK's change took index 0)");
     }
 }
