@@ -24,7 +24,7 @@
 # adds a third server, "base", that code on a copy of the index, measured in the same run: the
 # range table then has a column for it, and gc/rss are printed for it too. CSV=<file> also writes
 # the ours/base/nginx rows as CSV (docs/data/mainnet-serving.csv is one such run).
-# Ends with the ratios of issue 24's goals: one filter at 64 connections, ours/nginx req/s (goal
+# Ends with the ratios of the serving goals: one filter at 64 connections, ours/nginx req/s (goal
 # >= 0.5), and 1000-filter ranges at 64 connections, ours/nginx MB/s (goal >= 0.8).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -299,8 +299,8 @@ row() {
   echo "\"$1\",$2,$3,$4,$5,$6,$7,$8,${9% us},${10% us},${11% us},$(cut -d' ' -f1 /proc/loadavg)" >>"$WORK/rows.csv"
   if [ "$2" = 64 ]; then
     case "$1" in
-      One*) GOAL_SINGLE="$(ratio "$3" "$5")"; [ -n "$4" ] && GOAL_SINGLE_BASE="$(ratio "$4" "$5")" ;;
-      1000*) GOAL_RANGE="$(ratio "$6" "$8")"; [ -n "$7" ] && GOAL_RANGE_BASE="$(ratio "$7" "$8")" ;;
+      One*) GOAL_SINGLE="$(ratio "$3" "$5")"; if [ -n "$4" ]; then GOAL_SINGLE_BASE="$(ratio "$4" "$5")"; fi ;;
+      1000*) GOAL_RANGE="$(ratio "$6" "$8")"; if [ -n "$7" ]; then GOAL_RANGE_BASE="$(ratio "$7" "$8")"; fi ;;
     esac
   fi
 }
