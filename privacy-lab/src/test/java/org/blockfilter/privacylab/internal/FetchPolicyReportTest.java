@@ -78,4 +78,40 @@ class FetchPolicyReportTest {
         double[] wide = FetchPolicySummary.wilson(0.5, 30 / 1.6);
         assertTrue(wide[0] < narrow[0] && wide[1] > narrow[1]);
     }
+
+    /**
+     * The committed full-mode results (privacy-lab/run.sh exp8 --out privacy-lab/results) are this code's shape: raw
+     * and summary headers, every setting for every wallet size over every chain seed, every adversary, the setup and
+     * BIP 37 tables, and the report's sections for the rule, the default's leaks and the other designs.
+     */
+    @Test
+    void theCommittedResultsHaveThisExperimentsShape() throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Path.of("results", FetchPolicyExperiment.DIR);
+        Csv raw = FetchPolicySummary.read(dir.resolve("exp8_raw.csv"));
+        assertEquals(FetchPolicyExperiment.header(), raw.header());
+        Csv summary = FetchPolicySummary.read(dir.resolve("exp8_summary.csv"));
+        assertEquals(List.of(FetchPolicySummary.COLUMNS), summary.header());
+        FetchPolicySummary.Setup setup = FetchPolicySummary.Setup.read(dir.resolve("exp8_setup.csv"));
+        assertEquals(FetchPolicyExperiment.chainSeeds(false), setup.seeds());
+        ProfileShapedChain.Shape shape = FetchPolicyExperiment.shape(false);
+        assertEquals(shape.blocks(), setup.blocks());
+        int settings = FetchPolicyExperiment.settings().size();
+        assertEquals(setup.wallets() * settings, raw.rows().size());
+        assertEquals(
+                shape.walletSizes().length * settings * FetchPolicyAdversaries.NAMES.size(),
+                summary.rows().size());
+        for (List<String> r : summary.rows()) {
+            assertTrue(FetchPolicyAdversaries.NAMES.contains(r.get(4)), r.toString());
+            assertEquals(String.valueOf(setup.seeds()), r.get(20), r.toString());
+        }
+        assertEquals(
+                shape.walletSizes().length,
+                FetchPolicySummary.read(dir.resolve("exp8_bip37.csv")).rows().size());
+        String md = java.nio.file.Files.readString(dir.resolve("report.md"));
+        for (String heading : List.of(
+                "## The default", "## What the default leaks, per adversary", "## Other light-client designs")) {
+            assertTrue(md.contains(heading), heading);
+        }
+        assertTrue(md.contains(FetchPolicyReport.rule(summary).text()), "the report states the rule's outcome");
+    }
 }
