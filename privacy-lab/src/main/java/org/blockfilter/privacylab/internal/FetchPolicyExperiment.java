@@ -253,10 +253,29 @@ public final class FetchPolicyExperiment {
         return row.toArray();
     }
 
+    /**
+     * The chain seeds this process runs: all, or those named in the system property {@code exp8.chains} (e.g.
+     * {@code 1,2}) so that seeds can run in parallel processes; {@link #merge} then joins their outputs into what one
+     * run of all seeds writes (each seed's rows depend on the seed alone).
+     */
+    static List<Integer> chainIndexes(boolean quick) {
+        String only = System.getProperty("exp8.chains");
+        if (only == null || only.isBlank()) {
+            return java.util.stream.IntStream.range(0, chainSeeds(quick))
+                    .boxed()
+                    .toList();
+        }
+        return java.util.Arrays.stream(only.split(","))
+                .map(String::trim)
+                .map(Integer::valueOf)
+                .toList();
+    }
+
     public static void run(Lab lab) {
         Path dir = lab.dir(DIR);
         ProfileShapedChain.Shape shape = shape(lab.quick());
-        int seeds = chainSeeds(lab.quick());
+        List<Integer> chains = chainIndexes(lab.quick());
+        int seeds = chains.size();
         List<Setting> settings = settings();
         Csv raw = new Csv(header().toArray(String[]::new));
         double buildSeconds = 0;
@@ -264,8 +283,8 @@ public final class FetchPolicyExperiment {
         double elements = 0;
         double rawBytes = 0;
         int wallets = 0;
-        List<double[]> bip37 = new ArrayList<>();
-        for (int c = 0; c < seeds; c++) {
+        Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
+        for (int c : chains) {
             long t0 = System.nanoTime();
             long chainSeed = lab.seed("exp8/chain", c);
             ProfileShapedChain.Built built = ProfileShapedChain.build(
@@ -279,7 +298,10 @@ public final class FetchPolicyExperiment {
                 rawBytes += (double) size / world.blockSizes().length / seeds;
             }
             wallets += chain.wallets().size();
-            bip37.addAll(FetchPolicyAdversaries.bip37Today(chain, lab.seed("exp8/bip37", c)));
+            List<double[]> b37 = FetchPolicyAdversaries.bip37Today(chain, lab.seed("exp8/bip37", c));
+            for (int w = 0; w < b37.size(); w++) {
+                bip37.row(c, w, (int) b37.get(w)[0], b37.get(w)[1], b37.get(w)[2]);
+            }
             long t1 = System.nanoTime();
             List<Object[]> rows = measure(
                     world,
@@ -305,26 +327,72 @@ public final class FetchPolicyExperiment {
                 syncSeconds,
                 lab.threads());
         setup.write(dir.resolve("exp8_setup.csv"));
-        Csv designs = bip37Summary(shape, bip37);
-        designs.write(dir.resolve("exp8_bip37.csv"));
-        report(lab, dir, shape, setup, settings, raw, designs);
+        bip37.write(dir.resolve("exp8_bip37_raw.csv"));
+        report(lab, dir, shape, setup, settings, raw, bip37);
     }
 
-    /** Per wallet size: wallets, mean P_h(1) and mean posterior entropy of today's HD BIP 37 wallet. */
-    static Csv bip37Summary(ProfileShapedChain.Shape shape, List<double[]> perWallet) {
+    /** Per wallet size: wallets, mean P_h(1) and mean posterior entropy of today's HD BIP 37 wallet, from its raw rows. */
+    static Csv bip37Summary(ProfileShapedChain.Shape shape, Csv raw) {
         Csv out = new Csv("N", "wallets", "ph1", "entropy_bits");
         for (int n : shape.walletSizes()) {
             List<Double> ph = new ArrayList<>();
             List<Double> bits = new ArrayList<>();
-            for (double[] w : perWallet) {
-                if ((int) w[0] == n) {
-                    ph.add(w[1]);
-                    bits.add(w[2]);
+            for (List<String> r : raw.rows()) {
+                if (Integer.parseInt(r.get(2)) == n) {
+                    ph.add(Double.parseDouble(r.get(3)));
+                    bits.add(Double.parseDouble(r.get(4)));
                 }
             }
             out.row(n, ph.size(), Stats.sig(Stats.mean(ph), 3), Stats.sig(Stats.mean(bits), 3));
         }
         return out;
+    }
+
+    /**
+     * Joins the outputs of processes that each ran some chain seeds ({@code exp8.chains}) into {@code lab}'s output
+     * directory, as one run of all seeds writes them: raw rows in seed order, the setup's sizes averaged over seeds and
+     * its costs summed (CPU time of the parts, not the wall time of the parallel run), then the report.
+     */
+    public static void merge(Lab lab, List<Path> parts) {
+        Path dir = lab.dir(DIR);
+        Csv raw = new Csv(header().toArray(String[]::new));
+        Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
+        List<FetchPolicySummary.Setup> setups = new ArrayList<>();
+        for (Path part : parts) {
+            Path d = part.resolve(DIR);
+            FetchPolicySummary.read(d.resolve("exp8_raw.csv")).rows().forEach(r -> raw.row(r.toArray()));
+            FetchPolicySummary.read(d.resolve("exp8_bip37_raw.csv")).rows().forEach(r -> bip37.row(r.toArray()));
+            setups.add(FetchPolicySummary.Setup.read(d.resolve("exp8_setup.csv")));
+        }
+        FetchPolicySummary.Setup first = setups.get(0);
+        int seeds = 0;
+        int wallets = 0;
+        double elements = 0;
+        double bytes = 0;
+        double build = 0;
+        double sync = 0;
+        for (FetchPolicySummary.Setup s : setups) {
+            seeds += s.seeds();
+            wallets += s.wallets();
+            elements += s.elementsPerBlock() * s.seeds();
+            bytes += s.rawBlockBytes() * s.seeds();
+            build += s.buildSeconds();
+            sync += s.syncSeconds();
+        }
+        FetchPolicySummary.Setup setup = new FetchPolicySummary.Setup(
+                first.blocks(),
+                seeds,
+                wallets,
+                elements / seeds,
+                bytes / seeds,
+                first.bytesPerElement(),
+                build,
+                sync,
+                first.threads());
+        raw.write(dir.resolve("exp8_raw.csv"));
+        bip37.write(dir.resolve("exp8_bip37_raw.csv"));
+        setup.write(dir.resolve("exp8_setup.csv"));
+        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37);
     }
 
     /** Summary, plots and report from the raw rows. */
@@ -335,23 +403,25 @@ public final class FetchPolicyExperiment {
             FetchPolicySummary.Setup setup,
             List<Setting> settings,
             Csv raw,
-            Csv bip37) {
+            Csv bip37Raw) {
         Csv summary = FetchPolicySummary.summarise(lab, raw);
         summary.write(dir.resolve("exp8_summary.csv"));
+        Csv bip37 = bip37Summary(shape, bip37Raw);
+        bip37.write(dir.resolve("exp8_bip37.csv"));
         List<String> plots = FetchPolicyPlots.plots(dir, shape.walletSizes(), summary);
         FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, bip37, plots);
     }
 
     /**
      * Rewrites summary, plots and report from the {@code exp8_raw.csv}, {@code exp8_setup.csv} and
-     * {@code exp8_bip37.csv} in the output
+     * {@code exp8_bip37_raw.csv} in the output
      * directory without re-running the syncs (the raw rows do not depend on which policy is the default).
      */
     public static void rerender(Lab lab) {
         Path dir = lab.dir(DIR);
         Csv raw = FetchPolicySummary.read(dir.resolve("exp8_raw.csv"));
         FetchPolicySummary.Setup setup = FetchPolicySummary.Setup.read(dir.resolve("exp8_setup.csv"));
-        Csv bip37 = FetchPolicySummary.read(dir.resolve("exp8_bip37.csv"));
+        Csv bip37 = FetchPolicySummary.read(dir.resolve("exp8_bip37_raw.csv"));
         report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37);
     }
 

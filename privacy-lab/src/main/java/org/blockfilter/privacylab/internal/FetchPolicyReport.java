@@ -81,7 +81,8 @@ final class FetchPolicyReport {
                 "Cost: " + Lab.count(syncs) + " real wallet syncs (" + setup.wallets() + " wallets x "
                         + settings.size() + " settings x 2 sessions) in " + Math.round(setup.syncSeconds())
                         + " s, chains built in " + Math.round(setup.buildSeconds()) + " s, on " + setup.threads()
-                        + " threads (a 2-core machine shared with other jobs)."));
+                        + " threads per chain seed, times summed over the seeds (they may run in parallel"
+                        + " processes, see FetchPolicyExperiment.merge), on a 2-core machine shared with other jobs."));
 
         rep.heading("Results: P_h(1) by adversary, and the bandwidth each policy costs");
         rep.paragraph("Source 0's adversaries (experiment 5's) and the policy-aware ones:");
