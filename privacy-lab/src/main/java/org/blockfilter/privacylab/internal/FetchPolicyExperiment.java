@@ -111,7 +111,7 @@ public final class FetchPolicyExperiment {
                 ? ProfileShapedChain.Shape.mainnet(120, new int[] {1, 10}, new int[] {4, 2}, 250)
                         .withTxPerBlock(150)
                         .withPriorOutputs(200_000)
-                : ProfileShapedChain.Shape.mainnet(150, new int[] {1, 10}, new int[] {4, 2}, 250);
+                : ProfileShapedChain.Shape.mainnet(100, new int[] {1, 10}, new int[] {4, 1}, 250);
     }
 
     /** Chain seeds: each a different chain (and wallets); intervals carry the variance between them. */
