@@ -15,8 +15,8 @@ import org.blockfilter.wallet.sync.FetchPolicy;
 
 /**
  * Experiment 8: the real wallet's block-fetch policy, measured. Lab wallets (HD, P2WPKH, watch-only from their
- * account key) sync a {@link RealChain} built from experiment 5's {@link ProfileShapedChain} at mainnet block size,
- * for several chain seeds, with the wallet module's real {@link org.blockfilter.wallet.sync.SyncEngine} over k
+ * account key) sync a {@link RealChain} built from experiment 5's {@link ProfileShapedChain} (a quarter of mainnet's
+ * transactions per block in full mode, see {@link #MAINNET_TX_PER_BLOCK_SHARE_DIVISOR}), for several chain seeds, with the wallet module's real {@link org.blockfilter.wallet.sync.SyncEngine} over k
  * in-memory sources that log every filter and block request ({@link FetchPolicyRun}). Each wallet syncs twice (a
  * second session: rescan from its birthday). The adversaries of {@link FetchPolicyAdversaries} then rank the chain's
  * scripts from what each observer saw; P_h(1) per wallet, the mean per (N, sources, policy, adversary) with a Wilson
@@ -105,13 +105,23 @@ public final class FetchPolicyExperiment {
         return i >= 0 ? i : SPECS.size() + TOR_SPECS.indexOf(spec);
     }
 
-    /** Experiment 5's chain at mainnet's statistics (block size included); quick mode: short, small blocks. */
+    /**
+     * Full mode's blocks hold mainnet's transactions per block divided by this. The wallet verifies each downloaded
+     * block by matching every script the block requires against its filter one at a time, a cost that grows with the
+     * square of the block's elements: at mainnet size a 10-address wallet's sync took tens of CPU seconds, and the
+     * grid did not fit the machine's time box. 1 is mainnet.
+     */
+    static final int MAINNET_TX_PER_BLOCK_SHARE_DIVISOR = 4;
+
+    /** Experiment 5's chain at mainnet's statistics (transactions per block: see above); quick mode: short, small blocks. */
     static ProfileShapedChain.Shape shape(boolean quick) {
         return quick
                 ? ProfileShapedChain.Shape.mainnet(120, new int[] {1, 10}, new int[] {4, 2}, 250)
                         .withTxPerBlock(150)
                         .withPriorOutputs(200_000)
-                : ProfileShapedChain.Shape.mainnet(100, new int[] {1, 10}, new int[] {4, 1}, 250);
+                : ProfileShapedChain.Shape.mainnet(100, new int[] {1, 10}, new int[] {4, 1}, 250)
+                        .withTxPerBlock(org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
+                                / MAINNET_TX_PER_BLOCK_SHARE_DIVISOR);
     }
 
     /** Chain seeds: each a different chain (and wallets); intervals carry the variance between them. */

@@ -180,7 +180,8 @@ final class FetchPolicySummary {
         double z2 = z * z;
         double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
         double half = z * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-        return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
+        // At p = 0 (1) the bound is exactly 0 (1); the formula leaves a rounding residue there.
+        return new double[] {p <= 0 ? 0 : Math.max(0, centre - half), p >= 1 ? 1 : Math.min(1, centre + half)};
     }
 
     private static Csv csv(List<List<String>> rows) {

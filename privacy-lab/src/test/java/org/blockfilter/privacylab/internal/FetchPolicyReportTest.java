@@ -62,6 +62,8 @@ class FetchPolicyReportTest {
         double[] ci = FetchPolicySummary.wilson(1.0, 24);
         assertEquals(24 / (24 + Stats.Z95 * Stats.Z95), ci[0], 1e-12);
         assertEquals(1.0, ci[1], 1e-12);
+        // and at 0 of n the lower bound is exactly 0, not a rounding residue
+        assertEquals(0.0, FetchPolicySummary.wilson(0.0, 6)[0]);
     }
 
     /**
