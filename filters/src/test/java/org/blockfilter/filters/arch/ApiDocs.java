@@ -30,8 +30,8 @@ import javax.tools.ToolProvider;
  * Finds the public API declarations of a source tree that have no Javadoc: every public or protected type, constructor,
  * method, field and enum constant that a user of the module can reach (its enclosing types are public too), in the
  * packages the caller names as API. Methods marked {@code @Override} inherit their documentation and are not required
- * to repeat it; record components are documented by the record's {@code @param} tags. Sources are parsed (not
- * compiled) with the JDK's own parser, so the check needs no classpath.
+ * to repeat it; a record's components, compact constructor and component accessors are documented by the record's
+ * {@code @param} tags. Sources are parsed (not compiled) with the JDK's own parser, so the check needs no classpath.
  *
  * <p>Why a scan and not javadoc's {@code -Xdoclint:missing}: doclint's {@code missing} group also demands an
  * {@code @param} and {@code @return} tag for every parameter and result, which for accessors like {@code height()}
@@ -112,7 +112,7 @@ public final class ApiDocs {
         public Void visitMethod(MethodTree method, Void unused) {
             boolean override = method.getModifiers().getAnnotations().stream()
                     .anyMatch(a -> a.getAnnotationType().toString().endsWith("Override"));
-            if (exposed(method.getModifiers()) && !override) {
+            if (exposed(method.getModifiers()) && !override && !recordMember(method)) {
                 boolean constructor = method.getName().contentEquals("<init>");
                 require(constructor ? "constructor" : "method", constructor ? enclosingName() : method.getName());
             }
@@ -129,6 +129,46 @@ public final class ApiDocs {
                 require(enumConstant ? "enum constant" : "field", field.getName());
             }
             return null;
+        }
+
+        /**
+         * A record's compact constructor or the explicit accessor of one of its components: javadoc documents both from
+         * the record's {@code @param} tags when they have no comment of their own.
+         */
+        private boolean recordMember(MethodTree method) {
+            if (!(getCurrentPath().getParentPath().getLeaf() instanceof ClassTree record)
+                    || record.getKind() != Tree.Kind.RECORD) {
+                return false;
+            }
+            if (method.getName().contentEquals("<init>")) {
+                return compact(method); // the parser gives the compact one the components as parameters
+            }
+            if (!method.getParameters().isEmpty()) {
+                return false;
+            }
+            return record.getMembers().stream()
+                    .anyMatch(m -> m instanceof VariableTree component
+                            && !component.getModifiers().getFlags().contains(Modifier.STATIC)
+                            && component.getName().contentEquals(method.getName()));
+        }
+
+        /** Whether a constructor's source has no parameter list between its name and its body. */
+        private boolean compact(MethodTree constructor) {
+            if (constructor.getBody() == null) {
+                return false;
+            }
+            var positions = docs.getSourcePositions();
+            long start = positions.getStartPosition(unit, constructor);
+            long body = positions.getStartPosition(unit, constructor.getBody());
+            try {
+                String head = unit.getSourceFile()
+                        .getCharContent(true)
+                        .subSequence((int) start, (int) body)
+                        .toString();
+                return !head.contains("(");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
 
         private static boolean isEnumConstant(VariableTree field) {

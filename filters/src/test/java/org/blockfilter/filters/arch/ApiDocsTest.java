@@ -58,6 +58,10 @@ class ApiDocsTest {
 
                     public record R(int x) {
                         public R {}
+
+                        public int x() { return x; }
+
+                        public R(String s) { this(s.length()); }
                     }
                 }
                 """);
@@ -76,7 +80,7 @@ class ApiDocsTest {
                         "p/A.java:28: enum E",
                         "p/A.java:28: enum constant ONE",
                         "p/A.java:34: record R",
-                        "p/A.java:35: constructor R"),
+                        "p/A.java:39: constructor R"),
                 found);
     }
 
