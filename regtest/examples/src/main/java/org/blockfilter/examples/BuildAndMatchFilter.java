@@ -35,7 +35,8 @@ public final class BuildAndMatchFilter {
         for (int height = 0; height <= tip; height++) {
             JsonNode served = json(server + "/api/v1/filters/" + height);
             String url = server + "/api/v1/blocks/" + served.get("blockHash").asText();
-            Block block = Block.read(ByteBuffer.wrap(get(url, "application/octet-stream").body()));
+            byte[] raw = get(url, "application/octet-stream").body(); // the block with its witnesses
+            Block block = Block.read(ByteBuffer.wrap(raw));
             for (Transaction tx : block.getTransactions()) {
                 tx.getOutputs().forEach(o -> outputs.put(o.getOutPointFor(), o.getScriptBytes()));
             }
@@ -52,7 +53,8 @@ public final class BuildAndMatchFilter {
     }
 
     private static HttpResponse<byte[]> get(String url, String accept) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Accept", accept).build();
+        HttpRequest request =
+                HttpRequest.newBuilder(URI.create(url)).header("Accept", accept).build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
     }
 

@@ -47,7 +47,8 @@ public final class SyncWalletFromJava {
         Balance balance = wallet.ledger().balance(wallet.headers().tipHeight());
         System.out.println("spendable " + balance.spendable().toPlainString() + " BTC");
         for (HistoryEntry tx : wallet.ledger().history()) {
-            System.out.println(tx.txid() + " at height " + tx.height() + ": " + tx.net().toPlainString() + " BTC");
+            System.out.println(
+                    tx.txid() + " at height " + tx.height() + ": " + tx.net().toPlainString() + " BTC");
         }
     }
 }

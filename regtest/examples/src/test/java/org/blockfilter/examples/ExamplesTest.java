@@ -46,7 +46,11 @@ class ExamplesTest {
 
     private static String receiveAddress(List<String> mnemonic) {
         WalletKeys keys = WalletKeys.fromMnemonic(
-                mnemonic, "", Chain.REGTEST.addressNetwork(), WalletKeys.DEFAULT_GAP_LIMIT, List.of(AddressKind.P2WPKH));
+                mnemonic,
+                "",
+                Chain.REGTEST.addressNetwork(),
+                WalletKeys.DEFAULT_GAP_LIMIT,
+                List.of(AddressKind.P2WPKH));
         return keys.nextReceive(AddressKind.P2WPKH).address().toString();
     }
 
@@ -69,12 +73,18 @@ class ExamplesTest {
         JsonNode paid = server.faucet(receiveAddress(List.of(MNEMONIC.split(" "))), "1.5");
 
         ExampleRun run = ExampleRun.of(
-                dir, SyncWalletFromJava.class, server.url(), dir.resolve("w.json").toString(), MNEMONIC);
+                dir,
+                SyncWalletFromJava.class,
+                server.url(),
+                dir.resolve("w.json").toString(),
+                MNEMONIC);
 
         assertEquals(0, run.exitCode(), run.toString());
         assertTrue(run.out().contains("spendable 1.5 BTC"), "the payment synced:\n" + run);
         assertTrue(
-                run.out().contains(paid.get("txid").asText() + " at height " + paid.get("height").asInt() + ": 1.5 BTC"),
+                run.out()
+                        .contains(paid.get("txid").asText() + " at height "
+                                + paid.get("height").asInt() + ": 1.5 BTC"),
                 "the payment is in the history:\n" + run);
     }
 }

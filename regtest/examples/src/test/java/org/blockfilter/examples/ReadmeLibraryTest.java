@@ -37,8 +37,10 @@ class ReadmeLibraryTest {
     @Test
     void everyJavaBlockIsPartOfTheExampleItLinks() throws IOException {
         String section = section();
-        Matcher block = Pattern.compile("\\(regtest/examples/src/main/java/org/blockfilter/examples/(\\w+\\.java)\\)"
-                        + "(?:(?!```).)*?```java\\n(.*?)```", Pattern.DOTALL)
+        Matcher block = Pattern.compile(
+                        "\\(regtest/examples/src/main/java/org/blockfilter/examples/(\\w+\\.java)\\)"
+                                + "(?:(?!```).)*?```java\\n(.*?)```",
+                        Pattern.DOTALL)
                 .matcher(section);
         List<String> shown = new ArrayList<>();
         while (block.find()) {
