@@ -17,6 +17,11 @@ import org.blockfilter.wallet.sync.VerifiedHeaderChain;
 public final class WalletUpdates {
     private WalletUpdates() {}
 
+    /**
+     * Applies one verified update to the wallet in memory: a reorg first if the header chain forked (transactions,
+     * filter headers, checkpoints and scan above the fork go), then new headers, filter headers, checkpoints, the scan
+     * height, the matched transactions and the scripts they used (which slide the gap window).
+     */
     public static void apply(LightWallet w, SyncUpdate u) {
         u.headerFork().ifPresent(fork -> {
             VerifiedHeaderChain chain = w.headers();

@@ -42,6 +42,9 @@ public final class FeeBumper {
     private final LightWallet wallet;
     private final Spender spender;
 
+    /**
+     * A fee bumper for the wallet's pending payments; it signs with the wallet's keys, so the wallet must be unlocked.
+     */
     public FeeBumper(LightWallet wallet) {
         this.wallet = wallet;
         this.spender = new Spender(wallet);

@@ -59,6 +59,7 @@ public final class Spender {
     private final LightWallet wallet;
     private final SecureRandom random = new SecureRandom();
 
+    /** A spender for the wallet; it signs with the wallet's keys and moves its change index. */
     public Spender(LightWallet wallet) {
         this.wallet = wallet;
     }

@@ -151,6 +151,10 @@ public final class WalletFile {
         }
     }
 
+    /**
+     * Reads, changes and writes the wallet file under its lock, waiting for another process's lock up to the default
+     * time; returns what was written.
+     */
     public static WalletFileContent update(Path path, UnaryOperator<WalletFileContent> change) {
         return update(path, change, DEFAULT_LOCK_WAIT);
     }

@@ -49,7 +49,9 @@ import java.util.Locale;
  * @param jitterMillis the longest pause before a block request, 0..{@link #MAX_JITTER_MILLIS}
  */
 public record FetchPolicy(boolean spread, int decoys, int clusters, boolean shuffle, int jitterMillis) {
+    /** Most decoy seed blocks per matched block. */
     public static final int MAX_DECOYS = 16;
+    /** Most common-input cluster seed blocks per matched block. */
     public static final int MAX_CLUSTERS = 8;
     /** The most distinct input scripts a decoy cluster may have. */
     public static final int MAX_CLUSTER_INPUTS = 16;
@@ -58,6 +60,7 @@ public record FetchPolicy(boolean spread, int decoys, int clusters, boolean shuf
     /** A decoy cluster is adopted only if its scripts are in at most this many filters of its look-back window. */
     public static final int CLUSTER_MAX_BLOCKS = 32;
 
+    /** Longest pause allowed before a block request (one minute). */
     public static final int MAX_JITTER_MILLIS = 60_000;
     /** A decoy script is adopted only if it is in at most this many filters from its seed block to its matched block. */
     public static final int DECOY_MAX_BLOCKS = 6;
