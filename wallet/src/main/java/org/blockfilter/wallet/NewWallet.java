@@ -93,26 +93,32 @@ public final class NewWallet {
                     "");
         }
 
+        /** These options with {@code gapLimit} unused addresses derived ahead on each chain. */
         public Options withGapLimit(int gapLimit) {
             return new Options(chain, gapLimit, birthday, sealing, scryptN, checkpoints, bip39Passphrase);
         }
 
+        /** These options with the wallet born at {@code birthday}: its first sync scans from there. */
         public Options withBirthday(Birthday birthday) {
             return new Options(chain, gapLimit, birthday, sealing, scryptN, checkpoints, bip39Passphrase);
         }
 
+        /** These options with the file sealed as {@code sealing} says (watch-only wallets need {@link Sealing#NONE}). */
         public Options withSealing(Sealing sealing) {
             return new Options(chain, gapLimit, birthday, sealing, scryptN, checkpoints, bip39Passphrase);
         }
 
+        /** These options with scrypt cost {@code scryptN} for sealing the secret (a power of two). */
         public Options withScryptN(int scryptN) {
             return new Options(chain, gapLimit, birthday, sealing, scryptN, checkpoints, bip39Passphrase);
         }
 
+        /** These options with header sync starting from {@code checkpoints} instead of the shipped ones. */
         public Options withCheckpoints(List<HeaderCheckpoint> checkpoints) {
             return new Options(chain, gapLimit, birthday, sealing, scryptN, checkpoints, bip39Passphrase);
         }
 
+        /** These options with the BIP 39 passphrase (the "25th word") mixed into the seed. */
         public Options withBip39Passphrase(String bip39Passphrase) {
             return new Options(chain, gapLimit, birthday, sealing, scryptN, checkpoints, bip39Passphrase);
         }
