@@ -30,15 +30,16 @@ import org.blockfilter.server.index.IngestSettings;
 import org.blockfilter.server.index.NodeAnswerException;
 import org.blockfilter.server.index.NodeHealth;
 import org.blockfilter.server.index.RpcBlockSource;
-import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.node.NodeChain;
 import org.blockfilter.server.node.RpcNodeGateway;
 import org.blockfilter.server.p2p.NetRange;
 import org.blockfilter.server.p2p.P2pConfig;
 import org.blockfilter.server.p2p.P2pServer;
+import org.blockfilter.server.read.StoreFilterIndexReader;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.rpc.RpcException;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoreException;
 import org.slf4j.Logger;
@@ -380,13 +381,13 @@ public final class ServerMain implements Callable<Integer> {
                 client.endpoint(),
                 chain,
                 dir,
-                store.tip().map(IndexStore.ChainTip::height).orElse(-1));
+                store.tip().map(ChainTip::height).orElse(-1));
 
         if (exitWhenSynced) {
             FilterIndexer.SyncResult result = indexer.syncOnce();
             LOG.info(
                     "event=synced height={} connected={} disconnected={}",
-                    store.tip().map(IndexStore.ChainTip::height).orElse(-1),
+                    store.tip().map(ChainTip::height).orElse(-1),
                     result.connected(),
                     result.disconnected());
             return 0;
@@ -461,12 +462,12 @@ public final class ServerMain implements Callable<Integer> {
         catchUp.scheduleWithFixedDelay(
                 () -> {
                     try {
-                        Optional<IndexStore.ChainTip> before = store.tip();
-                        Optional<IndexStore.ChainTip> after = store.catchUp();
+                        Optional<ChainTip> before = store.tip();
+                        Optional<ChainTip> after = store.catchUp();
                         if (!after.equals(before)) {
                             LOG.info(
                                     "event=secondary_tip height={} hash={}",
-                                    after.map(IndexStore.ChainTip::height).orElse(-1),
+                                    after.map(ChainTip::height).orElse(-1),
                                     after.map(t -> t.hash().toString()).orElse("-"));
                         }
                     } catch (StoreException e) {
@@ -484,7 +485,7 @@ public final class ServerMain implements Callable<Integer> {
                 client.endpoint(),
                 chain,
                 dir,
-                store.tip().map(IndexStore.ChainTip::height).orElse(-1));
+                store.tip().map(ChainTip::height).orElse(-1));
         System.out.println("blockfilter-server: serving the index in " + dir + " read-only (secondary)");
         System.out.println("  status          " + rest.baseUri() + "/api/v1/status");
         // The default P2P port is the primary's; a secondary listens only where it is told to.

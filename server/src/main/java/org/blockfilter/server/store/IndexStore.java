@@ -19,7 +19,6 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -109,13 +108,6 @@ public final class IndexStore implements AutoCloseable {
     private volatile Optional<ChainTip> tip;
     private boolean closed;
     private final StoreDamage damage = new StoreDamage();
-
-    /** Height and hash of the highest indexed best-chain block. */
-    public record ChainTip(int height, Sha256Hash hash) {
-        public ChainTip {
-            Objects.requireNonNull(hash, "hash");
-        }
-    }
 
     private IndexStore(Path dir, int undoDepth, Path secondaryDir) throws RocksDBException {
         this.undoDepth = undoDepth;

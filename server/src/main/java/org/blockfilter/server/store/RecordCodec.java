@@ -45,12 +45,12 @@ final class RecordCodec {
     }
 
     /** The tip value's height and hash. */
-    static IndexStore.ChainTip decodeTip(byte[] value) {
+    static ChainTip decodeTip(byte[] value) {
         if (value.length != 36) {
             throw new StoreException("store corrupt: tip record has " + value.length + " bytes");
         }
         ByteBuffer in = ByteBuffer.wrap(value);
-        return new IndexStore.ChainTip(in.getInt(), readHash(in));
+        return new ChainTip(in.getInt(), readHash(in));
     }
 
     /** The height a block record starts with, without decoding the rest. */

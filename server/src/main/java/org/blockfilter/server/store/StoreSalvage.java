@@ -36,7 +36,7 @@ public final class StoreSalvage {
     private StoreSalvage() {}
 
     /** The highest height entry as a tip; empty if there is none. */
-    static Optional<IndexStore.ChainTip> highestHeightEntry(RocksDB db, ColumnFamilyHandle heights)
+    static Optional<ChainTip> highestHeightEntry(RocksDB db, ColumnFamilyHandle heights)
             throws RocksDBException {
         try (RocksIterator it = db.newIterator(heights)) {
             it.seekToLast();
@@ -45,7 +45,7 @@ public final class StoreSalvage {
                 return Optional.empty();
             }
             return Optional.of(
-                    new IndexStore.ChainTip(ByteBuffer.wrap(it.key()).getInt(), Sha256Hash.wrapReversed(it.value())));
+                    new ChainTip(ByteBuffer.wrap(it.key()).getInt(), Sha256Hash.wrapReversed(it.value())));
         }
     }
 

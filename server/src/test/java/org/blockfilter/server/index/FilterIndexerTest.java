@@ -20,6 +20,9 @@ import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionOutPoint;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.server.read.IndexedFilter;
+import org.blockfilter.server.read.StoreFilterIndexReader;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.IndexStore.Family;
 import org.blockfilter.server.store.StoredBlock;
@@ -292,7 +295,7 @@ class FilterIndexerTest {
             assertEquals(-1, reader.tip().height());
             sync(store, chain);
 
-            assertEquals(new FilterIndexReader.Tip(4, chain.blockAt(4).getHash()), reader.tip());
+            assertEquals(new ChainTip(4, chain.blockAt(4).getHash()), reader.tip());
             Sha256Hash h2 = chain.blockAt(2).getHash();
             assertEquals(Optional.of(h2), reader.hashAt(2));
             assertEquals(2, reader.heightOf(h2).getAsInt());

@@ -37,7 +37,7 @@ class IndexStoreTest {
             UnspentOutput coin = out("a", 0, 7);
             store.connect(genesis, List.of(), List.of(coin), true);
 
-            assertEquals(Optional.of(new IndexStore.ChainTip(0, genesis.blockHash())), store.tip());
+            assertEquals(Optional.of(new ChainTip(0, genesis.blockHash())), store.tip());
             assertEquals(Optional.of(genesis), store.block(genesis.blockHash()));
             assertEquals(Optional.of(genesis.blockHash()), store.hashAt(0));
             assertEquals(Optional.of(genesis.blockHash()), store.genesis());
@@ -99,7 +99,7 @@ class IndexStoreTest {
 
             assertArrayEquals(coin.script(), script(store, coin).orElseThrow());
             assertTrue(script(store, change).isEmpty());
-            assertEquals(Optional.of(new IndexStore.ChainTip(0, genesis.blockHash())), store.tip());
+            assertEquals(Optional.of(new ChainTip(0, genesis.blockHash())), store.tip());
             assertTrue(store.hashAt(1).isEmpty());
             // The disconnected block's filter stays retrievable by hash, but it is no longer active.
             assertEquals(Optional.of(b1), store.block(b1.blockHash()));
@@ -152,7 +152,7 @@ class IndexStoreTest {
         }
         try (IndexStore store = IndexStore.open(dir)) {
             assertEquals(digest, store.contentDigest());
-            assertEquals(Optional.of(new IndexStore.ChainTip(1, b1.blockHash())), store.tip());
+            assertEquals(Optional.of(new ChainTip(1, b1.blockHash())), store.tip());
         }
     }
 

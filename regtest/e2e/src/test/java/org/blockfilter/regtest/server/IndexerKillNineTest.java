@@ -13,6 +13,7 @@ import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.GroundTruth;
 import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 import org.junit.jupiter.api.AfterEach;
@@ -87,7 +88,7 @@ class IndexerKillNineTest {
                 child.killNine();
                 int committed = child.lastBlockLogged();
                 try (IndexStore store = IndexStore.open(crashed)) {
-                    int tip = store.tip().map(IndexStore.ChainTip::height).orElse(-1);
+                    int tip = store.tip().map(ChainTip::height).orElse(-1);
                     assertTrue(
                             tip >= committed,
                             "kill " + kill + ": block " + committed + " was reported committed but the store's tip is "

@@ -1,4 +1,4 @@
-package org.blockfilter.server.index;
+package org.blockfilter.server.read;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
