@@ -30,8 +30,6 @@ import org.rocksdb.WriteOptions;
  * from the node. Stateless.
  */
 public final class StoreSalvage {
-    private static final byte[] KEY_GENESIS = "genesis".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] KEY_TIP = "tip".getBytes(StandardCharsets.US_ASCII);
 
     private StoreSalvage() {}
 
@@ -83,11 +81,11 @@ public final class StoreSalvage {
                     if (keepBelow > 0) {
                         batch.put(
                                 out.handle(IndexStore.Family.META),
-                                KEY_GENESIS,
+                                RecordCodec.KEY_GENESIS,
                                 indexed.get(0).serialize());
                         batch.put(
                                 out.handle(IndexStore.Family.META),
-                                KEY_TIP,
+                                RecordCodec.KEY_TIP,
                                 RecordCodec.tipValue(
                                         keepBelow - 1,
                                         indexed.get(keepBelow - 1).serialize()));

@@ -121,7 +121,7 @@ class FilterIndexerTest {
             assertIndexMatchesChain(store, chain);
             try (IndexStore fresh = IndexStore.open(dir.resolve("fresh"))) {
                 sync(fresh, chain);
-                assertEquals(fresh.contentDigest(CHAIN_STATE), store.contentDigest(CHAIN_STATE));
+                assertEquals(fresh.inspection().contentDigest(CHAIN_STATE), store.inspection().contentDigest(CHAIN_STATE));
             }
             StoreFilterIndexReader reader = new StoreFilterIndexReader(store);
             for (Sha256Hash stale : dropped) {
@@ -185,7 +185,7 @@ class FilterIndexerTest {
             assertIndexMatchesChain(store, b);
             try (IndexStore fresh = IndexStore.open(dir.resolve("fresh"))) {
                 sync(fresh, b);
-                assertEquals(fresh.contentDigest(CHAIN_STATE), store.contentDigest(CHAIN_STATE));
+                assertEquals(fresh.inspection().contentDigest(CHAIN_STATE), store.inspection().contentDigest(CHAIN_STATE));
             }
         }
     }
@@ -201,7 +201,7 @@ class FilterIndexerTest {
                 IndexStore fresh = IndexStore.open(dir.resolve("b"))) {
             assertEquals(new FilterIndexer.SyncResult(5, 0), sync(store, chain));
             sync(fresh, chain);
-            assertEquals(fresh.contentDigest(), store.contentDigest());
+            assertEquals(fresh.inspection().contentDigest(), store.inspection().contentDigest());
         }
     }
 
@@ -210,13 +210,13 @@ class FilterIndexerTest {
         MinedChainSource chain = new MinedChainSource().mine(3);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
-            Sha256Hash before = store.contentDigest();
+            Sha256Hash before = store.inspection().contentDigest();
             chain.mineSpendingUnknownOutput();
 
             IndexingException e = assertThrows(IndexingException.class, () -> sync(store, chain));
 
             assertTrue(e.getMessage().contains("not in the unspent-output map"), e.getMessage());
-            assertEquals(before, store.contentDigest());
+            assertEquals(before, store.inspection().contentDigest());
         }
     }
 

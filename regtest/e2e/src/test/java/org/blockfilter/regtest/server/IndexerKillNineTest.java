@@ -63,7 +63,7 @@ class IndexerKillNineTest {
         List<StoredBlock> referenceChain;
         try (IndexStore store = IndexStore.open(reference)) {
             assertEquals(finalHeight, store.tip().orElseThrow().height());
-            expected = store.contentDigest();
+            expected = store.inspection().contentDigest();
             referenceChain =
                     store.activeRange(0, store.tip().orElseThrow().hash()).orElseThrow();
         }
@@ -117,7 +117,7 @@ class IndexerKillNineTest {
             assertEquals(0, child.awaitExit(TIMEOUT), "run after the last kill");
         }
         try (IndexStore store = IndexStore.open(crashed)) {
-            assertEquals(expected, store.contentDigest(), "byte-identical to the uninterrupted run");
+            assertEquals(expected, store.inspection().contentDigest(), "byte-identical to the uninterrupted run");
         }
     }
 }

@@ -52,12 +52,12 @@ class ServerMainEmbeddedTest {
                 assertEquals(FilterHeaders.next(b.filterHash(), prev), b.filterHeader(), "height " + b.height());
                 prev = b.filterHeader();
             }
-            digest = store.contentDigest();
+            digest = store.inspection().contentDigest();
         }
 
         assertEquals(0, ServerMain.run(args));
         try (IndexStore store = IndexStore.open(dir)) {
-            assertEquals(digest, store.contentDigest(), "the same demo chain again: nothing changes");
+            assertEquals(digest, store.inspection().contentDigest(), "the same demo chain again: nothing changes");
         }
     }
 }
