@@ -372,7 +372,7 @@ public final class BlockfilterServer implements AutoCloseable {
      * node, in that order (the reverse of starting), each once. Idempotent; a part that fails to
      * close does not keep the others open.
      *
-     * @throws StoreException if a part failed to close (the first failure, the others suppressed)
+     * @throws IllegalStateException if a part failed to close (the first failure, the others suppressed)
      */
     @Override
     public void close() {
@@ -391,7 +391,7 @@ public final class BlockfilterServer implements AutoCloseable {
             } catch (Exception e) {
                 LOG.warn("event=close_failed resource={} error=\"{}\"", part, e.toString());
                 if (failure == null) {
-                    failure = new StoreException("cannot close " + part + ": " + e, e);
+                    failure = new IllegalStateException("cannot close " + part + ": " + e, e);
                 } else {
                     failure.addSuppressed(e);
                 }

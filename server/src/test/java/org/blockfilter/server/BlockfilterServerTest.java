@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import org.blockfilter.regtest.embedded.LiveDemo;
+import org.blockfilter.server.export.StaticExport;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.store.IndexStore;
 import org.junit.jupiter.api.Test;
@@ -70,6 +72,10 @@ class BlockfilterServerTest {
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), p2pPort)) {
                 assertTrue(s.isConnected());
             }
+            StaticExport.Result export = server.export(dir.resolve("export"), 2, true);
+            assertEquals(BLOCKS - 2, export.tipHeight(), "the export stops the safety depth below the tip");
+            assertEquals(BLOCKS - 1, export.blocksWritten(), "raw blocks 0..tip-2 from the node");
+            assertTrue(Files.readString(dir.resolve("export").resolve(StaticExport.INDEX)).contains("regtest"));
             server.close();
             server.close(); // each part is closed once; a second close does nothing
         }

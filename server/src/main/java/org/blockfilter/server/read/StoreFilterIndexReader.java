@@ -19,6 +19,7 @@ import org.blockfilter.server.store.StoredBlock;
 public final class StoreFilterIndexReader implements FilterIndexReader {
     private final IndexStore store;
 
+    /** Reads {@code store}, primary or secondary, as it is when each call runs. */
     public StoreFilterIndexReader(IndexStore store) {
         this.store = Objects.requireNonNull(store, "store");
     }

@@ -11,6 +11,7 @@ public interface ActiveRangeCursor extends AutoCloseable {
     /** Height of the range's last block. */
     int stopHeight();
 
+    /** Whether the range has a block after the ones read so far. */
     boolean hasNext();
 
     /**

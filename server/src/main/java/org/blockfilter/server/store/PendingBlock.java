@@ -16,6 +16,7 @@ public final class PendingBlock implements AutoCloseable {
         this.batch = batch;
     }
 
+    /** The block this batch connects. */
     public StoredBlock block() {
         return block;
     }
