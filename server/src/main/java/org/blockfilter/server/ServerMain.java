@@ -151,8 +151,10 @@ public final class ServerMain implements Callable<Integer> {
             System.out.println("  API docs        " + base + "/swagger  (OpenAPI: " + base + "/api/v1/openapi.json)");
             System.out.println("  metrics         " + base + "/metrics");
         }
-        s.p2pAddress().ifPresent(a -> System.out.println("  BIP 157 P2P     " + a.getAddress().getHostAddress()
-                + ":" + a.getPort() + "  (e.g. wallet sync --peer, BDK's CbfBuilder().peers)"));
+        s.p2pAddress()
+                .ifPresent(a ->
+                        System.out.println("  BIP 157 P2P     " + a.getAddress().getHostAddress() + ":" + a.getPort()
+                                + "  (e.g. wallet sync --peer, BDK's CbfBuilder().peers)"));
         System.out.println("Ctrl-C to stop.");
         System.out.flush();
     }

@@ -75,7 +75,8 @@ class BlockfilterServerTest {
             StaticExport.Result export = server.export(dir.resolve("export"), 2, true);
             assertEquals(BLOCKS - 2, export.tipHeight(), "the export stops the safety depth below the tip");
             assertEquals(BLOCKS - 1, export.blocksWritten(), "raw blocks 0..tip-2 from the node");
-            assertTrue(Files.readString(dir.resolve("export").resolve(StaticExport.INDEX)).contains("regtest"));
+            assertTrue(Files.readString(dir.resolve("export").resolve(StaticExport.INDEX))
+                    .contains("regtest"));
             server.close();
             server.close(); // each part is closed once; a second close does nothing
         }
@@ -97,8 +98,7 @@ class BlockfilterServerTest {
                     .rest(RestConfig.defaults().withPort(restPort))
                     .p2p("127.0.0.1", taken.getLocalPort())
                     .build();
-            BlockfilterServer.StartException e =
-                    assertThrows(BlockfilterServer.StartException.class, server::start);
+            BlockfilterServer.StartException e = assertThrows(BlockfilterServer.StartException.class, server::start);
             assertTrue(e.getMessage().contains("cannot serve P2P"), e.getMessage());
             assertTrue(e.getMessage().contains("" + taken.getLocalPort()), e.getMessage());
             int nodePort = server.demo().orElseThrow().node().rpcUri().getPort();
@@ -118,11 +118,14 @@ class BlockfilterServerTest {
                     .dataDir(data)
                     .rest(RestConfig.defaults().withPort(taken.getLocalPort()))
                     .build();
-            BlockfilterServer.StartException e =
-                    assertThrows(BlockfilterServer.StartException.class, server::start);
+            BlockfilterServer.StartException e = assertThrows(BlockfilterServer.StartException.class, server::start);
             assertTrue(e.getMessage().contains("cannot serve HTTP"), e.getMessage());
             assertNothingLeft(
-                    before, data, -1, -1, server.demo().orElseThrow().node().rpcUri().getPort());
+                    before,
+                    data,
+                    -1,
+                    -1,
+                    server.demo().orElseThrow().node().rpcUri().getPort());
         }
     }
 
@@ -135,10 +138,12 @@ class BlockfilterServerTest {
 
     @Test
     void aSecondaryNeedsThePrimarysDataDirectory() {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> BlockfilterServer.builder()
-                .node(java.net.URI.create("http://u:p@127.0.0.1:1"))
-                .readOnlySecondary(null)
-                .build());
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
+                () -> BlockfilterServer.builder()
+                        .node(java.net.URI.create("http://u:p@127.0.0.1:1"))
+                        .readOnlySecondary(null)
+                        .build());
         assertTrue(e.getMessage().contains("dataDir"), e.getMessage());
     }
 
@@ -185,7 +190,8 @@ class BlockfilterServerTest {
     }
 
     private static String get(String url) throws IOException {
-        HttpURLConnection c = (HttpURLConnection) java.net.URI.create(url).toURL().openConnection();
+        HttpURLConnection c =
+                (HttpURLConnection) java.net.URI.create(url).toURL().openConnection();
         c.setConnectTimeout(30_000);
         c.setReadTimeout(60_000);
         try (InputStream in = c.getInputStream()) {

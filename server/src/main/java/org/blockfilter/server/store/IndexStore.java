@@ -503,7 +503,6 @@ public final class IndexStore implements AutoCloseable {
         return database.handle(family);
     }
 
-
     @Override
     public void close() {
         lock.writeLock().lock();

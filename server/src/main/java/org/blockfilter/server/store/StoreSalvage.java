@@ -34,16 +34,14 @@ public final class StoreSalvage {
     private StoreSalvage() {}
 
     /** The highest height entry as a tip; empty if there is none. */
-    static Optional<ChainTip> highestHeightEntry(RocksDB db, ColumnFamilyHandle heights)
-            throws RocksDBException {
+    static Optional<ChainTip> highestHeightEntry(RocksDB db, ColumnFamilyHandle heights) throws RocksDBException {
         try (RocksIterator it = db.newIterator(heights)) {
             it.seekToLast();
             if (!it.isValid()) {
                 it.status();
                 return Optional.empty();
             }
-            return Optional.of(
-                    new ChainTip(ByteBuffer.wrap(it.key()).getInt(), Sha256Hash.wrapReversed(it.value())));
+            return Optional.of(new ChainTip(ByteBuffer.wrap(it.key()).getInt(), Sha256Hash.wrapReversed(it.value())));
         }
     }
 

@@ -121,7 +121,9 @@ class FilterIndexerTest {
             assertIndexMatchesChain(store, chain);
             try (IndexStore fresh = IndexStore.open(dir.resolve("fresh"))) {
                 sync(fresh, chain);
-                assertEquals(fresh.inspection().contentDigest(CHAIN_STATE), store.inspection().contentDigest(CHAIN_STATE));
+                assertEquals(
+                        fresh.inspection().contentDigest(CHAIN_STATE),
+                        store.inspection().contentDigest(CHAIN_STATE));
             }
             StoreFilterIndexReader reader = new StoreFilterIndexReader(store);
             for (Sha256Hash stale : dropped) {
@@ -185,7 +187,9 @@ class FilterIndexerTest {
             assertIndexMatchesChain(store, b);
             try (IndexStore fresh = IndexStore.open(dir.resolve("fresh"))) {
                 sync(fresh, b);
-                assertEquals(fresh.inspection().contentDigest(CHAIN_STATE), store.inspection().contentDigest(CHAIN_STATE));
+                assertEquals(
+                        fresh.inspection().contentDigest(CHAIN_STATE),
+                        store.inspection().contentDigest(CHAIN_STATE));
             }
         }
     }

@@ -88,7 +88,8 @@ class IngestPipelineTest {
                     pipeline.committed(b);
                 }
             }
-            assertEquals(expected.inspection().contentDigest(), store.inspection().contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
         }
     }
 
@@ -112,7 +113,9 @@ class IngestPipelineTest {
             assertTrue(reorged.get());
             assertEquals(chain.height(), store.tip().orElseThrow().height());
             try (IndexStore fresh = reference("r", chain, chain.height())) {
-                assertEquals(fresh.inspection().contentDigest(CHAIN_STATE), store.inspection().contentDigest(CHAIN_STATE));
+                assertEquals(
+                        fresh.inspection().contentDigest(CHAIN_STATE),
+                        store.inspection().contentDigest(CHAIN_STATE));
             }
             assertFiltersMatch(store, chain);
         }
@@ -140,7 +143,8 @@ class IngestPipelineTest {
         try (IndexStore store = IndexStore.open(dir.resolve("p"));
                 IndexStore expected = reference("r", chain, 12)) {
             assertEquals(new FilterIndexer.SyncResult(13, 0), sync(store, source));
-            assertEquals(expected.inspection().contentDigest(), store.inspection().contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
         }
     }
 
@@ -252,7 +256,9 @@ class IngestPipelineTest {
             assertTrue(tip.height() < 80, "tip " + tip);
             assertEquals(chain.blockAt(tip.height()).getHash(), tip.hash());
             try (IndexStore expected = reference("r", chain, tip.height())) {
-                assertEquals(expected.inspection().contentDigest(), store.inspection().contentDigest());
+                assertEquals(
+                        expected.inspection().contentDigest(),
+                        store.inspection().contentDigest());
             }
         }
     }
@@ -265,7 +271,8 @@ class IngestPipelineTest {
                 IndexStore expected = reference("r", chain, 20);
                 FilterIndexer indexer = new FilterIndexer(store, fast, POLL)) {
             indexer.syncOnce();
-            assertEquals(expected.inspection().contentDigest(), store.inspection().contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
             // 20 blocks x 2 inputs; those spending an output of the same block never ask.
             assertTrue(indexer.status().ingest().prevoutsFromNode() > 0);
             assertTrue(fast.asked.get() > 0);
@@ -280,7 +287,8 @@ class IngestPipelineTest {
                 IndexStore expected = reference("r", chain, 20);
                 FilterIndexer indexer = new FilterIndexer(store, refusing, POLL)) {
             indexer.syncOnce();
-            assertEquals(expected.inspection().contentDigest(), store.inspection().contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
             assertEquals(0, indexer.status().ingest().prevoutsFromNode());
             assertEquals(0, refusing.asked.get());
         }

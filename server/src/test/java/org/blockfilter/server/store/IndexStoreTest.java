@@ -110,7 +110,8 @@ class IndexStoreTest {
     }
 
     private Sha256Hash digestWithoutBlocks(IndexStore store) {
-        return store.inspection().contentDigest(java.util.EnumSet.complementOf(java.util.EnumSet.of(IndexStore.Family.BLOCK)));
+        return store.inspection()
+                .contentDigest(java.util.EnumSet.complementOf(java.util.EnumSet.of(IndexStore.Family.BLOCK)));
     }
 
     private Sha256Hash digestWithoutBlocksAfterGenesisOnly(StoredBlock genesis, UnspentOutput coin) {

@@ -56,7 +56,8 @@ final class FollowingServer implements AutoCloseable {
     }
 
     InetSocketAddress p2pAddress() {
-        return new InetSocketAddress("127.0.0.1", server.p2pAddress().orElseThrow().getPort());
+        return new InetSocketAddress(
+                "127.0.0.1", server.p2pAddress().orElseThrow().getPort());
     }
 
     /** The index the server answers from. */

@@ -94,7 +94,9 @@ class ServerIndexAgainstBtcdTest {
             try (IndexStore fresh = IndexStore.open(tmp.resolve("fresh"));
                     FilterIndexer freshIndexer = new FilterIndexer(fresh, source(), Duration.ofMillis(100))) {
                 freshIndexer.syncOnce();
-                assertEquals(fresh.inspection().contentDigest(CHAIN_STATE), store.inspection().contentDigest(CHAIN_STATE));
+                assertEquals(
+                        fresh.inspection().contentDigest(CHAIN_STATE),
+                        store.inspection().contentDigest(CHAIN_STATE));
             }
 
             // Following the tip: the background indexer sees blocks btcd mines from now on.

@@ -37,8 +37,8 @@ final class ServerOnNode implements AutoCloseable {
 
     private ServerOnNode(RegtestNode node, URI rpcUri, boolean p2p) throws IOException {
         dir = Files.createTempDirectory("blockfilter-wallet-it-");
-        BitcoinRpc rpc =
-                new BitcoinRpc(JsonRpcClient.create(rpcUri, node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
+        BitcoinRpc rpc = new BitcoinRpc(
+                JsonRpcClient.create(rpcUri, node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
         BlockfilterServerBuilder builder = BlockfilterServer.builder()
                 .node(rpc)
                 .dataDir(indexDir())
