@@ -56,12 +56,13 @@ class BlockfilterServerTest {
         int restPort;
         int p2pPort;
         int nodePort;
-        try (BlockfilterServer server = BlockfilterServer.builder()
+        BlockfilterServer server = BlockfilterServer.builder()
                 .embeddedDemo(demo())
                 .dataDir(data)
                 .indexing(BlockfilterServer.Indexing.CATCH_UP_THEN_FOLLOW)
                 .p2p("127.0.0.1", 0)
-                .start()) {
+                .start();
+        try {
             assertEquals(BLOCKS, server.reader().tip().height(), "caught up before serving");
             restPort = server.rest().orElseThrow().port();
             p2pPort = server.p2pAddress().orElseThrow().getPort();
@@ -77,9 +78,10 @@ class BlockfilterServerTest {
             assertEquals(BLOCKS - 1, export.blocksWritten(), "raw blocks 0..tip-2 from the node");
             assertTrue(Files.readString(dir.resolve("export").resolve(StaticExport.INDEX))
                     .contains("regtest"));
+        } finally {
             server.close();
-            server.close(); // each part is closed once; a second close does nothing
         }
+        server.close(); // each part is closed once; a second close does nothing
         assertNothingLeft(before, data, restPort, p2pPort, nodePort);
         try (IndexStore store = IndexStore.open(data)) {
             assertEquals(BLOCKS, store.tip().orElseThrow().height(), "the index stays in the data directory");
