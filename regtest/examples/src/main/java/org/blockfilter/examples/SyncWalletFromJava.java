@@ -9,11 +9,9 @@ import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.LightWallet.Birthday;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.ledger.Balance;
 import org.blockfilter.wallet.ledger.HistoryEntry;
 import org.blockfilter.wallet.source.rest.RestSource;
-import org.blockfilter.wallet.store.SealedSecret;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.sync.SyncReport;
 
@@ -31,13 +29,10 @@ public final class SyncWalletFromJava {
 
         LightWallet wallet = NewWallet.create(
                 file,
-                Chain.REGTEST,
                 mnemonic,
                 passphrase,
                 List.of(AddressKind.P2WPKH),
-                WalletKeys.DEFAULT_GAP_LIMIT,
-                Birthday.ofHeight(0),
-                SealedSecret.DEFAULT_N);
+                NewWallet.Options.of(Chain.REGTEST).withBirthday(Birthday.ofHeight(0)));
         try (RestSource source = RestSource.create(server, Duration.ofSeconds(30))) {
             SyncReport report = new SyncEngine(wallet, List.of(source), progress -> {}).sync();
             System.out.println("synced to height " + report.tipHeight() + ", " + report.matchedBlocks()
