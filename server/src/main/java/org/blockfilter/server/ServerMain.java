@@ -70,8 +70,8 @@ public final class ServerMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
     private static final Duration RPC_TIMEOUT = Duration.ofSeconds(30);
-    /** Seconds between the demo's blocks unless --demo-block-interval says otherwise. */
-    public static final int DEFAULT_DEMO_BLOCK_INTERVAL_SECONDS = 10;
+    /** Seconds between the demo's blocks unless --demo-block-interval says otherwise (the node run alone's too). */
+    public static final int DEFAULT_DEMO_BLOCK_INTERVAL_SECONDS = LiveDemo.DEFAULT_BLOCK_INTERVAL_SECONDS;
     /** The embedded node's demo chains stop here (as EmbeddedNodeMain's --blocks): hours of signing beyond. */
     private static final int MAX_DEMO_BLOCKS = 100_000;
 
@@ -319,8 +319,9 @@ public final class ServerMain implements Callable<Integer> {
             problem = "--http-compression must be gzip or none: " + httpCompression;
         } else if (demoBlocks < 1 || demoBlocks > MAX_DEMO_BLOCKS) {
             problem = "--demo-blocks must be 1.." + MAX_DEMO_BLOCKS + ": " + demoBlocks;
-        } else if (demoBlockInterval < 0 || demoBlockInterval > 86_400) {
-            problem = "--demo-block-interval must be 0..86400 seconds: " + demoBlockInterval;
+        } else if (demoBlockInterval < 0 || demoBlockInterval > LiveDemo.MAX_BLOCK_INTERVAL_SECONDS) {
+            problem = "--demo-block-interval must be 0.." + LiveDemo.MAX_BLOCK_INTERVAL_SECONDS + " seconds: "
+                    + demoBlockInterval;
         }
         if (problem != null) {
             err.println("blockfilter-server: " + problem + " (see --help)");
