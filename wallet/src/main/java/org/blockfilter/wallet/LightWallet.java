@@ -18,6 +18,7 @@ import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.store.WalletFile;
 import org.blockfilter.wallet.store.WalletFileContent;
 import org.blockfilter.wallet.store.WalletFileException;
+import org.blockfilter.wallet.sync.DecoyGroup;
 import org.blockfilter.wallet.sync.FilterHeaderChain;
 import org.blockfilter.wallet.sync.VerifiedHeaderChain;
 
@@ -38,6 +39,8 @@ public final class LightWallet {
     final SealedSecret secret;
     private final Ledger ledger;
     private final Labels labels = new Labels();
+    /** The fetch policy's decoy groups, in adoption order; followed by every sync. */
+    final List<DecoyGroup> decoys = new ArrayList<>();
     /** The birthday height; -1 for a wallet born at the tip its first sync sees (until that sync). */
     int birthdayHeight;
     /** The birthday as a time; for a wallet born at the tip, its creation time until the birthday is fixed. */
@@ -364,6 +367,21 @@ public final class LightWallet {
 
     public int scannedHeight() {
         return scannedHeight;
+    }
+
+    /** The decoy groups the fetch policy adopted and every sync follows, in adoption order (a copy). */
+    public List<DecoyGroup> decoys() {
+        return List.copyOf(decoys);
+    }
+
+    /** Keeps {@code adopted} (after the groups kept so far). */
+    void addDecoys(List<DecoyGroup> adopted) {
+        decoys.addAll(adopted);
+    }
+
+    /** Forgets the decoy groups adopted for blocks above {@code height} (they left the chain). */
+    void dropDecoysAbove(int height) {
+        decoys.removeIf(g -> g.adoptedAt() > height);
     }
 
     public void setScannedHeight(int height) {

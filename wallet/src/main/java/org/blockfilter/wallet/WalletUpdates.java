@@ -11,7 +11,7 @@ import org.blockfilter.wallet.sync.VerifiedHeaderChain;
 
 /**
  * Where a sync's {@link SyncUpdate}s change a {@link LightWallet}: the one place the verified
- * chains, checkpoints, scan position, ledger and gap window move during a sync, in the order the
+ * chains, checkpoints, scan position, ledger, gap window and kept decoys move during a sync, in the order the
  * update's fields say. Saving is the caller's ({@link LightWallet#save()}). Stateless.
  */
 public final class WalletUpdates {
@@ -41,9 +41,13 @@ public final class WalletUpdates {
         for (OutputScript s : u.usedScripts()) {
             w.keys().markUsed(s);
         }
+        w.addDecoys(u.decoys());
     }
 
-    /** The blocks above {@code fork} left the best chain: so do their transactions, filter headers, checkpoints and scan. */
+    /**
+     * The blocks above {@code fork} left the best chain: so do their transactions, filter headers, checkpoints, scan
+     * and the decoys adopted for them.
+     */
     private static void reorg(LightWallet w, int fork) {
         w.headers().truncate(fork);
         w.ledger().rollbackAbove(fork);
@@ -51,6 +55,7 @@ public final class WalletUpdates {
         List<Sha256Hash> cps = w.checkpoints();
         w.setCheckpoints(cps.subList(0, Math.min(cps.size(), fork / Bip157.CHECKPOINT_INTERVAL)));
         w.setScannedHeight(Math.min(w.scannedHeight(), fork));
+        w.dropDecoysAbove(fork);
     }
 
     /**

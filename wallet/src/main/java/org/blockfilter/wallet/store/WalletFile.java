@@ -389,7 +389,9 @@ public final class WalletFile {
         verifyChecksum(path, tree);
         int version = tree == null ? -1 : tree.path("version").asInt(-1);
         try {
-            if (version == WalletFileContent.CURRENT_VERSION || version == WalletFileContent.VERSION_2) {
+            if (version == WalletFileContent.CURRENT_VERSION
+                    || version == WalletFileContent.VERSION_3
+                    || version == WalletFileContent.VERSION_2) {
                 return new Opened(JSON.treeToValue(tree, WalletFileContent.class), key);
             }
             if (version == LegacyWalletFileContent.VERSION) {
