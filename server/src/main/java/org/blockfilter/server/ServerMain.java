@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
+import org.blockfilter.regtest.embedded.LiveDemo;
 import org.blockfilter.server.index.IndexingException;
 import org.blockfilter.server.index.NodeAnswerException;
 import org.blockfilter.server.rpc.RpcException;
@@ -37,8 +38,8 @@ public final class ServerMain implements Callable<Integer> {
     public static final int DEFAULT_P2P_PORT = 8158;
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
-    /** Seconds between the demo's blocks unless --demo-block-interval says otherwise. */
-    public static final int DEFAULT_DEMO_BLOCK_INTERVAL_SECONDS = 10;
+    /** Seconds between the demo's blocks unless --demo-block-interval says otherwise (the node run alone's too). */
+    public static final int DEFAULT_DEMO_BLOCK_INTERVAL_SECONDS = LiveDemo.DEFAULT_BLOCK_INTERVAL_SECONDS;
 
     @CommandLine.Mixin
     ServerOptions options = new ServerOptions();

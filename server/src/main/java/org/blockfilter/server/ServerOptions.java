@@ -224,8 +224,9 @@ final class ServerOptions {
             problem = "--http-compression must be gzip or none: " + httpCompression;
         } else if (demoBlocks < 1 || demoBlocks > MAX_DEMO_BLOCKS) {
             problem = "--demo-blocks must be 1.." + MAX_DEMO_BLOCKS + ": " + demoBlocks;
-        } else if (demoBlockInterval < 0 || demoBlockInterval > 86_400) {
-            problem = "--demo-block-interval must be 0..86400 seconds: " + demoBlockInterval;
+        } else if (demoBlockInterval < 0 || demoBlockInterval > LiveDemo.MAX_BLOCK_INTERVAL_SECONDS) {
+            problem = "--demo-block-interval must be 0.." + LiveDemo.MAX_BLOCK_INTERVAL_SECONDS + " seconds: "
+                    + demoBlockInterval;
         }
         return problem;
     }
