@@ -19,6 +19,7 @@ import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.sync.SyncReport;
 
@@ -104,11 +105,14 @@ final class FetchPolicyRun {
         try {
             LightWallet wallet = NewWallet.watchOnly(
                     dir.resolve("wallet.json"),
-                    Chain.ofBitcoinj(RealChain.NETWORK),
-                    world.accounts()[w.index()].extendedPublicKey(),
-                    AddressKind.P2WPKH,
-                    WalletKeys.DEFAULT_GAP_LIMIT,
-                    LightWallet.Birthday.ofHeight(w.birth() + 1));
+                    List.of(HdAccount.watchOnly(
+                            world.accounts()[w.index()].extendedPublicKey(),
+                            AddressKind.P2WPKH,
+                            Chain.ofBitcoinj(RealChain.NETWORK).addressNetwork())),
+                    null,
+                    NewWallet.Options.of(Chain.ofBitcoinj(RealChain.NETWORK))
+                            .withBirthday(LightWallet.Birthday.ofHeight(w.birth() + 1))
+                            .withSealing(Sealing.NONE));
             int k = s.engineSources();
             RealChain.Log log1 = new RealChain.Log();
             SyncReport r1 = session(world, wallet, s, k, log1);
