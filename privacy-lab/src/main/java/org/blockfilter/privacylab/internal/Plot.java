@@ -229,7 +229,7 @@ public final class Plot {
 
     /** Names the x ticks (e.g. categories placed at 0, 1, 2 ...). */
     public Plot xTicks(java.util.function.Function<Double, String> label) {
-        chart.setCustomXAxisTickLabelsFormatter(label);
+        chart.getStyler().setxAxisTickLabelsFormattingFunction(label);
         chart.getStyler().setPlotGridVerticalLinesVisible(false);
         return this;
     }

@@ -20,7 +20,7 @@ class PaperComparisonTest {
         ph.row(
                 10,
                 10,
-                PaperComparison.printed(10, 10),
+                PaperPrinted.printed(10, 10),
                 model10,
                 ours10,
                 "0.80",
@@ -48,30 +48,30 @@ class PaperComparisonTest {
      */
     @Test
     void paperModelWithBitcoinjSizingReproducesBothPrintedValues() {
-        var f10 = PaperComparison.bitcoinjFilter(10);
+        var f10 = PaperPrinted.bitcoinjFilter(10);
         assertEquals(237, f10.sizeBytes());
         assertEquals(10, f10.hashFuncs());
         assertEquals(1.011e-10, PaperComparison.paperFalsePositiveRate(20, 120, Wallets.RATE_2014), 0.002e-10);
         double p10 = PaperComparison.paperModelPh(10, Lab.PAPER_UNIVERSE, 10);
         assertEquals(0.990, p10, 0.0005);
-        assertTrue(PaperComparison.reproducesPointNineNine(p10));
+        assertTrue(PaperPrinted.reproducesPointNineNine(p10));
         double p15 = PaperComparison.paperModelPh(15, Lab.PAPER_UNIVERSE, 15);
         assertEquals(0.795, p15, 0.002);
-        assertTrue(PaperComparison.almostPointEight(p15));
+        assertTrue(PaperPrinted.almostPointEight(p15));
         assertTrue(PaperComparison.paperModelPh(5, Lab.PAPER_UNIVERSE, 5) > p10, "N = 5 is above N = 10");
         // The continuous sizing (non-integer k) reproduces neither: its N = 10 value is 0.997.
         double cont = Metrics.ph(
                 10, PaperComparison.continuousFalsePositiveRate(20, 120, Wallets.RATE_2014) * Lab.PAPER_UNIVERSE, 10);
-        assertFalse(PaperComparison.reproducesPointNineNine(cont), "continuous: " + cont);
+        assertFalse(PaperPrinted.reproducesPointNineNine(cont), "continuous: " + cont);
     }
 
     /** Truncating k raises the rate: bitcoinj's N = 20 filter (k = 10, not 10.93) has the higher P_f. */
     @Test
     void truncatingTheHashCountRaisesTheRate() {
-        assertEquals(10, PaperComparison.bitcoinjFilter(20).hashFuncs());
+        assertEquals(10, PaperPrinted.bitcoinjFilter(20).hashFuncs());
         assertTrue(PaperComparison.paperFalsePositiveRate(40, 140, Wallets.RATE_2014)
                 > PaperComparison.continuousFalsePositiveRate(40, 140, Wallets.RATE_2014));
-        String reading = PaperComparison.paperReading(phTable(), Lab.PAPER_UNIVERSE);
+        String reading = PaperPrinted.paperReading(phTable(), Lab.PAPER_UNIVERSE);
         assertTrue(reading.contains("truncating k raises the rate"), reading);
         assertFalse(reading.contains("lower effective rate"), reading);
     }
@@ -93,7 +93,7 @@ class PaperComparisonTest {
 
     @Test
     void printedNumbersSitBesideTheModelAndTheLabsFigureForTheSameCell() {
-        Csv t = PaperComparison.printedTable(33_000_000L, phTable());
+        Csv t = PaperPrinted.printedTable(33_000_000L, phTable());
         List<String> n10 = t.rows().get(0);
         assertEquals("0.99", n10.get(1));
         assertEquals("0.99", n10.get(2), "the model column is the paper's model at its 33M addresses");
@@ -116,19 +116,19 @@ class PaperComparisonTest {
 
     @Test
     void differenceSentenceFollowsOursAgainstTheModelAtTheSameUniverse() {
-        String higher = PaperComparison.printedTable(33_000_000L, phTable("0.81", "0.82"))
+        String higher = PaperPrinted.printedTable(33_000_000L, phTable("0.81", "0.82"))
                 .rows()
                 .get(0)
                 .get(5);
         assertTrue(
                 higher.contains("is 0.82 where the paper's model at the same universe gives 0.81: higher, as Jensen"),
                 higher);
-        String equal = PaperComparison.printedTable(33_000_000L, phTable("1.0", "1.0"))
+        String equal = PaperPrinted.printedTable(33_000_000L, phTable("1.0", "1.0"))
                 .rows()
                 .get(0)
                 .get(5);
         assertTrue(equal.contains("equal at three significant digits"), equal);
-        String quick = PaperComparison.printedTable(200_000L, phTable("1.0", "1.0"))
+        String quick = PaperPrinted.printedTable(200_000L, phTable("1.0", "1.0"))
                 .rows()
                 .get(0)
                 .get(5);
@@ -137,7 +137,7 @@ class PaperComparisonTest {
 
     @Test
     void newWalletCapacityIsMeasuredOnBitcoinjsFilterNotCopiedFromThePaper() {
-        Csv t = PaperComparison.printedTable(33_000_000L, phTable());
+        Csv t = PaperPrinted.printedTable(33_000_000L, phTable());
         List<String> m = t.rows().get(2);
         assertEquals("102", m.get(1));
         // 2 elements (pubkey and hash) + 100 headroom, and bitcoinj's 201-byte, 10-function filter at 0.05%
@@ -146,12 +146,12 @@ class PaperComparisonTest {
 
     @Test
     void universeRowSaysWhenQuickModeTestsFewerAddressesThanThePaper() {
-        assertTrue(PaperComparison.printedTable(33_000_000L, phTable())
+        assertTrue(PaperPrinted.printedTable(33_000_000L, phTable())
                 .rows()
                 .get(3)
                 .get(5)
                 .startsWith("Same size"));
-        assertTrue(PaperComparison.printedTable(1_000_000L, phTable())
+        assertTrue(PaperPrinted.printedTable(1_000_000L, phTable())
                 .rows()
                 .get(3)
                 .get(5)
@@ -160,12 +160,12 @@ class PaperComparisonTest {
 
     @Test
     void onlyThePrintedPhCellIsFilledAndFourSourcesAreQuoted() {
-        assertEquals(4, PaperComparison.PRINTED_QUOTES.size());
-        assertEquals("0.99", PaperComparison.printed(10, 10));
+        assertEquals(4, PaperPrinted.PRINTED_QUOTES.size());
+        assertEquals("0.99", PaperPrinted.printed(10, 10));
         for (int n : PaperComparison.PAPER_NS) {
             for (int j = 1; j <= n; j++) {
                 if (n != 10 || j != 10) {
-                    assertEquals("", PaperComparison.printed(n, j), "N = " + n + ", j = " + j);
+                    assertEquals("", PaperPrinted.printed(n, j), "N = " + n + ", j = " + j);
                 }
             }
         }
@@ -174,6 +174,6 @@ class PaperComparisonTest {
     @Test
     void missingPhCellIsAClearError() {
         Csv empty = new Csv(phTable().header().toArray(String[]::new));
-        assertThrows(IllegalStateException.class, () -> PaperComparison.printedTable(33_000_000L, empty));
+        assertThrows(IllegalStateException.class, () -> PaperPrinted.printedTable(33_000_000L, empty));
     }
 }
