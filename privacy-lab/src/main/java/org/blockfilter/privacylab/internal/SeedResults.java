@@ -154,7 +154,7 @@ final class SeedResults {
                 "seed_probability_per_counter",
                 "fan_bound_per_counter",
                 "exact_poisson_tail_per_counter",
-                "exact_for_1e9_counters");
+                "union_bound_1e9_counters");
         for (int bits : new int[] {3, 4}) {
             int j = 1 << bits;
             double exact = poissonTail(Math.log(2), j);
@@ -164,7 +164,7 @@ final class SeedResults {
                     bits == 4 ? g3(SEED_OVERFLOW) : "",
                     g3(fanBound(j)),
                     g3(exact),
-                    g3(-Math.expm1(1e9 * Math.log1p(-exact))));
+                    g3(Math.min(1, 1e9 * exact)));
         }
         return t;
     }
@@ -213,7 +213,7 @@ final class SeedResults {
         List<String> four = overflow.rows().get(overflow.rows().size() - 1);
         rep.paragraph(String.format(
                 Locale.ROOT,
-                "Fan et al.'s bound at j = 16 is %s per counter, the seed's %s; the exact probability is %s, %.0f times smaller, so even a billion 4-bit counters overflow with probability %s. Three-bit counters (overflow at 8) would not do: %s per counter.",
+                "Fan et al.'s bound at j = 16 is %s per counter, the seed's %s; the exact probability is %s, %.0f times smaller, so a filter of a billion 4-bit counters has one overflow with probability at most %s (the union bound). Three-bit counters (overflow at 8) would not do: %s per counter.",
                 four.get(3),
                 four.get(2),
                 four.get(4),
