@@ -195,7 +195,7 @@ final class FetchPolicyAdversaries {
                     client.filter(Wallets.RATE_TODAY, (int) (seed + w.index())));
             double r = Math.pow(f.bitDensity(), f.hashFuncs());
             double q = 1 - (1 - r) * (1 - r);
-            long scripts = Bip158Experiment.scriptsFrom(chain, w.birth());
+            long scripts = Bip158Tables.scriptsFrom(chain, w.birth());
             double fp = Math.max(0, scripts - w.n()) * q;
             out.add(new double[] {w.n(), w.n() / (w.n() + fp), Math.log(w.n() + fp) / Math.log(2)});
         }
