@@ -39,6 +39,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -118,6 +119,11 @@ public final class IndexStore implements AutoCloseable {
     }
 
     private IndexStore(Path dir, int undoDepth, Path secondaryDir) throws RocksDBException {
+        this(dir, undoDepth, secondaryDir, WALRecoveryMode.PointInTimeRecovery);
+    }
+
+    private IndexStore(Path dir, int undoDepth, Path secondaryDir, WALRecoveryMode walRecovery)
+            throws RocksDBException {
         this.undoDepth = undoDepth;
         this.secondary = secondaryDir != null;
         RocksDB.loadLibrary();
@@ -130,7 +136,8 @@ public final class IndexStore implements AutoCloseable {
                 // still verified). Measured on mainnet-serving.sh's index: a random filter read with
                 // its height check took 10-13 us of CPU instead of 15-17 us (the OS caches the files,
                 // as it does for nginx).
-                .setAllowMmapReads(true));
+                .setAllowMmapReads(true)
+                .setWalRecoveryMode(walRecovery));
         if (secondary) {
             options.setMaxOpenFiles(-1); // RocksDB requires it of secondary instances
         }
@@ -153,9 +160,16 @@ public final class IndexStore implements AutoCloseable {
                     name.getBytes(StandardCharsets.US_ASCII), name.equals("block") ? filters : plain));
         }
         List<ColumnFamilyHandle> handles = new ArrayList<>();
-        this.db = secondary
-                ? RocksDB.openAsSecondary(options, dir.toString(), secondaryDir.toString(), descriptors, handles)
-                : RocksDB.open(options, dir.toString(), descriptors, handles);
+        try {
+            this.db = secondary
+                    ? RocksDB.openAsSecondary(options, dir.toString(), secondaryDir.toString(), descriptors, handles)
+                    : RocksDB.open(options, dir.toString(), descriptors, handles);
+        } catch (RocksDBException e) {
+            for (AutoCloseable r : resources) {
+                closeQuietly(r);
+            }
+            throw e;
+        }
         resources.addAll(handles);
         this.meta = handles.get(0);
         this.blocks = handles.get(1);
@@ -193,11 +207,7 @@ public final class IndexStore implements AutoCloseable {
         }
         try {
             Files.createDirectories(dir);
-            Optional<WalRecovery.Damage> wal = WalRecovery.scan(dir);
-            IndexStore store = new IndexStore(dir, undoDepth, null);
-            if (wal.isPresent()) {
-                WalRecovery.warn(dir, wal.get(), store.tip());
-            }
+            IndexStore store = openRecovering(dir, undoDepth);
             if (store.migratedBlobFiles) {
                 // Reopened so that the new MANIFEST lists no blob file: a secondary that replays
                 // the blob files' history from the MANIFEST sees an empty block column family.
@@ -209,6 +219,34 @@ public final class IndexStore implements AutoCloseable {
             throw new StoreException("cannot open index store in " + dir + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new StoreException("cannot create data directory " + dir + ": " + e, e);
+        }
+    }
+
+    /**
+     * Opens with RocksDB replaying the write-ahead logs alone, refusing any damage in them (after a
+     * clean close, the usual case, nothing else reads them). Only when RocksDB finds a log damaged
+     * are the logs scanned to say what point-in-time recovery drops ({@link WalRecovery}), and
+     * the store opened with that recovery.
+     */
+    private static IndexStore openRecovering(Path dir, int undoDepth) throws RocksDBException {
+        try {
+            return new IndexStore(dir, undoDepth, null, WALRecoveryMode.AbsoluteConsistency);
+        } catch (RocksDBException e) {
+            if (!StoreDamage.isDamage(e)) {
+                throw e;
+            }
+            Optional<WalRecovery.Damage> wal = WalRecovery.scan(dir);
+            IndexStore store = new IndexStore(dir, undoDepth, null, WALRecoveryMode.PointInTimeRecovery);
+            wal.ifPresent(d -> WalRecovery.warn(dir, d, store.tip()));
+            return store;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable resource) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            // a failed open: nothing more to release
         }
     }
 
