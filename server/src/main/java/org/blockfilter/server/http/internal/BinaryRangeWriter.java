@@ -1,6 +1,5 @@
 package org.blockfilter.server.http.internal;
 
-import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -8,55 +7,57 @@ import org.blockfilter.filters.wire.CompactSize;
 import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.index.FilterView;
 import org.eclipse.jetty.ee10.servlet.HttpOutput;
-import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
-import org.eclipse.jetty.io.RetainableByteBuffer;
 
 /**
  * The body of a binary range answer (block hash, CompactSize length and filter of each block),
- * read by the cursor straight into a direct buffer from Jetty's pool and written from it, with no
- * copy on the heap: at ~20 MB per 1000-filter answer the copies, not the request, are the cost.
- * One per answer; not thread-safe.
+ * read by the cursor straight into a direct buffer and written from it, with no copy on the heap:
+ * at ~20 MB per 1000-filter answer the copies, not the request, are the cost. The one writer of
+ * both ways a range is answered ({@link BinaryFilterFastPath} and the route, {@link
+ * Http#streamRange}), each with its own sink. One per answer; not thread-safe.
  */
 final class BinaryRangeWriter {
-    /** The buffer the answer goes out through (Jetty's pool, direct memory). */
+    /** The buffer an answer goes out through (direct memory, from Jetty's pool where there is one). */
     static final int BUFFER = 256 * 1024;
 
-    private final Context ctx;
-    private final OutputStream out;
-    private final byte[] size = new byte[9];
-    private byte[] heapCopy;
-    private long sent;
-
-    BinaryRangeWriter(Context ctx) throws IOException {
-        this.ctx = ctx;
-        this.out = ctx.res().getOutputStream();
+    /** Where the bytes go: writes all of {@code data}, blocking until the response has taken them. */
+    @FunctionalInterface
+    interface Sink {
+        void write(ByteBuffer data) throws IOException;
     }
 
-    /** Body bytes handed to the response so far. */
+    private final Sink sink;
+    private final byte[] size = new byte[9];
+    private long sent;
+
+    BinaryRangeWriter(Sink sink) {
+        this.sink = sink;
+    }
+
+    /** A servlet response's output: Jetty's takes the direct buffer as it is, others get heap copies. */
+    static Sink of(OutputStream out) {
+        if (out instanceof HttpOutput jetty) {
+            return jetty::write;
+        }
+        byte[] copy = new byte[64 * 1024];
+        return data -> {
+            while (data.hasRemaining()) {
+                int n = Math.min(copy.length, data.remaining());
+                data.get(copy, 0, n);
+                out.write(copy, 0, n);
+            }
+        };
+    }
+
+    /** Body bytes handed to the sink so far. */
     long sent() {
         return sent;
     }
 
     /**
-     * Writes the whole range to the response. A failure before the first byte (damage found by
-     * the first read) propagates as it is, for the route's error mapping; the status goes out
-     * with the first bytes.
+     * Writes the whole range through {@code buffer} (direct, any content). A failure before the
+     * first byte (damage found by the first read) propagates before anything reached the sink.
      */
-    void write(FilterIndexReader.RangeCursor r) throws IOException {
-        ServletContextRequest core = ServletContextRequest.getServletContextRequest(ctx.req());
-        if (core == null) {
-            stream(r, ByteBuffer.allocateDirect(BUFFER));
-            return;
-        }
-        RetainableByteBuffer pooled = core.getComponents().getByteBufferPool().acquire(BUFFER, true);
-        try {
-            stream(r, pooled.getByteBuffer());
-        } finally {
-            pooled.release();
-        }
-    }
-
-    private void stream(FilterIndexReader.RangeCursor r, ByteBuffer buffer) throws IOException {
+    void write(FilterIndexReader.RangeCursor r, ByteBuffer buffer) throws IOException {
         buffer.clear();
         while (r.hasNext()) {
             if (r.writeNextEntry(buffer)) {
@@ -89,18 +90,9 @@ final class BinaryRangeWriter {
 
     private void flush(ByteBuffer buffer) throws IOException {
         buffer.flip();
-        sent += buffer.remaining();
-        if (out instanceof HttpOutput jetty) {
-            jetty.write(buffer); // from the direct buffer to the socket
-        } else {
-            if (heapCopy == null) {
-                heapCopy = new byte[BUFFER];
-            }
-            while (buffer.hasRemaining()) {
-                int n = Math.min(heapCopy.length, buffer.remaining());
-                buffer.get(heapCopy, 0, n);
-                out.write(heapCopy, 0, n);
-            }
+        if (buffer.hasRemaining()) {
+            sent += buffer.remaining();
+            sink.write(buffer);
         }
         buffer.clear();
     }

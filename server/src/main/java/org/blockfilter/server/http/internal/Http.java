@@ -5,9 +5,12 @@ import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.function.Supplier;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.server.index.FilterIndexReader;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,8 +108,19 @@ public final class Http {
         ctx.disableCompression(); // filters are already dense; gzip only costs CPU
         BinaryRangeWriter body = null;
         try {
-            body = new BinaryRangeWriter(ctx);
-            body.write(r);
+            body = new BinaryRangeWriter(BinaryRangeWriter.of(ctx.res().getOutputStream()));
+            ServletContextRequest core = ServletContextRequest.getServletContextRequest(ctx.req());
+            if (core == null) {
+                body.write(r, ByteBuffer.allocateDirect(BinaryRangeWriter.BUFFER));
+            } else {
+                RetainableByteBuffer pooled =
+                        core.getComponents().getByteBufferPool().acquire(BinaryRangeWriter.BUFFER, true);
+                try {
+                    body.write(r, pooled.getByteBuffer());
+                } finally {
+                    pooled.release();
+                }
+            }
         } catch (IOException e) {
             LOG.debug(
                     "client left {} after {} body bytes: {}", ctx.path(), body == null ? 0 : body.sent(), e.toString());
