@@ -80,7 +80,7 @@ public final class RestServer implements AutoCloseable {
         DemoController demo = new DemoController(faucet);
         this.app = Javalin.create(cfg -> {
             configure(cfg);
-            // In front of Javalin, which Jetty nests inside it: binary single filters that need
+            // In front of Javalin, which Jetty nests inside it: binary filters and ranges that need
             // nothing but the index (everything else goes on to the routes below).
             cfg.jetty.modifyServer(server -> server.setHandler(fastPath));
             // Before routing: the router decodes path parameters eagerly (a 500 on %u0031) and
