@@ -102,6 +102,17 @@ final class SyncState {
         return wallet.birthdayHeight();
     }
 
+    /** The lowest height a sync scans and holds filter headers for: the birthday, or the filter chain's base. */
+    int lowestScanHeight() {
+        return Math.max(
+                0, Math.max(wallet.birthdayHeight(), wallet.filterHeaders().base()));
+    }
+
+    /** The decoy groups the wallet keeps, in adoption order. */
+    List<DecoyGroup> decoys() {
+        return wallet.decoys();
+    }
+
     // ---------------------------------------------------------------- keys and ledger
 
     List<HdAccount> accounts() {

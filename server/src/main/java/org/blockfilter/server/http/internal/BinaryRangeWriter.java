@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import org.blockfilter.filters.wire.CompactSize;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.FilterView;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.blockfilter.server.read.FilterView;
 import org.eclipse.jetty.ee10.servlet.HttpOutput;
 
 /**

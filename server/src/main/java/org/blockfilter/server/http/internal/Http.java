@@ -8,7 +8,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.function.Supplier;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.read.FilterIndexReader;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.slf4j.Logger;
