@@ -30,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION="${1:-8}"
 BLOCKS="${2:-6000}"
-HEAP="${HEAP:--XX:+UseParallelGC}" # JVM options of our servers, space-separated (e.g. "-XX:+UseParallelGC -Xmx1g"); the default max heap is 1/4 of RAM
+HEAP="${HEAP:--XX:+UseParallelGC -Xmx1g}" # JVM options of our servers, space-separated; the heap stays bounded at 1 GiB by default
 read -ra HEAP_OPTS <<<"$HEAP"
 ONLY="${ONLY:-all}"
 BASE_CP="${BASE_CP:-}"

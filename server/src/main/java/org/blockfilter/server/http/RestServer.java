@@ -81,7 +81,7 @@ public final class RestServer implements AutoCloseable {
         this.app = Javalin.create(cfg -> {
             configure(cfg);
             // In front of Javalin, which Jetty nests inside it: binary filters and ranges that need
-            // nothing but the index (everything else, errors included, goes on to the routes below).
+            // nothing but the index (everything else goes on to the routes below).
             cfg.jetty.modifyServer(server -> server.setHandler(fastPath));
             // Before routing: the router decodes path parameters eagerly (a 500 on %u0031) and
             // drops query parameters it cannot decode (stop_hash=%ZZ read as absent).
@@ -160,7 +160,7 @@ public final class RestServer implements AutoCloseable {
         });
         r.exception(StoreException.class, (e, ctx) -> {
             if (e.damaged()) {
-                error(ctx, 503, "index_damaged", e.getMessage());
+                error(ctx, 503, Http.INDEX_DAMAGED, e.getMessage());
             } else {
                 LOG.error("store error serving {} {}", ctx.method(), ctx.path(), e);
                 error(ctx, 500, "internal", "internal server error");

@@ -25,6 +25,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Snapshot;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -92,9 +93,14 @@ public final class IndexStore implements AutoCloseable {
     private final StoreDamage damage = new StoreDamage();
 
     private IndexStore(Path dir, int undoDepth, Path secondaryDir) throws RocksDBException {
+        this(dir, undoDepth, secondaryDir, WALRecoveryMode.PointInTimeRecovery);
+    }
+
+    private IndexStore(Path dir, int undoDepth, Path secondaryDir, WALRecoveryMode walRecovery)
+            throws RocksDBException {
         this.undoDepth = undoDepth;
         this.secondary = secondaryDir != null;
-        this.database = new StoreDatabase(dir, secondaryDir);
+        this.database = new StoreDatabase(dir, secondaryDir, walRecovery);
         this.db = database.db;
         this.meta = database.handle(Family.META);
         this.blocks = database.handle(Family.BLOCK);
@@ -137,11 +143,7 @@ public final class IndexStore implements AutoCloseable {
         }
         try {
             Files.createDirectories(dir);
-            Optional<WalRecovery.Damage> wal = WalRecovery.scan(dir);
-            IndexStore store = new IndexStore(dir, undoDepth, null);
-            if (wal.isPresent()) {
-                WalRecovery.warn(dir, wal.get(), store.tip());
-            }
+            IndexStore store = openRecovering(dir, undoDepth);
             if (store.migratedBlobFiles) {
                 // Reopened so that the new MANIFEST lists no blob file: a secondary that replays
                 // the blob files' history from the MANIFEST sees an empty block column family.
@@ -153,6 +155,26 @@ public final class IndexStore implements AutoCloseable {
             throw new StoreException("cannot open index store in " + dir + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new StoreException("cannot create data directory " + dir + ": " + e, e);
+        }
+    }
+
+    /**
+     * Opens with RocksDB replaying the write-ahead logs alone, refusing any damage in them (after a
+     * clean close, the usual case, nothing else reads them). Only when RocksDB finds a log damaged
+     * are the logs scanned to say what point-in-time recovery drops ({@link WalRecovery}), and
+     * the store opened with that recovery.
+     */
+    private static IndexStore openRecovering(Path dir, int undoDepth) throws RocksDBException {
+        try {
+            return new IndexStore(dir, undoDepth, null, WALRecoveryMode.AbsoluteConsistency);
+        } catch (RocksDBException e) {
+            if (!StoreDamage.isDamage(e)) {
+                throw e;
+            }
+            Optional<WalRecovery.Damage> wal = WalRecovery.scan(dir);
+            IndexStore store = new IndexStore(dir, undoDepth, null, WALRecoveryMode.PointInTimeRecovery);
+            wal.ifPresent(d -> WalRecovery.warn(dir, d, store.tip()));
+            return store;
         }
     }
 

@@ -17,6 +17,7 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -37,8 +38,9 @@ final class StoreDatabase implements AutoCloseable {
      * Opens (a primary creating what is missing) the database in {@code dir}.
      *
      * @param secondaryDir the secondary instance's own directory, or null for the primary
+     * @param walRecovery  how RocksDB replays the write-ahead logs at open ({@link IndexStore#open})
      */
-    StoreDatabase(Path dir, Path secondaryDir) throws RocksDBException {
+    StoreDatabase(Path dir, Path secondaryDir, WALRecoveryMode walRecovery) throws RocksDBException {
         boolean secondary = secondaryDir != null;
         RocksDB.loadLibrary();
         DBOptions options = track(new DBOptions()
@@ -50,7 +52,8 @@ final class StoreDatabase implements AutoCloseable {
                 // still verified). Measured on mainnet-serving.sh's index: a random filter read with
                 // its height check took 10-13 us of CPU instead of 15-17 us (the OS caches the files,
                 // as it does for nginx).
-                .setAllowMmapReads(true));
+                .setAllowMmapReads(true)
+                .setWalRecoveryMode(walRecovery));
         if (secondary) {
             options.setMaxOpenFiles(-1); // RocksDB requires it of secondary instances
         }

@@ -15,13 +15,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Says when opening the index dropped data from a damaged write-ahead log. RocksDB's default
- * recovery (point in time) stops replaying the log at its first damaged record and silently drops
- * every later write; the indexer then indexes those blocks again. Before the real open the log
+ * Says when opening the index dropped data from a damaged write-ahead log. RocksDB's point-in-time
+ * recovery stops replaying the log at its first damaged record and silently drops
+ * every later write; the indexer then indexes those blocks again. Before that open the log
  * files are read (RocksDB's log format: 32 KiB blocks of records with a 7-byte header, a masked
  * CRC-32C of type and payload, a length and a type) and every write batch from the first damaged
- * record on is counted: each is one block (the indexer writes one batch per block). Reading the
- * logs costs one sequential pass per start, a block at a time (constant memory). Stateless.
+ * record on is counted: each is one block (the indexer writes one batch per block). The logs are
+ * read only when RocksDB's own recovery found them damaged ({@code IndexStore.open}), in one
+ * sequential pass, a block at a time (constant memory). Stateless.
  */
 final class WalRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(WalRecovery.class);
@@ -49,6 +50,7 @@ final class WalRecovery {
         Path damagedFile = null;
         long damagedAt = -1;
         int batches = 0;
+        long read = 0;
         byte[] block = new byte[BLOCK];
         ByteBuffer b = ByteBuffer.wrap(block).order(ByteOrder.LITTLE_ENDIAN);
         for (Path log : logs) {
@@ -82,10 +84,12 @@ final class WalRecovery {
                     }
                     blockStart += filled;
                 }
+                read += blockStart;
             } catch (IOException e) {
                 continue;
             }
         }
+        LOG.debug("event=wal_scanned dir={} logs={} bytes={}", dir, logs.size(), read);
         return damagedFile == null ? Optional.empty() : Optional.of(new Damage(damagedFile, damagedAt, batches));
     }
 

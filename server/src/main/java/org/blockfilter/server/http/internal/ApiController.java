@@ -58,11 +58,7 @@ public final class ApiController {
     /** Streamed from one snapshot: a 1000-filter answer is ~20 MB, never held whole. */
     public void filters(Context ctx) {
         try (FilterIndexReader.RangeCursor r = range(ctx, Bip157.MAX_CFILTERS)) {
-            Http.streamEither(
-                    ctx,
-                    out -> Representations.writeRangeJson(r, out),
-                    out -> Representations.writeRangeBinary(r, out),
-                    cache.forHeight(r.stopHeight()));
+            Http.streamRange(ctx, r, cache.forHeight(r.stopHeight()));
         }
     }
 

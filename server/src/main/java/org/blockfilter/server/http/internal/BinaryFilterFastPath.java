@@ -8,9 +8,9 @@ import java.util.Objects;
 import java.util.Optional;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Bip157;
-import org.blockfilter.filters.wire.CompactSize;
 import org.blockfilter.server.read.FilterIndexReader;
 import org.blockfilter.server.read.FilterView;
+import org.blockfilter.server.store.StoreException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -21,6 +21,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,9 +32,11 @@ import org.slf4j.LoggerFactory;
  * with {@code Accept: application/octet-stream}, found in the index and with nothing else to
  * negotiate (no {@code Origin}, no {@code If-None-Match}, no other or escaped query parameters).
  * The bytes and headers are those of the Javalin routes ({@link ApiController#filter}, {@link
- * ApiController#filters}); the filter is written from the bytes the index read, with no copy on
- * the heap. Everything else, every error included, goes on to Javalin, which answers as it always
- * has (the routes, their checks and the exception mapping live there only). Requests answered
+ * ApiController#filters}); values are checked by the routes' own parsers ({@link HashHex#parseHash},
+ * {@link Http#nonNegativeInt}, {@link Http#hash}) and a range is written by the route's own writer
+ * ({@link BinaryRangeWriter}). A damaged read is answered here as the routes' error mapping
+ * answers it ({@code 503 index_damaged}), so that it is read and counted once; everything else,
+ * other errors included, goes on to Javalin, which answers as it always has. Requests answered
  * here are counted in the same route metrics. Thread-safe; holds no per-request state.
  */
 public final class BinaryFilterFastPath extends Handler.Wrapper {
@@ -46,9 +49,9 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
 
     private static final HttpField CONTENT_TYPE = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, Http.OCTET_STREAM);
     private static final HttpField VARY = new PreEncodedHttpField(HttpHeader.VARY, "Accept, Accept-Encoding");
+    private static final HttpField JSON = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, Http.JSON);
+    private static final HttpField NO_STORE = new PreEncodedHttpField(HttpHeader.CACHE_CONTROL, CachePolicy.NO_STORE);
     private static final HttpField IMMUTABLE = new PreEncodedHttpField(HttpHeader.CACHE_CONTROL, CachePolicy.IMMUTABLE);
-    /** Range answers are written through a buffer of this size (Jetty's pool, direct memory). */
-    static final int STREAM_BUFFER = 256 * 1024;
 
     private final FilterIndexReader index;
     private final CachePolicy cache;
@@ -64,13 +67,16 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         if (plain(request)) {
             String path = request.getHttpURI().getPath();
-            String query = request.getHttpURI().getQuery();
-            if (query == null && path.length() == FILTER_PREFIX.length() + 64 && path.startsWith(FILTER_PREFIX)) {
+            if (request.getHttpURI().getQuery() == null
+                    && path.length() == FILTER_PREFIX.length() + 64
+                    && path.startsWith(FILTER_PREFIX)) {
                 Sha256Hash hash = HashHex.parseHash(path.substring(FILTER_PREFIX.length()));
                 if (hash != null && single(hash, response, callback)) {
                     return true;
                 }
-            } else if (query != null && path.equals(FILTERS) && range(query, request, response, callback)) {
+            } else if (request.getHttpURI().getQuery() != null
+                    && path.equals(FILTERS)
+                    && range(request.getHttpURI().getQuery(), request, response, callback)) {
                 return true;
             }
         }
@@ -94,22 +100,27 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
         Optional<FilterView> found;
         try {
             found = index.filterView(hash);
+        } catch (StoreException e) {
+            if (!e.damaged()) {
+                return false; // Javalin reads again, logs and maps the error
+            }
+            return damaged(e, response, callback, t0, cpu0, SINGLE_ROUTE);
         } catch (RuntimeException e) {
-            return false; // Javalin reads again and maps the error
+            return false;
         }
         if (found.isEmpty()) {
             return false;
         }
         FilterView f = found.get();
         ByteBuffer body = f.filter();
+        int length = body.remaining();
         HttpFields.Mutable h = response.getHeaders();
         h.put(CONTENT_TYPE);
         h.put(HttpHeader.ETAG, '"' + f.filterHash().toString() + '"');
         h.put(cacheControl(f.active() ? f.height() : -1));
         h.put(VARY);
-        h.put(HttpHeader.CONTENT_LENGTH, body.remaining());
+        h.put(HttpHeader.CONTENT_LENGTH, length);
         response.setStatus(200);
-        int length = body.remaining();
         response.write(true, body, callback);
         metrics.request(
                 "GET", SINGLE_ROUTE, 200, System.nanoTime() - t0, length, THREADS.getCurrentThreadCpuTime() - cpu0);
@@ -126,14 +137,20 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
         Optional<FilterIndexReader.RangeCursor> opened;
         try {
             opened = index.openRange(q.startHeight, q.stopHash);
+        } catch (StoreException e) {
+            return e.damaged() && damaged(e, response, callback, t0, cpu0, FILTERS);
         } catch (RuntimeException e) {
             return false;
         }
         if (opened.isEmpty()) {
             return false;
         }
-        long[] sent = {0};
-        boolean toRoutes = false;
+        BinaryRangeWriter body = new BinaryRangeWriter(data -> {
+            try (Blocker.Callback done = Blocker.callback()) {
+                response.write(false, data, done);
+                done.block();
+            }
+        });
         try (FilterIndexReader.RangeCursor r = opened.get()) {
             if ((long) r.stopHeight() - q.startHeight + 1 > Bip157.MAX_CFILTERS) {
                 return false;
@@ -144,73 +161,49 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
             h.put(VARY);
             response.setStatus(200);
             RetainableByteBuffer pooled =
-                    request.getComponents().getByteBufferPool().acquire(STREAM_BUFFER, true);
+                    request.getComponents().getByteBufferPool().acquire(BinaryRangeWriter.BUFFER, true);
             try {
-                stream(r, response, pooled.getByteBuffer(), sent);
-                callback.succeeded();
+                body.write(r, pooled.getByteBuffer());
+                response.write(true, BufferUtil.EMPTY_BUFFER, callback);
             } catch (IOException | RuntimeException e) {
                 if (response.isCommitted()) {
                     // The status went out with the first bytes: a failure now can only cut the answer.
-                    LOG.debug("range {} ended after {} body bytes: {}", query, sent[0], e.toString());
+                    LOG.debug("range {} ended after {} body bytes: {}", query, body.sent(), e.toString());
                     callback.failed(e);
+                } else if (e instanceof StoreException s && s.damaged()) {
+                    response.reset();
+                    return damaged(s, response, callback, t0, cpu0, FILTERS);
                 } else {
                     response.reset(); // nothing sent yet: the route reads again and answers the error
-                    toRoutes = true;
+                    return false;
                 }
             } finally {
                 pooled.release();
             }
         }
-        if (toRoutes) {
-            return false;
-        }
-        metrics.request("GET", FILTERS, 200, System.nanoTime() - t0, sent[0], THREADS.getCurrentThreadCpuTime() - cpu0);
+        metrics.request(
+                "GET", FILTERS, 200, System.nanoTime() - t0, body.sent(), THREADS.getCurrentThreadCpuTime() - cpu0);
         return true;
     }
 
-    /** Writes block hash, CompactSize length and filter of each block, adding the bytes sent to {@code sent[0]}. */
-    private static void stream(FilterIndexReader.RangeCursor r, Response response, ByteBuffer out, long[] sent)
-            throws IOException {
-        out.clear();
-        byte[] size = new byte[9];
-        while (r.hasNext()) {
-            if (r.writeNextEntry(out)) {
-                continue;
-            }
-            if (out.position() > 0) {
-                sent[0] += flush(response, false, out);
-                if (r.writeNextEntry(out)) {
-                    continue;
-                }
-            }
-            FilterView f = r.nextView(); // larger than the buffer, or a cursor that cannot write into one
-            if (out.remaining() < 32 + size.length) {
-                sent[0] += flush(response, false, out);
-            }
-            out.put(f.blockHash().serialize());
-            out.put(size, 0, CompactSize.write(f.filterLength(), size, 0));
-            ByteBuffer filter = f.filter();
-            while (filter.hasRemaining()) {
-                if (!out.hasRemaining()) {
-                    sent[0] += flush(response, false, out);
-                }
-                int n = Math.min(out.remaining(), filter.remaining());
-                out.put(filter.slice(filter.position(), n));
-                filter.position(filter.position() + n);
-            }
-        }
-        sent[0] += flush(response, true, out);
+    /** {@link #damaged(StoreException, Response, Callback)}, counted in the route's metrics. */
+    private boolean damaged(StoreException e, Response response, Callback callback, long t0, long cpu0, String route) {
+        int length = damaged(e, response, callback);
+        metrics.request("GET", route, 503, System.nanoTime() - t0, length, THREADS.getCurrentThreadCpuTime() - cpu0);
+        return true;
     }
 
-    private static int flush(Response response, boolean last, ByteBuffer out) throws IOException {
-        out.flip();
-        int n = out.remaining();
-        try (Blocker.Callback done = Blocker.callback()) {
-            response.write(last, out, done);
-            done.block();
-        }
-        out.clear();
-        return n;
+    /** The route's answer to damage (RestServer's error mapping): 503 {@code index_damaged}. */
+    private static int damaged(StoreException e, Response response, Callback callback) {
+        byte[] body = Representations.errorJson(503, Http.INDEX_DAMAGED, e.getMessage());
+        HttpFields.Mutable h = response.getHeaders();
+        h.put(JSON);
+        h.put(NO_STORE);
+        h.put(VARY);
+        h.put(HttpHeader.CONTENT_LENGTH, body.length);
+        response.setStatus(503);
+        response.write(true, ByteBuffer.wrap(body), callback);
+        return body.length;
     }
 
     private HttpField cacheControl(int height) {
@@ -218,41 +211,36 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
         return value.equals(CachePolicy.IMMUTABLE) ? IMMUTABLE : new HttpField(HttpHeader.CACHE_CONTROL, value);
     }
 
-    /** {@code start_height=<digits>&stop_hash=<64 hex>}, in either order, each once, nothing else. */
+    /**
+     * {@code start_height=<height>&stop_hash=<hash>}, in either order, each once, nothing else and
+     * no escapes; the values are checked by the route's own parsers ({@link Http#nonNegativeInt},
+     * {@link Http#hash}). Null for anything else: the route answers it (its 400s included).
+     */
     private record RangeQuery(int startHeight, Sha256Hash stopHash) {
         static RangeQuery parse(String query) {
-            int start = -1;
-            Sha256Hash stop = null;
+            String start = null;
+            String stop = null;
             for (String param : query.split("&", -1)) {
-                if (param.startsWith("start_height=") && start < 0) {
-                    start = height(param.substring("start_height=".length()));
-                    if (start < 0) {
-                        return null;
-                    }
+                if (param.startsWith("start_height=") && start == null) {
+                    start = param.substring("start_height=".length());
                 } else if (param.startsWith("stop_hash=") && stop == null) {
-                    stop = HashHex.parseHash(param.substring("stop_hash=".length()));
-                    if (stop == null) {
-                        return null;
-                    }
+                    stop = param.substring("stop_hash=".length());
                 } else {
                     return null;
                 }
             }
-            return start >= 0 && stop != null ? new RangeQuery(start, stop) : null;
+            if (start == null || stop == null || escaped(start) || escaped(stop)) {
+                return null;
+            }
+            try {
+                return new RangeQuery(Http.nonNegativeInt("start_height", start), Http.hash("stop_hash", stop));
+            } catch (BadRequestException e) {
+                return null;
+            }
         }
 
-        /** 1-9 decimal digits (always an int), else -1 and Javalin's checks decide. */
-        private static int height(String raw) {
-            if (raw.isEmpty() || raw.length() > 9) {
-                return -1;
-            }
-            for (int i = 0; i < raw.length(); i++) {
-                char c = raw.charAt(i);
-                if (c < '0' || c > '9') {
-                    return -1;
-                }
-            }
-            return Integer.parseInt(raw);
+        private static boolean escaped(String raw) {
+            return raw.indexOf('%') >= 0 || raw.indexOf('+') >= 0;
         }
     }
 }

@@ -5,8 +5,12 @@ import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.function.Supplier;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +22,8 @@ public final class Http {
     private static final Logger LOG = LoggerFactory.getLogger(Http.class);
     public static final String OCTET_STREAM = "application/octet-stream";
     public static final String JSON = "application/json";
+    /** The error code of a read that found the index damaged (a 503). */
+    public static final String INDEX_DAMAGED = "index_damaged";
     /** Request attribute: body bytes sent, read by the metrics hook. */
     public static final String SENT_BYTES = "blockfilter.sentBytes";
 
@@ -84,6 +90,44 @@ public final class Http {
     }
 
     static final int STREAM_BUFFER = 64 * 1024;
+
+    /**
+     * A range of filters as the client asked: JSON through {@link #streamEither}, binary read by
+     * the cursor into a direct buffer and written from it ({@link BinaryRangeWriter}). Same
+     * contract as {@link #streamEither}.
+     */
+    public static void streamRange(Context ctx, FilterIndexReader.RangeCursor r, String cacheControl) {
+        if (!wantsBinary(ctx)) {
+            streamEither(ctx, out -> Representations.writeRangeJson(r, out), null, cacheControl);
+            return;
+        }
+        ctx.status(200);
+        ctx.contentType(OCTET_STREAM);
+        ctx.header("Cache-Control", cacheControl);
+        ctx.header("Vary", "Accept, Accept-Encoding");
+        ctx.disableCompression(); // filters are already dense; gzip only costs CPU
+        BinaryRangeWriter body = null;
+        try {
+            body = new BinaryRangeWriter(BinaryRangeWriter.of(ctx.res().getOutputStream()));
+            ServletContextRequest core = ServletContextRequest.getServletContextRequest(ctx.req());
+            if (core == null) {
+                body.write(r, ByteBuffer.allocateDirect(BinaryRangeWriter.BUFFER));
+            } else {
+                RetainableByteBuffer pooled =
+                        core.getComponents().getByteBufferPool().acquire(BinaryRangeWriter.BUFFER, true);
+                try {
+                    body.write(r, pooled.getByteBuffer());
+                } finally {
+                    pooled.release();
+                }
+            }
+        } catch (IOException e) {
+            LOG.debug(
+                    "client left {} after {} body bytes: {}", ctx.path(), body == null ? 0 : body.sent(), e.toString());
+        } finally {
+            ctx.attribute(SENT_BYTES, body == null ? 0L : body.sent());
+        }
+    }
 
     private static final class CountingOutputStream extends FilterOutputStream {
         private long count;

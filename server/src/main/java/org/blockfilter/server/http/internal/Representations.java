@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.filters.wire.CompactSize;
 import org.blockfilter.filters.wire.WireWriter;
 import org.blockfilter.server.read.IndexedFilter;
 
@@ -96,18 +95,6 @@ public final class Representations {
             }
             gen.writeEndArray();
             gen.writeEndObject();
-        }
-    }
-
-    /**
-     * Streams, for each block: 32-byte block hash (wire order), CompactSize length, filter bytes.
-     * Does not close {@code out}.
-     */
-    public static void writeRangeBinary(Iterator<IndexedFilter> filters, OutputStream out) throws IOException {
-        while (filters.hasNext()) {
-            IndexedFilter f = filters.next();
-            WireWriter w = new WireWriter(32 + CompactSize.size(f.filterLength()) + f.filterLength());
-            out.write(w.hash(f.blockHash()).varBytes(f.filter()).toByteArray());
         }
     }
 
