@@ -63,7 +63,7 @@ final class BlockFetcher {
         this.pool = pool;
         this.policy = policy;
         this.pause = pause;
-        this.seed = seed(state.accounts());
+        this.seed = state.decoySeed();
     }
 
     /** The wallet's decoy seed: SHA-256 of a tag and its accounts' extended public keys, in account order. */
