@@ -122,15 +122,17 @@ class BitcoinjOracleTest {
             return w;
         });
 
-        // Both chains; key 120 moves the look-ahead window over key 200, which is paid in a later block.
-        chain.pay(receiving(ScriptType.P2WPKH, 0));
-        chain.pay(receiving(ScriptType.P2PKH, 0));
-        node.mine(1);
-        chain.pay(receiving(ScriptType.P2WPKH, 120));
-        node.mine(1);
-        chain.pay(receiving(ScriptType.P2WPKH, 200));
-        chain.pay(receiving(ScriptType.P2PKH, 7));
-        node.mine(2);
+        // Both chains, each payment in a block of its own (a block that matched is handed over whole, so a payment
+        // sharing it would be found without its own script); key 120 moves the look-ahead window over key 200.
+        for (Address to : List.of(
+                receiving(ScriptType.P2WPKH, 0),
+                receiving(ScriptType.P2PKH, 0),
+                receiving(ScriptType.P2WPKH, 120),
+                receiving(ScriptType.P2WPKH, 200),
+                receiving(ScriptType.P2PKH, 7))) {
+            chain.pay(to);
+            node.mine(1);
+        }
         agree(reference, adapted);
         assertEquals(5, reference.getTransactions(true).size(), "the five payments");
 
