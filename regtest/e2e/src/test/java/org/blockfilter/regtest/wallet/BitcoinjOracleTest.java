@@ -34,10 +34,12 @@ import org.bitcoinj.wallet.KeyChainGroup;
 import org.bitcoinj.wallet.KeyChainGroupStructure;
 import org.bitcoinj.wallet.Wallet;
 import org.blockfilter.bitcoinj.FilterSync;
+import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.wallet.source.p2p.P2pSource;
 import org.blockfilter.wallet.source.rest.RestSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The bitcoinj adapter checked against bitcoinj itself: one mnemonic, two unmodified bitcoinj wallets (a P2PKH and a
  * P2WPKH chain each). The reference is synced by bitcoinj's own {@link PeerGroup} with BIP 37 Bloom filters from
- * btcd; the other by {@link FilterSync} from our server following the same btcd. After payments to both chains (one
+ * btcd; the other by {@link FilterSync} from two BIP 157 sources compared with each other: our server following the
+ * same btcd (REST) and btcd itself over P2P. After payments to both chains (one
  * beyond the first look-ahead window, reached only through an earlier payment), a spend with change by the
  * reference, a reorg, and a payment sent by the adapter-synced wallet with bitcoinj's own {@code createSend}
  * (relayed by our server), both wallets hold the same transactions in the same confidence, the same balance of every
@@ -76,6 +79,7 @@ class BitcoinjOracleTest {
     private BlockChain referenceChain;
     private ServerOnNode server;
     private RestSource rest;
+    private P2pSource p2p;
     private FilterSync adapter;
     /** The adapter-synced wallet's thread (its own Context). */
     private final ExecutorService adapterThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "adapter"));
@@ -98,6 +102,9 @@ class BitcoinjOracleTest {
         if (rest != null) {
             rest.close();
         }
+        if (p2p != null) {
+            p2p.close();
+        }
         if (server != null) {
             server.close();
         }
@@ -115,6 +122,10 @@ class BitcoinjOracleTest {
         startReference(reference);
         server = new ServerOnNode(node);
         rest = RestSource.create(server.baseUri(), Duration.ofSeconds(30));
+        p2p = P2pSource.connect(
+                node.p2pAddress().orElseThrow(),
+                Chain.REGTEST,
+                P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(30)));
         Wallet adapted = on(() -> {
             Context.propagate(new Context());
             Wallet w = wallet();
@@ -223,9 +234,10 @@ class BitcoinjOracleTest {
     private Map<String, Object> agree(Wallet reference, Wallet adapted, boolean ownPending) throws Exception {
         Sha256Hash tip = node.tipHash();
         server.reindex();
-        FilterSync.Report r = on(() -> adapter.sync(List.of(rest)));
+        FilterSync.Report r = on(() -> adapter.sync(List.of(rest, p2p)));
         assertEquals(tip, r.tipHash(), "adapter reached btcd's tip");
         assertTrue(r.faults().isEmpty(), r.faults().toString());
+        assertEquals(List.of(rest.name(), p2p.name()), r.sourcesUsed(), "both sources agreed throughout");
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         // bitcoinj's chain head, not the wallet's last seen block: after a reorg bitcoinj's Wallet keeps the old head
         // as its last seen block until the next block (in both wallets alike, which the comparison checks).
