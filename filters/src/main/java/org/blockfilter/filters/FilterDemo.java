@@ -29,6 +29,10 @@ public final class FilterDemo {
 
     private FilterDemo() {}
 
+    /**
+     * Runs the demo with the command-line arguments described above; exits with status 2 and a usage line on a bad
+     * argument.
+     */
     public static void main(String[] args) {
         try {
             run(args, System.out);

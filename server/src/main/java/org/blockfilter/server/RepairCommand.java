@@ -30,14 +30,11 @@ import picocli.CommandLine.Option;
         sortOptions = false,
         description = "Rebuilds the damaged heights of the index from the node, keeping the rest (server stopped).")
 final class RepairCommand implements Callable<Integer> {
-    @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "The index directory.")
-    Path dataDir;
+    @CommandLine.Mixin
+    IndexCommandOptions index;
 
     @Option(names = "--node", required = true, paramLabel = "URL", description = "Node JSON-RPC URL.")
     URI node;
-
-    @Option(names = "--rpc-cookie", paramLabel = "FILE", description = "Bitcoin Core cookie file for --node.")
-    Path rpcCookie;
 
     @Option(
             names = "--reindex-from",
@@ -64,18 +61,20 @@ final class RepairCommand implements Callable<Integer> {
             return 2;
         }
         try {
-            RpcBlockSource source = new RpcBlockSource(new BitcoinRpc(VerifyCommand.client(node, rpcCookie)));
-            IndexRepair.Result r = IndexRepair.repair(dataDir, undoDepth, source, Optional.ofNullable(reindexFrom));
+            RpcBlockSource source = new RpcBlockSource(new BitcoinRpc(index.client(node)));
+            IndexRepair.Result r =
+                    IndexRepair.repair(index.dataDir, undoDepth, source, Optional.ofNullable(reindexFrom));
             for (IndexVerifier.Problem p : r.found().problems()) {
                 out.println("damaged: " + p);
             }
             if (r.fromHeight() < 0) {
-                out.println("blockfilter-server repair: " + dataDir + " up to height " + r.tipHeight()
+                out.println("blockfilter-server repair: " + index.dataDir + " up to height " + r.tipHeight()
                         + ": no damage found, nothing to repair");
             } else {
-                out.println("blockfilter-server repair: " + dataDir + " indexed again from height " + r.fromHeight()
-                        + " to " + r.tipHeight() + " and verified; the damaged copy is in "
-                        + r.damagedCopy().map(Path::toString).orElse("-") + " (delete it when done)");
+                out.println(
+                        "blockfilter-server repair: " + index.dataDir + " indexed again from height " + r.fromHeight()
+                                + " to " + r.tipHeight() + " and verified; the damaged copy is in "
+                                + r.damagedCopy().map(Path::toString).orElse("-") + " (delete it when done)");
             }
             out.flush();
             return 0;

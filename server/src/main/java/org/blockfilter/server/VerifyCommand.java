@@ -5,12 +5,10 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.blockfilter.server.rpc.BitcoinRpc;
-import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.rpc.RpcException;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.IndexVerifier;
@@ -31,14 +29,11 @@ import picocli.CommandLine.Option;
         sortOptions = false,
         description = "Reads every record of the index and reports what is damaged, as height ranges.")
 final class VerifyCommand implements Callable<Integer> {
-    @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "The index directory.")
-    Path dataDir;
+    @CommandLine.Mixin
+    IndexCommandOptions index;
 
     @Option(names = "--node", paramLabel = "URL", description = "Also check each block hash against this node's.")
     URI node;
-
-    @Option(names = "--rpc-cookie", paramLabel = "FILE", description = "Bitcoin Core cookie file for --node.")
-    Path rpcCookie;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -47,21 +42,21 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (rpcCookie != null && node == null) {
+        if (index.rpcCookie != null && node == null) {
             err.println("blockfilter-server verify: --rpc-cookie needs --node (see --help)");
             err.flush();
             return 2;
         }
         Path secondary = null;
         try {
-            BitcoinRpc rpc = node == null ? null : new BitcoinRpc(client(node, rpcCookie));
+            BitcoinRpc rpc = node == null ? null : new BitcoinRpc(index.client(node));
             secondary = Files.createTempDirectory("blockfilter-verify-");
-            try (IndexStore store = IndexStore.openSecondary(dataDir, secondary)) {
+            try (IndexStore store = IndexStore.openSecondary(index.dataDir, secondary)) {
                 IndexVerifier.Report report = IndexVerifier.verify(store, rpc == null ? null : rpc::blockHash);
                 for (IndexVerifier.Problem p : report.problems()) {
                     out.println("damaged: " + p);
                 }
-                out.println("blockfilter-server verify: " + dataDir + " up to height " + report.tipHeight() + ": "
+                out.println("blockfilter-server verify: " + index.dataDir + " up to height " + report.tipHeight() + ": "
                         + (report.clean()
                                 ? "no damage found"
                                 : report.problems().size() + " problems; lowest height "
@@ -76,12 +71,6 @@ final class VerifyCommand implements Callable<Integer> {
         } finally {
             deleteTree(secondary);
         }
-    }
-
-    static JsonRpcClient client(URI node, Path cookie) throws IOException {
-        return cookie != null
-                ? JsonRpcClient.fromCookieFile(node, cookie, Duration.ofSeconds(60))
-                : JsonRpcClient.fromUrl(node, Duration.ofSeconds(60));
     }
 
     static void deleteTree(Path dir) {

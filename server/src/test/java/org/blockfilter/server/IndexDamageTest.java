@@ -24,8 +24,8 @@ import org.blockfilter.regtest.embedded.EmbeddedLauncher;
 import org.blockfilter.regtest.embedded.EmbeddedNode;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
-import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.node.RpcNodeGateway;
+import org.blockfilter.server.read.StoreFilterIndexReader;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.store.IndexStore;
@@ -65,7 +65,7 @@ class IndexDamageTest {
         Path fresh = shared.resolve("reference");
         assertEquals(0, index(fresh));
         try (IndexStore store = IndexStore.open(fresh)) {
-            reference = store.contentDigest();
+            reference = store.inspection().contentDigest();
         }
     }
 
@@ -117,7 +117,7 @@ class IndexDamageTest {
         Run again = cli("verify", "--data-dir", index.toString(), "--node", url);
         assertEquals(0, again.exit(), again.out());
         try (IndexStore store = IndexStore.open(index)) {
-            assertEquals(reference, store.contentDigest(), "byte-identical to a fresh index");
+            assertEquals(reference, store.inspection().contentDigest(), "byte-identical to a fresh index");
         }
     }
 
@@ -129,7 +129,7 @@ class IndexDamageTest {
         assertEquals(0, repair.exit(), repair.out());
         assertTrue(repair.out().contains("from height 30"), repair.out());
         try (IndexStore store = IndexStore.open(index)) {
-            assertEquals(reference, store.contentDigest());
+            assertEquals(reference, store.inspection().contentDigest());
         }
     }
 
@@ -242,7 +242,7 @@ class IndexDamageTest {
 
         assertEquals(0, index(index));
         try (IndexStore store = IndexStore.open(index)) {
-            assertEquals(reference, store.contentDigest(), "indexed again from the node");
+            assertEquals(reference, store.inspection().contentDigest(), "indexed again from the node");
         }
     }
 }

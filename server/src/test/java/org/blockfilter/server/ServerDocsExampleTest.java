@@ -51,17 +51,17 @@ class ServerDocsExampleTest {
 
     /**
      * The TCP ports a server started with these options listens on, off mainnet: HTTP unless {@code --no-http}, P2P
-     * unless {@code --no-p2p}; a read-only secondary serves HTTP only (ServerMain.serveSecondary starts no P2P).
+     * unless {@code --no-p2p}; a read-only secondary serves HTTP only (it listens for P2P only where --p2p-port says).
      */
     static List<Integer> ports(String[] args) {
         ServerMain main = new ServerMain();
         new CommandLine(main).parseArgs(args);
         List<Integer> ports = new ArrayList<>();
-        if (!main.noHttp && !main.exitWhenSynced) {
-            ports.add(main.port);
+        if (!main.options.noHttp && !main.options.exitWhenSynced) {
+            ports.add(main.options.port);
         }
-        if (!main.readOnlySecondary && !main.noP2p) {
-            ports.add(main.p2pPort != null ? main.p2pPort : ServerMain.DEFAULT_P2P_PORT);
+        if (!main.options.readOnlySecondary && !main.options.noP2p) {
+            ports.add(main.options.p2pPort != null ? main.options.p2pPort : ServerMain.DEFAULT_P2P_PORT);
         }
         return ports;
     }

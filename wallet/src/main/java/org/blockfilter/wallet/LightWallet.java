@@ -18,6 +18,7 @@ import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.store.WalletFile;
 import org.blockfilter.wallet.store.WalletFileContent;
 import org.blockfilter.wallet.store.WalletFileException;
+import org.blockfilter.wallet.sync.DecoyGroup;
 import org.blockfilter.wallet.sync.FilterHeaderChain;
 import org.blockfilter.wallet.sync.VerifiedHeaderChain;
 
@@ -38,6 +39,8 @@ public final class LightWallet {
     final SealedSecret secret;
     private final Ledger ledger;
     private final Labels labels = new Labels();
+    /** The fetch policy's decoy groups, in adoption order; followed by every sync. */
+    final List<DecoyGroup> decoys = new ArrayList<>();
     /** The birthday height; -1 for a wallet born at the tip its first sync sees (until that sync). */
     int birthdayHeight;
     /** The birthday as a time; for a wallet born at the tip, its creation time until the birthday is fixed. */
@@ -80,6 +83,7 @@ public final class LightWallet {
      * the tip the first sync sees ({@link #atTip()}: a new mnemonic has received nothing before).
      */
     public record Birthday(int height, Long epochSeconds, boolean fromTip) {
+        /** A birthday at a block height: sync scans from there on (the height must be >= 0). */
         public static Birthday ofHeight(int height) {
             if (height < 0) {
                 throw new IllegalArgumentException("birthday height must be >= 0, got " + height);
@@ -87,6 +91,10 @@ public final class LightWallet {
             return new Birthday(height, null, false);
         }
 
+        /**
+         * A birthday at a time (seconds since the epoch): sync scans from the first block whose time is not earlier,
+         * once the headers reach it.
+         */
         public static Birthday ofTime(long epochSeconds) {
             return new Birthday(0, epochSeconds, false);
         }
@@ -280,6 +288,7 @@ public final class LightWallet {
         return WalletKeys.of(keys.network(), keys.gapLimit(), pub);
     }
 
+    /** The wallet file; the header, filter-header and checkpoint files live beside it. */
     public Path file() {
         return file;
     }
@@ -294,10 +303,12 @@ public final class LightWallet {
         return chain;
     }
 
+    /** The wallet's accounts and the scripts it watches; without private keys in a watch-only wallet. */
     public WalletKeys keys() {
         return keys;
     }
 
+    /** The wallet's transactions, coins and balance as far as it has scanned. */
     public Ledger ledger() {
         return ledger;
     }
@@ -307,14 +318,17 @@ public final class LightWallet {
         return labels;
     }
 
+    /** Whether the wallet has no seed: it watches and builds unsigned PSBTs but cannot sign. */
     public boolean watchOnly() {
         return secret == null;
     }
 
+    /** The verified block-header chain, kept in the append-only header file beside the wallet. */
     public VerifiedHeaderChain headers() {
         return headers;
     }
 
+    /** The verified BIP 157 filter-header chain, kept in its own file beside the wallet. */
     public FilterHeaderChain filterHeaders() {
         return filterHeaders;
     }
@@ -331,10 +345,15 @@ public final class LightWallet {
         return FilterHeaderChain.unanchored(headers.baseHeight());
     }
 
+    /**
+     * The BIP 157 checkpoints (the filter header at every 1,000th height) the wallet has verified and holds its sources
+     * to.
+     */
     public List<Sha256Hash> checkpoints() {
         return storage.checkpoints();
     }
 
+    /** Replaces the verified checkpoints; they are written when the wallet is saved. */
     public void setCheckpoints(List<Sha256Hash> checkpoints) {
         storage.setCheckpoints(List.copyOf(checkpoints));
     }
@@ -362,10 +381,27 @@ public final class LightWallet {
         scannedHeight = Math.max(scannedHeight, birthdayHeight - 1);
     }
 
+    /** The highest block whose filter the wallet has matched, or one below its birthday before the first scan. */
     public int scannedHeight() {
         return scannedHeight;
     }
 
+    /** The decoy groups the fetch policy adopted and every sync follows, in adoption order (a copy). */
+    public List<DecoyGroup> decoys() {
+        return List.copyOf(decoys);
+    }
+
+    /** Keeps {@code adopted} (after the groups kept so far). */
+    void addDecoys(List<DecoyGroup> adopted) {
+        decoys.addAll(adopted);
+    }
+
+    /** Forgets the decoy groups adopted for blocks above {@code height} (they left the chain). */
+    void dropDecoysAbove(int height) {
+        decoys.removeIf(g -> g.adoptedAt() > height);
+    }
+
+    /** Sets the highest scanned block, e.g. to rescan from an earlier height; saved with the wallet. */
     public void setScannedHeight(int height) {
         this.scannedHeight = height;
     }

@@ -17,11 +17,13 @@ import org.blockfilter.wallet.descriptor.Descriptor;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.keys.KeyFormatException;
+import org.blockfilter.wallet.keys.OutputScript;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.labels.Labels;
 import org.blockfilter.wallet.ledger.WalletTx;
 import org.blockfilter.wallet.store.LegacyWalletFileContent;
 import org.blockfilter.wallet.store.WalletFileContent;
+import org.blockfilter.wallet.sync.DecoyGroup;
 import org.blockfilter.wallet.sync.FilterHeaderChain;
 import org.blockfilter.wallet.sync.VerifiedHeaderChain;
 
@@ -35,6 +37,8 @@ final class WalletFormat {
     private static final int MAX_GAP_LIMIT = 10_000;
     private static final int MAX_INDEX = 1 << 30;
     private static final HexFormat HEX = HexFormat.of();
+    private static final String DECOY = "decoy";
+    private static final String CLUSTER = "cluster";
 
     private WalletFormat() {}
 
@@ -76,7 +80,47 @@ final class WalletFormat {
                 last == null ? null : last.toString(),
                 w.scannedHeight(),
                 txRecords(w),
-                labelRecords(w));
+                labelRecords(w),
+                decoyRecords(w.decoys()));
+    }
+
+    private static List<WalletFileContent.Decoy> decoyRecords(List<DecoyGroup> groups) {
+        return groups.stream()
+                .map(g -> new WalletFileContent.Decoy(
+                        g.cluster() ? CLUSTER : DECOY,
+                        g.adoptedAt(),
+                        g.seedHeight(),
+                        g.scripts().stream().map(s -> HEX.formatHex(s.bytes())).toList()))
+                .toList();
+    }
+
+    /** The decoy groups a document keeps, each checked; those adopted above {@code scanned} are dropped. */
+    private static List<DecoyGroup> decoys(List<WalletFileContent.Decoy> records, int scanned) {
+        List<DecoyGroup> out = new ArrayList<>();
+        for (WalletFileContent.Decoy d : records) {
+            check(
+                    d != null && (DECOY.equals(d.kind()) || CLUSTER.equals(d.kind())),
+                    "a decoy group has kind " + (d == null ? null : d.kind()) + ", not " + DECOY + " or " + CLUSTER);
+            check(d.scripts() != null, "the decoy group adopted at " + d.adoptedAt() + " has no scripts");
+            List<OutputScript> scripts = new ArrayList<>();
+            for (String hex : d.scripts()) {
+                check(
+                        hex != null && hex.matches("([0-9a-f]{2}){1,10000}"),
+                        "the decoy group adopted at " + d.adoptedAt() + " has a malformed script " + hex);
+                scripts.add(OutputScript.ofHex(hex));
+            }
+            DecoyGroup g;
+            try {
+                g = new DecoyGroup(CLUSTER.equals(d.kind()), d.adoptedAt(), d.seedHeight(), scripts);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "the decoy group adopted at " + d.adoptedAt() + ": " + e.getMessage(), e);
+            }
+            if (g.adoptedAt() <= scanned) {
+                out.add(g);
+            }
+        }
+        return out;
     }
 
     static List<WalletFileContent.Label> labelRecords(LightWallet w) {
@@ -103,6 +147,7 @@ final class WalletFormat {
         fhTip = Math.max(fhTip, next.filterHeaderStart() - 1);
         int scanned = Math.min(next.scannedHeight(), Math.max(fhTip, next.birthdayHeight() - 1));
         scanned = Math.min(scanned, headerTip);
+        int scan = scanned;
         List<WalletFileContent.Tx> txs = next.transactions().stream()
                 .filter(t -> t.height() <= headerTip)
                 .toList();
@@ -129,7 +174,8 @@ final class WalletFormat {
                 lastCheckpoint == null ? null : lastCheckpoint.toString(),
                 scanned,
                 txs,
-                next.labels());
+                next.labels(),
+                next.decoys().stream().filter(d -> d.adoptedAt() <= scan).toList());
     }
 
     private static List<WalletFileContent.Account> accounts(WalletKeys keys) {
@@ -300,6 +346,7 @@ final class WalletFormat {
         checkScan(w);
         addTransactions(w, c.transactions(), tip < ch.tipHeight() ? tip : Integer.MAX_VALUE);
         addLabels(w, c.labels());
+        w.decoys.addAll(decoys(c.decoys(), w.scannedHeight));
         return w;
     }
 

@@ -18,7 +18,7 @@ import org.blockfilter.wallet.store.WalletFileContent;
  * ({@code base}). Transactions the other process added, confirmed or dropped are taken unless this
  * process changed the same one (then a confirmed version beats a pending one); address positions
  * take the higher of the two; the other process's chains and scan position are taken when this
- * process did not move its own (they are reopened from the shared header files, which that
+ * process did not move its own, with the decoys it kept (they are reopened from the shared header files, which that
  * process wrote before its document). Stateless.
  */
 final class WalletMerge {
@@ -73,6 +73,8 @@ final class WalletMerge {
             w.headers = reopened.headers;
             w.filterHeaders = reopened.filterHeaders;
             w.scannedHeight = reopened.scannedHeight;
+            w.decoys.clear();
+            w.decoys.addAll(reopened.decoys);
             w.birthdayHeight = reopened.birthdayHeight;
             w.storage.openCheckpoints(
                     theirs.checkpointCount(),
@@ -138,7 +140,8 @@ final class WalletMerge {
                 c.lastCheckpoint(),
                 c.scannedHeight(),
                 txs,
-                c.labels());
+                c.labels(),
+                c.decoys());
     }
 
     private static Map<String, WalletFileContent.Tx> byTxid(List<WalletFileContent.Tx> txs) {

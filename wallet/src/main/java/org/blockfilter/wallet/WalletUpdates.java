@@ -11,12 +11,17 @@ import org.blockfilter.wallet.sync.VerifiedHeaderChain;
 
 /**
  * Where a sync's {@link SyncUpdate}s change a {@link LightWallet}: the one place the verified
- * chains, checkpoints, scan position, ledger and gap window move during a sync, in the order the
+ * chains, checkpoints, scan position, ledger, gap window and kept decoys move during a sync, in the order the
  * update's fields say. Saving is the caller's ({@link LightWallet#save()}). Stateless.
  */
 public final class WalletUpdates {
     private WalletUpdates() {}
 
+    /**
+     * Applies one verified update to the wallet in memory: a reorg first if the header chain forked (transactions,
+     * filter headers, checkpoints and scan above the fork go), then new headers, filter headers, checkpoints, the scan
+     * height, the matched transactions and the scripts they used (which slide the gap window).
+     */
     public static void apply(LightWallet w, SyncUpdate u) {
         u.headerFork().ifPresent(fork -> {
             VerifiedHeaderChain chain = w.headers();
@@ -41,9 +46,13 @@ public final class WalletUpdates {
         for (OutputScript s : u.usedScripts()) {
             w.keys().markUsed(s);
         }
+        w.addDecoys(u.decoys());
     }
 
-    /** The blocks above {@code fork} left the best chain: so do their transactions, filter headers, checkpoints and scan. */
+    /**
+     * The blocks above {@code fork} left the best chain: so do their transactions, filter headers, checkpoints, scan
+     * and the decoys adopted for them.
+     */
     private static void reorg(LightWallet w, int fork) {
         w.headers().truncate(fork);
         w.ledger().rollbackAbove(fork);
@@ -51,6 +60,7 @@ public final class WalletUpdates {
         List<Sha256Hash> cps = w.checkpoints();
         w.setCheckpoints(cps.subList(0, Math.min(cps.size(), fork / Bip157.CHECKPOINT_INTERVAL)));
         w.setScannedHeight(Math.min(w.scannedHeight(), fork));
+        w.dropDecoysAbove(fork);
     }
 
     /**

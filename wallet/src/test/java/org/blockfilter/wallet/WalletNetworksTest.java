@@ -14,7 +14,6 @@ import org.bitcoinj.base.BitcoinNetwork;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoints;
 import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,14 +26,10 @@ class WalletNetworksTest {
     private LightWallet create(Chain chain, LightWallet.Birthday birthday) {
         return NewWallet.create(
                 dir.resolve(chain.cliName() + ".json"),
-                chain,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
-                20,
-                birthday,
-                1 << 10,
-                Sealing.SECRET_ONLY);
+                NewWallet.Options.of(chain).withBirthday(birthday).withScryptN(1 << 10));
     }
 
     @Test

@@ -141,18 +141,28 @@ public final class Bip37Filter {
         return BloomFilter.read(ByteBuffer.wrap(serialize()));
     }
 
+    /** The size of the bit array in bytes, as in {@code filterload} (BIP 37 allows at most 36,000). */
     public int sizeBytes() {
         return sizeBytes;
     }
 
+    /** How many hash functions each element sets and tests (BIP 37 allows at most 50). */
     public int hashFuncs() {
         return (int) hashFuncs;
     }
 
+    /**
+     * The random value mixed into every hash function's seed, so that filters of the same elements differ between
+     * wallets.
+     */
     public int tweak() {
         return tweak;
     }
 
+    /**
+     * What a matching transaction adds to the filter: nothing, its outpoints, or only those of pay-to-pubkey and
+     * multisig outputs.
+     */
     public UpdateFlag updateFlag() {
         return flag;
     }

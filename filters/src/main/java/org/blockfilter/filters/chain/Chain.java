@@ -29,6 +29,7 @@ import org.bitcoinj.base.Sha256Hash;
  * <p>Immutable and thread-safe; no accessor returns null.
  */
 public enum Chain {
+    /** Bitcoin's main network. */
     MAINNET(
             "main",
             List.of("mainnet", "main"),
@@ -42,6 +43,7 @@ public enum Chain {
             5,
             BitcoinNetwork.MAINNET,
             limit("00000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffff")),
+    /** The third test network, with its 20-minute minimum-difficulty rule. */
     TESTNET3(
             "test",
             List.of("testnet3", "testnet", "test"),
@@ -88,6 +90,7 @@ public enum Chain {
             196,
             BitcoinNetwork.SIGNET,
             limit("00000377ae000000000000000000000000000000000000000000000000000000")),
+    /** The local regression-test network: minimum difficulty, no retargeting, blocks mined on demand. */
     REGTEST(
             "regtest",
             List.of("regtest"),

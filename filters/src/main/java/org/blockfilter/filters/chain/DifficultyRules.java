@@ -87,6 +87,7 @@ public final class DifficultyRules {
         };
     }
 
+    /** The network these rules belong to. */
     public Chain chain() {
         return chain;
     }

@@ -39,6 +39,7 @@ public final class MessageCodec {
         };
     }
 
+    /** Encodes a message's payload (without the 24-byte message header, which the transport adds). */
     public static byte[] encode(Message m) {
         WireWriter w = new WireWriter();
         if (m instanceof Message.Version v) {
@@ -120,6 +121,10 @@ public final class MessageCodec {
         }
     }
 
+    /**
+     * Decodes the payload of a command strictly; an unknown command decodes as {@link Message.Unknown}. Throws {@link
+     * WireFormatException} naming the field and offset on any malformed payload.
+     */
     public static Message decode(String command, byte[] payload) {
         WireReader r = new WireReader(payload);
         Message m = switch (command) {

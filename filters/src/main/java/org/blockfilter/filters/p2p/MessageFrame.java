@@ -1,5 +1,8 @@
 package org.blockfilter.filters.p2p;
 
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -66,6 +69,74 @@ public final class MessageFrame {
                     "length", null, 16, command + " payload of " + length + " bytes exceeds " + cap);
         }
         return new Header(command, (int) length, Arrays.copyOfRange(header, 20, 24));
+    }
+
+    /**
+     * One frame read off a stream: its checked {@link Header}, the 24 header bytes as received and
+     * the payload, whose checksum is not yet compared ({@link #decode} does). Copies its bytes in and
+     * hands out copies. Immutable.
+     */
+    public static final class Frame {
+        private final Header header;
+        private final byte[] headerBytes;
+        private final byte[] payload;
+
+        private Frame(Header header, byte[] headerBytes, byte[] payload) {
+            this.header = header;
+            this.headerBytes = headerBytes.clone();
+            this.payload = payload.clone();
+        }
+
+        public Header header() {
+            return header;
+        }
+
+        public String command() {
+            return header.command();
+        }
+
+        public byte[] payload() {
+            return payload.clone();
+        }
+
+        /** The frame as it came off the wire, header and payload. */
+        public byte[] bytes() {
+            byte[] b = Arrays.copyOf(headerBytes, HEADER_LENGTH + payload.length);
+            System.arraycopy(payload, 0, b, HEADER_LENGTH, payload.length);
+            return b;
+        }
+
+        /** {@link MessageFrame#decodeChecked}: the checksum compared, then the payload decoded. */
+        public Message decode() {
+            return decodeChecked(header, payload);
+        }
+    }
+
+    /**
+     * Reads one frame: the 24-byte header, checked by {@link #parseHeader} before any payload byte
+     * is read (so an oversized length allocates nothing), then exactly its payload. Blocks until the
+     * frame is complete or the stream ends.
+     *
+     * @throws EOFException        if the stream ends before the frame does (at a frame boundary or
+     *                             inside it; the message says where)
+     * @throws WireFormatException from {@link #parseHeader}
+     */
+    public static Frame read(InputStream in, byte[] magic) throws IOException {
+        byte[] header = in.readNBytes(HEADER_LENGTH);
+        if (header.length == 0) {
+            throw new EOFException("stream ended at a frame boundary");
+        }
+        if (header.length < HEADER_LENGTH) {
+            throw new EOFException(
+                    "stream ended after " + header.length + " of " + HEADER_LENGTH + " frame header bytes");
+        }
+        Header h = parseHeader(magic, header);
+        byte[] payload = in.readNBytes(h.length());
+        if (payload.length < h.length()) {
+            throw new EOFException(
+                    "stream ended after " + payload.length + " of " + h.length() + " payload bytes of " + h.command());
+        }
+        return new Frame(h, header, payload);
     }
 
     /**

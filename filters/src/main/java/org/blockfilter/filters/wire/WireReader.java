@@ -57,11 +57,19 @@ public final class WireReader {
         }
     }
 
+    /**
+     * Reads one byte as an unsigned value; throws {@link WireFormatException} naming {@code field} when no byte is
+     * left.
+     */
     public int u8(String field) {
         need(field, 1);
         return data[pos++] & 0xff;
     }
 
+    /**
+     * Reads a little-endian unsigned 16-bit integer; throws {@link WireFormatException} naming {@code field} when fewer
+     * than 2 bytes are left.
+     */
     public int u16le(String field) {
         need(field, 2);
         int v = (data[pos] & 0xff) | (data[pos + 1] & 0xff) << 8;
@@ -77,6 +85,10 @@ public final class WireReader {
         return v;
     }
 
+    /**
+     * Reads a little-endian unsigned 32-bit integer (0 .. 2^32-1, in a long); throws {@link WireFormatException} naming
+     * {@code field} when fewer than 4 bytes are left.
+     */
     public long u32le(String field) {
         need(field, 4);
         long v = le(4);

@@ -12,6 +12,7 @@ import org.bitcoinj.base.Sha256Hash;
 public final class WireWriter {
     private final ByteArrayOutputStream out;
 
+    /** A writer with a small initial buffer, for short messages. */
     public WireWriter() {
         this(64);
     }
@@ -27,6 +28,7 @@ public final class WireWriter {
         return this;
     }
 
+    /** The low 16 bits of {@code v}, little-endian. */
     public WireWriter u16le(int v) {
         return le(v, 2);
     }
@@ -43,6 +45,7 @@ public final class WireWriter {
         return le(v, 4);
     }
 
+    /** All 64 bits of {@code v}, little-endian (a uint64 or an int64 on the wire). */
     public WireWriter u64le(long v) {
         return le(v, 8);
     }
@@ -54,6 +57,7 @@ public final class WireWriter {
         return this;
     }
 
+    /** The bytes as they are, with no length prefix (see {@code varBytes} for a prefixed copy). */
     public WireWriter bytes(byte[] b) {
         out.writeBytes(b);
         return this;

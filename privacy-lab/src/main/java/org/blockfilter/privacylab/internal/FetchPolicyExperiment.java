@@ -23,6 +23,7 @@ import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.FetchPolicy;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.sync.SyncReport;
@@ -169,11 +170,14 @@ public final class FetchPolicyExperiment {
         try {
             LightWallet wallet = NewWallet.watchOnly(
                     dir.resolve("wallet.json"),
-                    Chain.ofBitcoinj(RealChain.NETWORK),
-                    world.accounts()[w.index()].extendedPublicKey(),
-                    AddressKind.P2WPKH,
-                    WalletKeys.DEFAULT_GAP_LIMIT,
-                    LightWallet.Birthday.ofHeight(w.birth() + 1));
+                    List.of(HdAccount.watchOnly(
+                            world.accounts()[w.index()].extendedPublicKey(),
+                            AddressKind.P2WPKH,
+                            Chain.ofBitcoinj(RealChain.NETWORK).addressNetwork())),
+                    null,
+                    NewWallet.Options.of(Chain.ofBitcoinj(RealChain.NETWORK))
+                            .withBirthday(LightWallet.Birthday.ofHeight(w.birth() + 1))
+                            .withSealing(Sealing.NONE));
             RealChain.Log log1 = new RealChain.Log();
             SyncReport r1 = session(world, wallet, s, log1);
             wallet.rescanFrom(w.birth() + 1);

@@ -28,9 +28,10 @@ import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.keys.WalletKeys;
+import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.ledger.Utxo;
 import org.blockfilter.wallet.source.ChainSource;
+import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.FetchPolicy;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.junit.jupiter.api.Test;
@@ -172,11 +173,14 @@ class RealChainTest {
     private LightWallet sync(FetchPolicyExperiment.World world, MainnetLikeChain.Wallet w) {
         LightWallet wallet = NewWallet.watchOnly(
                 tmp.resolve("w" + w.index() + ".json"),
-                Chain.ofBitcoinj(RealChain.NETWORK),
-                world.accounts()[w.index()].extendedPublicKey(),
-                AddressKind.P2WPKH,
-                WalletKeys.DEFAULT_GAP_LIMIT,
-                LightWallet.Birthday.ofHeight(w.birth() + 1));
+                List.of(HdAccount.watchOnly(
+                        world.accounts()[w.index()].extendedPublicKey(),
+                        AddressKind.P2WPKH,
+                        Chain.ofBitcoinj(RealChain.NETWORK).addressNetwork())),
+                null,
+                NewWallet.Options.of(Chain.ofBitcoinj(RealChain.NETWORK))
+                        .withBirthday(LightWallet.Birthday.ofHeight(w.birth() + 1))
+                        .withSealing(Sealing.NONE));
         new SyncEngine(
                         wallet,
                         List.of(world.real().source("s", new RealChain.Log())),

@@ -23,6 +23,8 @@ import java.util.function.Function;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.wire.WireWriter;
+import org.blockfilter.server.store.ActiveRangeCursor;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 
@@ -99,7 +101,7 @@ public final class StaticExport {
         if (safetyDepth < 0) {
             throw new IllegalArgumentException("safetyDepth must be >= 0: " + safetyDepth);
         }
-        IndexStore.ChainTip tip = store.tip().orElseThrow(() -> new IllegalStateException("the index is empty"));
+        ChainTip tip = store.tip().orElseThrow(() -> new IllegalStateException("the index is empty"));
         int exportTip = tip.height() - safetyDepth;
         if (exportTip < 0) {
             throw new IllegalStateException("the index's tip " + tip.height() + " is less than the safety depth "
@@ -209,7 +211,7 @@ public final class StaticExport {
             IndexStore store, Path out, List<String> kinds, int start, int stop, Sha256Hash stopHash)
             throws IOException {
         List<RangeFile> rangeFiles = new ArrayList<>();
-        try (IndexStore.ActiveRangeCursor blocks = store.openActiveRange(start, stopHash)
+        try (ActiveRangeCursor blocks = store.openActiveRange(start, stopHash)
                 .orElseThrow(() -> new IllegalStateException("the index changed during the export"))) {
             for (String kind : kinds) {
                 rangeFiles.add(new RangeFile(out, kind, start, stop));

@@ -13,8 +13,9 @@ import java.util.function.Consumer;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.server.rpc.RpcException;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
-import org.blockfilter.server.store.IndexStore.ChainTip;
+import org.blockfilter.server.store.PendingBlock;
 import org.blockfilter.server.store.StoreException;
 import org.blockfilter.server.store.StoredBlock;
 import org.slf4j.Logger;
@@ -307,7 +308,7 @@ public final class FilterIndexer implements AutoCloseable {
     private void commit(IngestPipeline.PreparedBlock block, boolean sync) {
         StoredBlock record = block.record();
         long start = System.nanoTime();
-        try (IndexStore.PendingBlock batch = block.batch()) {
+        try (PendingBlock batch = block.batch()) {
             store.connect(batch, sync);
         }
         metrics.writeNanos.add(System.nanoTime() - start);

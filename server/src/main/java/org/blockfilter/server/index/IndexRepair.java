@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.IndexVerifier;
 import org.blockfilter.server.store.StoreException;
@@ -84,7 +85,7 @@ public final class IndexRepair {
                 throw new StoreException("the repaired index in " + fresh + " still has problems: " + after.problems()
                         + "; " + dir + " is left as it was");
             }
-            tipAfter = repaired.tip().map(IndexStore.ChainTip::height).orElse(-1);
+            tipAfter = repaired.tip().map(ChainTip::height).orElse(-1);
         }
         Path damaged = dir.resolveSibling(dir.getFileName() + ".damaged-" + System.currentTimeMillis() / 1000);
         try {

@@ -30,6 +30,7 @@ import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.filters.PrevoutScripts;
 import org.blockfilter.server.store.IndexStore;
+import org.blockfilter.server.store.PendingBlock;
 import org.blockfilter.server.store.StoredBlock;
 import org.blockfilter.server.store.UnspentOutput;
 
@@ -84,7 +85,7 @@ final class IngestPipeline implements AutoCloseable {
 
     /** One block's batch, encoded, and what to clean from the overlay once it is committed. */
     record PreparedBlock(
-            IndexStore.PendingBlock batch,
+            PendingBlock batch,
             Map<OutKey, byte[]> createdScripts,
             List<OutKey> spentFromStore,
             int txCount,
@@ -441,7 +442,7 @@ final class IngestPipeline implements AutoCloseable {
         }
         List<UnspentOutput> createdList = new ArrayList<>(created.size());
         created.forEach((k, s) -> createdList.add(new UnspentOutput(k.txId(), k.index(), s)));
-        IndexStore.PendingBlock batch = store.prepareConnect(record, spent, createdList);
+        PendingBlock batch = store.prepareConnect(record, spent, createdList);
         // Published last: a later block may spend these before this one is committed.
         overlay.putAll(created);
         long t2 = System.nanoTime();

@@ -4,8 +4,8 @@ import java.math.BigInteger;
 import java.util.Optional;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.base.internal.ByteUtils;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
-import org.blockfilter.server.store.IndexStore.ChainTip;
 import org.blockfilter.server.store.StoredBlock;
 
 /**

@@ -14,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.node.BlockCache;
 import org.blockfilter.server.node.NodeGateway;
 import org.blockfilter.server.p2p.internal.BanList;
@@ -23,6 +22,8 @@ import org.blockfilter.server.p2p.internal.InboundSlots;
 import org.blockfilter.server.p2p.internal.P2pMetrics;
 import org.blockfilter.server.p2p.internal.PeerSession;
 import org.blockfilter.server.p2p.internal.RelayedTxs;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.blockfilter.server.store.ChainTip;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +49,7 @@ public final class P2pServer implements AutoCloseable {
     private final Set<Thread> readers = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService housekeeping;
     private final Thread acceptor;
-    private volatile FilterIndexReader.Tip announcedTip;
+    private volatile ChainTip announcedTip;
     private volatile boolean closing;
 
     private P2pServer(P2pConfig config, FilterIndexReader index, NodeGateway node, MeterRegistry registry)
@@ -168,8 +169,8 @@ public final class P2pServer implements AutoCloseable {
             for (PeerSession p : peers) {
                 p.tick(now);
             }
-            FilterIndexReader.Tip tip = index.tip();
-            FilterIndexReader.Tip old = announcedTip;
+            ChainTip tip = index.tip();
+            ChainTip old = announcedTip;
             if (tip.height() >= 0 && !tip.hash().equals(old.hash())) {
                 announcedTip = tip;
                 List<byte[]> headers = old.height() < 0 ? List.of() : responder.newHeaders(old.hash(), tip);

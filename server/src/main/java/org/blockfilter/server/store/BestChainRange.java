@@ -17,7 +17,7 @@ import org.rocksdb.RocksDBException;
  * (the options, the snapshot, the store's read lock) is given back by the {@code release} action
  * on {@link #close()}. Not thread-safe: one owner, the thread that opened it.
  */
-final class BestChainRange implements IndexStore.ActiveRangeCursor {
+final class BestChainRange implements ActiveRangeCursor {
     private final RocksDB db;
     private final ColumnFamilyHandle blocks;
     private final ColumnFamilyHandle heights;

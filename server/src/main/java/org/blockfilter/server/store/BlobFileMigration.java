@@ -69,6 +69,21 @@ final class BlobFileMigration {
         return true;
     }
 
+    /**
+     * Refuses to open an index with blob files as a secondary: RocksDB secondaries cannot read
+     * them (reading one crashes the process).
+     *
+     * @throws StoreException naming what to do if {@code dir} has blob files
+     */
+    static void refuseSecondary(Path dir) {
+        List<Path> blobs = blobFiles(dir);
+        if (!blobs.isEmpty()) {
+            throw new StoreException("the index in " + dir + " was written by an earlier version that keeps filters in "
+                    + blobs.size() + " RocksDB blob files, which a read-only secondary cannot read: start the"
+                    + " indexing server (the primary) on it once with this version to move them inline");
+        }
+    }
+
     /** The RocksDB blob files in {@code dir}. */
     static List<Path> blobFiles(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {

@@ -1,5 +1,7 @@
 package org.blockfilter.server.store;
 
+import static org.blockfilter.server.store.RecordCodec.KEY_GENESIS;
+import static org.blockfilter.server.store.RecordCodec.KEY_TIP;
 import static org.blockfilter.server.store.RecordCodec.decodeBlock;
 import static org.blockfilter.server.store.RecordCodec.encodeBlock;
 import static org.blockfilter.server.store.RecordCodec.encodeUndo;
@@ -8,36 +10,20 @@ import static org.blockfilter.server.store.RecordCodec.outpointKey;
 import static org.blockfilter.server.store.RecordCodec.tipValue;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.TransactionOutPoint;
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.BloomFilter;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.CompressionType;
-import org.rocksdb.DBOptions;
-import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
@@ -84,17 +70,12 @@ import org.rocksdb.WriteOptions;
  * <p>Thread-safe: one writer (the indexer) and any number of readers. Reads never return null.
  */
 public final class IndexStore implements AutoCloseable {
-    private static final int LAYOUT_VERSION = 1;
-    private static final byte[] KEY_VERSION = "version".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] KEY_GENESIS = "genesis".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] KEY_TIP = "tip".getBytes(StandardCharsets.US_ASCII);
-    private static final List<String> FAMILIES = List.of("default", "block", "height", "utxo", "undo");
     /** Undo data kept by default: deeper reorgs than this cannot be followed (Core keeps 288 in pruned mode). */
     public static final int DEFAULT_UNDO_DEPTH = 2016;
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Object writeMutex = new Object();
-    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final StoreDatabase database;
     private final RocksDB db;
     private final ColumnFamilyHandle meta;
     private final ColumnFamilyHandle blocks;
@@ -110,75 +91,38 @@ public final class IndexStore implements AutoCloseable {
     private boolean closed;
     private final StoreDamage damage = new StoreDamage();
 
-    /** Height and hash of the highest indexed best-chain block. */
-    public record ChainTip(int height, Sha256Hash hash) {
-        public ChainTip {
-            Objects.requireNonNull(hash, "hash");
-        }
-    }
-
     private IndexStore(Path dir, int undoDepth, Path secondaryDir) throws RocksDBException {
         this.undoDepth = undoDepth;
         this.secondary = secondaryDir != null;
-        RocksDB.loadLibrary();
-        DBOptions options = track(new DBOptions()
-                .setCreateIfMissing(!secondary)
-                .setCreateMissingColumnFamilies(!secondary)
-                .setKeepLogFileNum(5)
-                // Table files are read through mmap: an uncompressed filter is then read from the
-                // page cache in place, not copied into a block-cache block first (checksums are
-                // still verified). Measured on mainnet-serving.sh's index: a random filter read with
-                // its height check took 10-13 us of CPU instead of 15-17 us (the OS caches the files,
-                // as it does for nginx).
-                .setAllowMmapReads(true));
-        if (secondary) {
-            options.setMaxOpenFiles(-1); // RocksDB requires it of secondary instances
-        }
-        LRUCache cache = track(new LRUCache(64L << 20));
-        BloomFilter bloom = track(new BloomFilter(10));
-        BlockBasedTableConfig table =
-                new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(bloom);
-        ColumnFamilyOptions plain = track(new ColumnFamilyOptions()
-                .setTableFormatConfig(table)
-                .setCompressionType(CompressionType.LZ4_COMPRESSION));
-        // Filters are already entropy-coded: no compression. Blob files stay off: secondaries
-        // cannot read them (see BlobFileMigration for indexes that have them).
-        ColumnFamilyOptions filters = track(new ColumnFamilyOptions()
-                .setTableFormatConfig(table)
-                .setCompressionType(CompressionType.NO_COMPRESSION)
-                .setEnableBlobFiles(false));
-        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-        for (String name : FAMILIES) {
-            descriptors.add(new ColumnFamilyDescriptor(
-                    name.getBytes(StandardCharsets.US_ASCII), name.equals("block") ? filters : plain));
-        }
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        this.db = secondary
-                ? RocksDB.openAsSecondary(options, dir.toString(), secondaryDir.toString(), descriptors, handles)
-                : RocksDB.open(options, dir.toString(), descriptors, handles);
-        resources.addAll(handles);
-        this.meta = handles.get(0);
-        this.blocks = handles.get(1);
-        this.heights = handles.get(2);
-        this.utxo = handles.get(3);
-        this.undo = handles.get(4);
-        this.syncWrite = track(new WriteOptions().setSync(true));
-        this.asyncWrite = track(new WriteOptions().setSync(false));
-        Optional<ChainTip> metaTip;
+        this.database = new StoreDatabase(dir, secondaryDir);
+        this.db = database.db;
+        this.meta = database.handle(Family.META);
+        this.blocks = database.handle(Family.BLOCK);
+        this.heights = database.handle(Family.HEIGHT);
+        this.utxo = database.handle(Family.UTXO);
+        this.undo = database.handle(Family.UNDO);
+        this.syncWrite = database.syncWrite;
+        this.asyncWrite = database.asyncWrite;
         try {
-            checkVersion();
-            metaTip = readTip();
-        } catch (RocksDBException e) {
-            if (!StoreDamage.isDamage(e)) {
-                throw e;
+            Optional<ChainTip> metaTip;
+            try {
+                database.checkVersion(secondary);
+                metaTip = database.readTip();
+            } catch (RocksDBException e) {
+                if (!StoreDamage.isDamage(e)) {
+                    throw e;
+                }
+                // The metadata's table file is damaged: the tip is also the highest height entry
+                // (both are written in every block's batch), so the index stays readable.
+                damage.record(e, db, heights);
+                metaTip = StoreSalvage.highestHeightEntry(db, heights);
             }
-            // The metadata's table file is damaged: the tip is also the highest height entry
-            // (both are written in every block's batch), so the index stays readable.
-            damage.record(e, db, heights);
-            metaTip = StoreSalvage.highestHeightEntry(db, heights);
+            this.migratedBlobFiles = !secondary && BlobFileMigration.migrate(dir, db, blocks, asyncWrite, syncWrite);
+            this.tip = metaTip;
+        } catch (RocksDBException | RuntimeException e) {
+            database.close(); // a store that does not open holds no lock on the directory
+            throw e;
         }
-        this.migratedBlobFiles = !secondary && BlobFileMigration.migrate(dir, db, blocks, asyncWrite, syncWrite);
-        this.tip = metaTip;
     }
 
     /**
@@ -229,13 +173,7 @@ public final class IndexStore implements AutoCloseable {
         if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
             throw new StoreException("no index in " + dir + " (start the indexing server on it first)");
         }
-        List<Path> blobs = BlobFileMigration.blobFiles(dir);
-        if (!blobs.isEmpty()) {
-            // RocksDB secondaries cannot read blob files: reading one crashes the process.
-            throw new StoreException("the index in " + dir + " was written by an earlier version that keeps filters in "
-                    + blobs.size() + " RocksDB blob files, which a read-only secondary cannot read: start the"
-                    + " indexing server (the primary) on it once with this version to move them inline");
-        }
+        BlobFileMigration.refuseSecondary(dir);
         try {
             Files.createDirectories(secondaryDir);
             return new IndexStore(dir, DEFAULT_UNDO_DEPTH, secondaryDir);
@@ -267,7 +205,7 @@ public final class IndexStore implements AutoCloseable {
         try {
             ensureOpen();
             db.tryCatchUpWithPrimary();
-            tip = readTip();
+            tip = database.readTip();
             return tip;
         } catch (RocksDBException e) {
             throw new StoreException("secondary cannot catch up with the primary: " + e.getMessage(), e);
@@ -401,42 +339,6 @@ public final class IndexStore implements AutoCloseable {
     }
 
     /**
-     * Best-chain blocks of one range, read from one snapshot as they are asked for (see
-     * {@link #openActiveRange}). Not thread-safe: one owner, the thread that opened it.
-     */
-    public interface ActiveRangeCursor extends AutoCloseable {
-        /** Height of the range's last block. */
-        int stopHeight();
-
-        boolean hasNext();
-
-        /**
-         * The next block of the range.
-         *
-         * @throws NoSuchElementException after the last one or once closed
-         */
-        StoredBlock next();
-
-        /** {@link #next()} undecoded (see {@link IndexStore#blockRecord}); same contract. */
-        BlockRecord nextRecord();
-
-        /**
-         * Puts the next block into {@code out} (a direct buffer, in fill mode) as block hash
-         * (32, wire order), CompactSize filter length and filter, read straight into {@code out}
-         * with no copy on the heap, and moves on. Returns false, and stays at that block, when
-         * its record does not fit into {@code out}'s remaining space: then {@code out}'s limit
-         * may have moved (set it back) and the bytes after its position are undefined.
-         *
-         * @throws NoSuchElementException after the last one or once closed
-         */
-        boolean writeNextEntry(ByteBuffer out);
-
-        /** Releases the snapshot and the read lock; idempotent. */
-        @Override
-        void close();
-    }
-
-    /**
      * Connects {@code block} on top of the tip in one atomic batch: its record, its height entry,
      * the UTXO changes, its undo data (and pruning of the undo data {@link #undoDepth()} below),
      * and the new tip.
@@ -449,30 +351,6 @@ public final class IndexStore implements AutoCloseable {
     public void connect(StoredBlock block, List<UnspentOutput> spent, List<UnspentOutput> created, boolean sync) {
         try (PendingBlock pending = prepareConnect(block, spent, created)) {
             connect(pending, sync);
-        }
-    }
-
-    /**
-     * A block's batch, encoded ahead of {@link #connect(PendingBlock, boolean)} (on another thread
-     * than the writer, while earlier blocks are written). Holds native memory: close it when it
-     * is not connected. Not thread-safe; one owner at a time.
-     */
-    public static final class PendingBlock implements AutoCloseable {
-        private final StoredBlock block;
-        private final WriteBatch batch;
-
-        private PendingBlock(StoredBlock block, WriteBatch batch) {
-            this.block = block;
-            this.batch = batch;
-        }
-
-        public StoredBlock block() {
-            return block;
-        }
-
-        @Override
-        public void close() {
-            batch.close();
         }
     }
 
@@ -602,7 +480,7 @@ public final class IndexStore implements AutoCloseable {
         return read(() -> db.get(undo, blockHash.serialize()) != null);
     }
 
-    /** The column families, for {@link #contentDigest(Set)}. */
+    /** The column families, for {@link StoreInspection#contentDigest(Set)}. */
     public enum Family {
         META,
         BLOCK,
@@ -611,62 +489,9 @@ public final class IndexStore implements AutoCloseable {
         UNDO
     }
 
-    /**
-     * SHA-256 over every key and value of every column family, in order: two stores with the
-     * same digest hold byte-identical content (what the crash tests compare).
-     */
-    public Sha256Hash contentDigest() {
-        return contentDigest(EnumSet.allOf(Family.class));
-    }
-
-    /** {@link #contentDigest()} restricted to some column families. */
-    public Sha256Hash contentDigest(Set<Family> families) {
-        return read(() -> {
-            MessageDigest digest = sha256();
-            Snapshot snapshot = snapshot();
-            try (ReadOptions options = readOptions(snapshot)) {
-                for (Family family : families) {
-                    ColumnFamilyHandle cf = handle(family);
-                    digest.update(cf.getName());
-                    try (RocksIterator it = db.newIterator(cf, options)) {
-                        for (it.seekToFirst(); it.isValid(); it.next()) {
-                            byte[] k = it.key();
-                            byte[] v = it.value();
-                            digest.update(ByteBuffer.allocate(8)
-                                    .putInt(k.length)
-                                    .putInt(v.length)
-                                    .array());
-                            digest.update(k);
-                            digest.update(v);
-                        }
-                    }
-                }
-            } finally {
-                release(snapshot);
-            }
-            return Sha256Hash.wrap(digest.digest());
-        });
-    }
-
-    /** One live table file: its column family and path. */
-    public record TableFile(String family, Path path) {}
-
-    /** The live table (SST) files, for tests and tools that check the files themselves. */
-    public List<TableFile> tableFiles() {
-        return read(() -> db.getLiveFilesMetaData().stream()
-                .map(f -> new TableFile(
-                        new String(f.columnFamilyName(), StandardCharsets.US_ASCII), Path.of(f.path() + f.fileName())))
-                .toList());
-    }
-
-    /** Writes every column family's memtable to table files and waits (tests, before copying the directory). */
-    public void flush() {
-        write(() -> {
-            try (org.rocksdb.FlushOptions f = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
-                db.flush(f, List.of(meta, blocks, heights, utxo, undo));
-            }
-            return null;
-        });
+    /** Whole-store reads for checks and tests (a digest of the content). */
+    public StoreInspection inspection() {
+        return new StoreInspection(this);
     }
 
     /** The database, for the verifier and repair in this package. */
@@ -675,13 +500,7 @@ public final class IndexStore implements AutoCloseable {
     }
 
     ColumnFamilyHandle handle(Family family) {
-        return switch (family) {
-            case META -> meta;
-            case BLOCK -> blocks;
-            case HEIGHT -> heights;
-            case UTXO -> utxo;
-            case UNDO -> undo;
-        };
+        return database.handle(family);
     }
 
     @Override
@@ -692,17 +511,7 @@ public final class IndexStore implements AutoCloseable {
                 return;
             }
             closed = true;
-            for (ColumnFamilyHandle h : List.of(meta, blocks, heights, utxo, undo)) {
-                h.close();
-            }
-            db.close();
-            for (AutoCloseable r : resources) {
-                if (!(r instanceof ColumnFamilyHandle)) {
-                    r.close();
-                }
-            }
-        } catch (Exception e) {
-            throw new StoreException("error closing the index store: " + e, e);
+            database.close();
         } finally {
             lock.writeLock().unlock();
         }
@@ -710,40 +519,12 @@ public final class IndexStore implements AutoCloseable {
 
     // ---- plumbing
 
-    private void checkVersion() throws RocksDBException {
-        byte[] version = db.get(meta, KEY_VERSION);
-        if (version == null && secondary) {
-            throw new StoreException("the index has no layout version yet: is the primary still creating it?");
-        } else if (version == null) {
-            db.put(
-                    meta,
-                    KEY_VERSION,
-                    ByteBuffer.allocate(4).putInt(LAYOUT_VERSION).array());
-        } else if (version.length != 4 || ByteBuffer.wrap(version).getInt() != LAYOUT_VERSION) {
-            throw new StoreException("index store has layout version " + Arrays.toString(version)
-                    + ", this server reads version " + LAYOUT_VERSION + ": use a new --data-dir");
-        }
-    }
-
-    private Optional<ChainTip> readTip() throws RocksDBException {
-        byte[] value = db.get(meta, KEY_TIP);
-        if (value == null) {
-            return Optional.empty();
-        }
-        return Optional.of(RecordCodec.decodeTip(value));
-    }
-
-    private <T extends AutoCloseable> T track(T resource) {
-        resources.add(resource);
-        return resource;
-    }
-
     @FunctionalInterface
-    private interface DbAction<T> {
+    interface DbAction<T> {
         T run() throws RocksDBException;
     }
 
-    private <T> T read(DbAction<T> action) {
+    <T> T read(DbAction<T> action) {
         lock.readLock().lock();
         try {
             ensureOpen();
@@ -757,15 +538,7 @@ public final class IndexStore implements AutoCloseable {
 
     /** A failed read as a StoreException; damage is recorded and named (file, family, heights). */
     private StoreException failed(RocksDBException e) {
-        if (!StoreDamage.isDamage(e)) {
-            return new StoreException("index store read failed: " + e.getMessage(), e);
-        }
-        StoreDamage.Damaged d = damage.record(e, db, heights);
-        return new StoreException(
-                "index damaged: " + d.family() + " file " + d.file() + ", heights " + d.heights() + ": "
-                        + e.getMessage() + " (see `verify` and `repair` in docs/storage.md)",
-                e,
-                true);
+        return damage.failure(e, db, heights);
     }
 
     /** The damage reads have found since the store was opened. */
@@ -781,22 +554,22 @@ public final class IndexStore implements AutoCloseable {
      * content than the primary's), and a secondary changes only in {@link #catchUp()}, under the
      * write lock, so a read under the read lock is consistent without one.
      */
-    private Snapshot snapshot() {
+    Snapshot snapshot() {
         return secondary ? null : db.getSnapshot();
     }
 
-    private static ReadOptions readOptions(Snapshot snapshot) {
+    static ReadOptions readOptions(Snapshot snapshot) {
         ReadOptions options = new ReadOptions();
         return snapshot == null ? options : options.setSnapshot(snapshot);
     }
 
-    private void release(Snapshot snapshot) {
+    void release(Snapshot snapshot) {
         if (snapshot != null) {
             db.releaseSnapshot(snapshot);
         }
     }
 
-    private <T> T write(DbAction<T> action) {
+    <T> T write(DbAction<T> action) {
         if (secondary) {
             throw new IllegalStateException("the index store is a read-only secondary instance");
         }
@@ -808,14 +581,6 @@ public final class IndexStore implements AutoCloseable {
     private void ensureOpen() {
         if (closed) {
             throw new StoreException("index store is closed");
-        }
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new AssertionError(e);
         }
     }
 }

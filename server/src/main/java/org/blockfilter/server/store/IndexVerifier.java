@@ -76,7 +76,7 @@ public final class IndexVerifier {
      */
     public static Report verify(IndexStore store, IntFunction<Optional<Sha256Hash>> nodeHashAt) {
         List<Problem> problems = new ArrayList<>(files(store));
-        int tip = store.tip().map(IndexStore.ChainTip::height).orElse(-1);
+        int tip = store.tip().map(ChainTip::height).orElse(-1);
         Sha256Hash prevHash = null;
         Sha256Hash prevHeader = FilterHeaders.GENESIS_PREV;
         Ranges bad = new Ranges(problems);

@@ -1,6 +1,7 @@
 package org.blockfilter.server.store;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
@@ -16,6 +17,14 @@ import org.blockfilter.filters.wire.WireWriter;
 final class RecordCodec {
     /** Height, header, filter hash, filter header, previous filter header: all but the filter. */
     static final int RECORD_FIXED = 4 + StoredBlock.HEADER_SIZE + 3 * 32;
+
+    /** The layout version this code reads and writes, under {@link #KEY_VERSION}. */
+    static final int LAYOUT_VERSION = 1;
+    /** Metadata keys (column family "default"). */
+    static final byte[] KEY_VERSION = "version".getBytes(StandardCharsets.US_ASCII);
+
+    static final byte[] KEY_GENESIS = "genesis".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] KEY_TIP = "tip".getBytes(StandardCharsets.US_ASCII);
 
     private static final int OUTPOINT_KEY = 36;
 
@@ -45,12 +54,12 @@ final class RecordCodec {
     }
 
     /** The tip value's height and hash. */
-    static IndexStore.ChainTip decodeTip(byte[] value) {
+    static ChainTip decodeTip(byte[] value) {
         if (value.length != 36) {
             throw new StoreException("store corrupt: tip record has " + value.length + " bytes");
         }
         ByteBuffer in = ByteBuffer.wrap(value);
-        return new IndexStore.ChainTip(in.getInt(), readHash(in));
+        return new ChainTip(in.getInt(), readHash(in));
     }
 
     /** The height a block record starts with, without decoding the rest. */

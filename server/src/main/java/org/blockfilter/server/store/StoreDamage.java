@@ -54,6 +54,22 @@ public final class StoreDamage {
     private final Map<String, Damaged> byFile = new ConcurrentHashMap<>();
     private final LongAdder reads = new LongAdder();
 
+    /**
+     * A failed read as a {@link StoreException}: damage (see {@link #isDamage}) is recorded and
+     * named (file, family, heights); any other failure is a plain read failure.
+     */
+    StoreException failure(RocksDBException e, RocksDB db, ColumnFamilyHandle heights) {
+        if (!isDamage(e)) {
+            return new StoreException("index store read failed: " + e.getMessage(), e);
+        }
+        Damaged d = record(e, db, heights);
+        return new StoreException(
+                "index damaged: " + d.family() + " file " + d.file() + ", heights " + d.heights() + ": "
+                        + e.getMessage() + " (see `verify` and `repair` in docs/storage.md)",
+                e,
+                true);
+    }
+
     /** True if {@code e} reports damage (corruption, a checksum mismatch), not another failure. */
     public static boolean isDamage(RocksDBException e) {
         Status s = e.getStatus();

@@ -30,22 +30,18 @@ import org.rocksdb.WriteOptions;
  * from the node. Stateless.
  */
 public final class StoreSalvage {
-    private static final byte[] KEY_GENESIS = "genesis".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] KEY_TIP = "tip".getBytes(StandardCharsets.US_ASCII);
 
     private StoreSalvage() {}
 
     /** The highest height entry as a tip; empty if there is none. */
-    static Optional<IndexStore.ChainTip> highestHeightEntry(RocksDB db, ColumnFamilyHandle heights)
-            throws RocksDBException {
+    static Optional<ChainTip> highestHeightEntry(RocksDB db, ColumnFamilyHandle heights) throws RocksDBException {
         try (RocksIterator it = db.newIterator(heights)) {
             it.seekToLast();
             if (!it.isValid()) {
                 it.status();
                 return Optional.empty();
             }
-            return Optional.of(
-                    new IndexStore.ChainTip(ByteBuffer.wrap(it.key()).getInt(), Sha256Hash.wrapReversed(it.value())));
+            return Optional.of(new ChainTip(ByteBuffer.wrap(it.key()).getInt(), Sha256Hash.wrapReversed(it.value())));
         }
     }
 
@@ -83,11 +79,11 @@ public final class StoreSalvage {
                     if (keepBelow > 0) {
                         batch.put(
                                 out.handle(IndexStore.Family.META),
-                                KEY_GENESIS,
+                                RecordCodec.KEY_GENESIS,
                                 indexed.get(0).serialize());
                         batch.put(
                                 out.handle(IndexStore.Family.META),
-                                KEY_TIP,
+                                RecordCodec.KEY_TIP,
                                 RecordCodec.tipValue(
                                         keepBelow - 1,
                                         indexed.get(keepBelow - 1).serialize()));

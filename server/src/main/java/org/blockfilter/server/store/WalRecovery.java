@@ -106,8 +106,8 @@ final class WalRecovery {
     }
 
     /** Logs a WARN naming the damaged log and how many blocks the open dropped and will index again. */
-    static void warn(Path dir, Damage damage, Optional<IndexStore.ChainTip> recovered) {
-        int height = recovered.map(IndexStore.ChainTip::height).orElse(-1);
+    static void warn(Path dir, Damage damage, Optional<ChainTip> recovered) {
+        int height = recovered.map(ChainTip::height).orElse(-1);
         LOG.warn(
                 "event=wal_recovery_dropped_data dir={} file={} offset={} recovered_height={} blocks_to_reindex={}",
                 dir,

@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.read.IndexedFilter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

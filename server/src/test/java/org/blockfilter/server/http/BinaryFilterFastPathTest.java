@@ -22,7 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.wire.CompactSize;
-import org.blockfilter.server.index.StoreFilterIndexReader;
+import org.blockfilter.server.read.StoreFilterIndexReader;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 import org.junit.jupiter.api.AfterAll;

@@ -12,7 +12,7 @@ import java.net.http.HttpResponse;
 import java.util.zip.GZIPInputStream;
 import org.bitcoinj.base.VarInt;
 import org.blockfilter.server.http.RestConfig.Compression;
-import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.read.IndexedFilter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

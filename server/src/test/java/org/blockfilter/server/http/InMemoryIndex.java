@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.blockfilter.server.read.IndexedFilter;
+import org.blockfilter.server.store.ChainTip;
 
 /** A {@link FilterIndexReader} over an immutable {@link RestTestChain}. */
 final class InMemoryIndex implements FilterIndexReader {
@@ -16,8 +17,8 @@ final class InMemoryIndex implements FilterIndexReader {
     }
 
     @Override
-    public Tip tip() {
-        return new Tip(chain.tip().height(), chain.tip().blockHash());
+    public ChainTip tip() {
+        return new ChainTip(chain.tip().height(), chain.tip().blockHash());
     }
 
     @Override

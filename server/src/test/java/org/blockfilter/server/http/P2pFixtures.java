@@ -3,9 +3,9 @@ package org.blockfilter.server.http;
 import java.util.List;
 import java.util.Map;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.IndexedFilter;
 import org.blockfilter.server.node.NodeGateway;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.blockfilter.server.read.IndexedFilter;
 
 /** The REST tests' chain, index and fake node, for the P2P tests in another package. */
 public final class P2pFixtures {

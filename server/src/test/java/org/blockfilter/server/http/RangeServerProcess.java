@@ -2,8 +2,8 @@ package org.blockfilter.server.http;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.blockfilter.server.index.StoreFilterIndexReader;
 import org.blockfilter.server.node.NodeGateway;
+import org.blockfilter.server.read.StoreFilterIndexReader;
 import org.blockfilter.server.store.IndexStore;
 
 /**

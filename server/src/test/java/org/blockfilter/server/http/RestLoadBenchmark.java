@@ -8,7 +8,7 @@ import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.script.ScriptBuilder;
-import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.read.IndexedFilter;
 
 /**
  * The server the load script (server/bench/load.sh) measures: the REST layer over an in-memory

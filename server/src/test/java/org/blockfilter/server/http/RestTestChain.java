@@ -13,7 +13,7 @@ import java.util.Map;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Vectors;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
-import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.read.IndexedFilter;
 
 /**
  * A test chain for the REST layer, immutable once built: heights 0..9 carry the ten BIP 158 vector

@@ -20,6 +20,9 @@ import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionOutPoint;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.FilterHeaders;
+import org.blockfilter.server.read.IndexedFilter;
+import org.blockfilter.server.read.StoreFilterIndexReader;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.IndexStore.Family;
 import org.blockfilter.server.store.StoredBlock;
@@ -118,7 +121,9 @@ class FilterIndexerTest {
             assertIndexMatchesChain(store, chain);
             try (IndexStore fresh = IndexStore.open(dir.resolve("fresh"))) {
                 sync(fresh, chain);
-                assertEquals(fresh.contentDigest(CHAIN_STATE), store.contentDigest(CHAIN_STATE));
+                assertEquals(
+                        fresh.inspection().contentDigest(CHAIN_STATE),
+                        store.inspection().contentDigest(CHAIN_STATE));
             }
             StoreFilterIndexReader reader = new StoreFilterIndexReader(store);
             for (Sha256Hash stale : dropped) {
@@ -182,7 +187,9 @@ class FilterIndexerTest {
             assertIndexMatchesChain(store, b);
             try (IndexStore fresh = IndexStore.open(dir.resolve("fresh"))) {
                 sync(fresh, b);
-                assertEquals(fresh.contentDigest(CHAIN_STATE), store.contentDigest(CHAIN_STATE));
+                assertEquals(
+                        fresh.inspection().contentDigest(CHAIN_STATE),
+                        store.inspection().contentDigest(CHAIN_STATE));
             }
         }
     }
@@ -198,7 +205,7 @@ class FilterIndexerTest {
                 IndexStore fresh = IndexStore.open(dir.resolve("b"))) {
             assertEquals(new FilterIndexer.SyncResult(5, 0), sync(store, chain));
             sync(fresh, chain);
-            assertEquals(fresh.contentDigest(), store.contentDigest());
+            assertEquals(fresh.inspection().contentDigest(), store.inspection().contentDigest());
         }
     }
 
@@ -207,13 +214,13 @@ class FilterIndexerTest {
         MinedChainSource chain = new MinedChainSource().mine(3);
         try (IndexStore store = IndexStore.open(dir)) {
             sync(store, chain);
-            Sha256Hash before = store.contentDigest();
+            Sha256Hash before = store.inspection().contentDigest();
             chain.mineSpendingUnknownOutput();
 
             IndexingException e = assertThrows(IndexingException.class, () -> sync(store, chain));
 
             assertTrue(e.getMessage().contains("not in the unspent-output map"), e.getMessage());
-            assertEquals(before, store.contentDigest());
+            assertEquals(before, store.inspection().contentDigest());
         }
     }
 
@@ -292,7 +299,7 @@ class FilterIndexerTest {
             assertEquals(-1, reader.tip().height());
             sync(store, chain);
 
-            assertEquals(new FilterIndexReader.Tip(4, chain.blockAt(4).getHash()), reader.tip());
+            assertEquals(new ChainTip(4, chain.blockAt(4).getHash()), reader.tip());
             Sha256Hash h2 = chain.blockAt(2).getHash();
             assertEquals(Optional.of(h2), reader.hashAt(2));
             assertEquals(2, reader.heightOf(h2).getAsInt());

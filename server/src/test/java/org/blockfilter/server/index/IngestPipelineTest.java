@@ -27,9 +27,10 @@ import org.bitcoinj.script.ScriptOpCodes;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
-import org.blockfilter.server.store.IndexStore.ChainTip;
 import org.blockfilter.server.store.IndexStore.Family;
+import org.blockfilter.server.store.PendingBlock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,13 +82,14 @@ class IngestPipelineTest {
                 }
                 assertTrue(store.tip().isEmpty(), "nothing committed while the blocks were prepared");
                 for (IngestPipeline.PreparedBlock b : held) {
-                    try (IndexStore.PendingBlock batch = b.batch()) {
+                    try (PendingBlock batch = b.batch()) {
                         store.connect(batch, false);
                     }
                     pipeline.committed(b);
                 }
             }
-            assertEquals(expected.contentDigest(), store.contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
         }
     }
 
@@ -111,7 +113,9 @@ class IngestPipelineTest {
             assertTrue(reorged.get());
             assertEquals(chain.height(), store.tip().orElseThrow().height());
             try (IndexStore fresh = reference("r", chain, chain.height())) {
-                assertEquals(fresh.contentDigest(CHAIN_STATE), store.contentDigest(CHAIN_STATE));
+                assertEquals(
+                        fresh.inspection().contentDigest(CHAIN_STATE),
+                        store.inspection().contentDigest(CHAIN_STATE));
             }
             assertFiltersMatch(store, chain);
         }
@@ -139,7 +143,8 @@ class IngestPipelineTest {
         try (IndexStore store = IndexStore.open(dir.resolve("p"));
                 IndexStore expected = reference("r", chain, 12)) {
             assertEquals(new FilterIndexer.SyncResult(13, 0), sync(store, source));
-            assertEquals(expected.contentDigest(), store.contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
         }
     }
 
@@ -251,7 +256,9 @@ class IngestPipelineTest {
             assertTrue(tip.height() < 80, "tip " + tip);
             assertEquals(chain.blockAt(tip.height()).getHash(), tip.hash());
             try (IndexStore expected = reference("r", chain, tip.height())) {
-                assertEquals(expected.contentDigest(), store.contentDigest());
+                assertEquals(
+                        expected.inspection().contentDigest(),
+                        store.inspection().contentDigest());
             }
         }
     }
@@ -264,7 +271,8 @@ class IngestPipelineTest {
                 IndexStore expected = reference("r", chain, 20);
                 FilterIndexer indexer = new FilterIndexer(store, fast, POLL)) {
             indexer.syncOnce();
-            assertEquals(expected.contentDigest(), store.contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
             // 20 blocks x 2 inputs; those spending an output of the same block never ask.
             assertTrue(indexer.status().ingest().prevoutsFromNode() > 0);
             assertTrue(fast.asked.get() > 0);
@@ -279,7 +287,8 @@ class IngestPipelineTest {
                 IndexStore expected = reference("r", chain, 20);
                 FilterIndexer indexer = new FilterIndexer(store, refusing, POLL)) {
             indexer.syncOnce();
-            assertEquals(expected.contentDigest(), store.contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
             assertEquals(0, indexer.status().ingest().prevoutsFromNode());
             assertEquals(0, refusing.asked.get());
         }

@@ -182,7 +182,8 @@ class RpcPrevoutFastPathTest {
         Run fast = index("fast", node(chain, calls, (c, b) -> Answer.result(coreVerbose3(c, b, true))), true);
         try (IndexStore expected = reference(chain);
                 IndexStore store = fast.store()) {
-            assertEquals(expected.contentDigest(), store.contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
             assertEquals(12, fast.stats().prevoutsFromNode(), "one per block: the other spends its own block");
             assertEquals(null, calls.get("getblock/0"), "no raw getblock needed: " + calls);
         }
@@ -205,7 +206,8 @@ class RpcPrevoutFastPathTest {
                 true);
         try (IndexStore expected = reference(chain);
                 IndexStore store = run.store()) {
-            assertEquals(expected.contentDigest(), store.contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
             assertEquals(0, run.stats().prevoutsFromNode());
             assertEquals(1, calls.get("getblock/3").get(), "probed once: " + calls);
         }
@@ -221,7 +223,9 @@ class RpcPrevoutFastPathTest {
             Run run = index("v2-" + System.identityHashCode(answer), node(chain, calls, answer), true);
             try (IndexStore expected = reference(chain);
                     IndexStore store = run.store()) {
-                assertEquals(expected.contentDigest(), store.contentDigest());
+                assertEquals(
+                        expected.inspection().contentDigest(),
+                        store.inspection().contentDigest());
                 assertEquals(0, run.stats().prevoutsFromNode());
                 assertEquals(1, calls.get("getblock/3").get(), "probed once: " + calls);
             }
@@ -239,7 +243,8 @@ class RpcPrevoutFastPathTest {
                 true);
         try (IndexStore expected = reference(chain);
                 IndexStore store = run.store()) {
-            assertEquals(expected.contentDigest(), store.contentDigest());
+            assertEquals(
+                    expected.inspection().contentDigest(), store.inspection().contentDigest());
             assertEquals(6, run.stats().prevoutsFromNode());
             assertTrue(run.stats().prevoutsFromNode() < run.stats().inputs());
         }

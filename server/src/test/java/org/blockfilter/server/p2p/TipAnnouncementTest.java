@@ -14,8 +14,9 @@ import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.server.http.P2pFixtures;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.blockfilter.server.read.IndexedFilter;
+import org.blockfilter.server.store.ChainTip;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,8 +30,8 @@ class TipAnnouncementTest {
     /** The fixture's index cut at a movable tip. */
     private record GrowingIndex(FilterIndexReader full, AtomicInteger cut) implements FilterIndexReader {
         @Override
-        public Tip tip() {
-            return new Tip(cut.get(), full.hashAt(cut.get()).orElseThrow());
+        public ChainTip tip() {
+            return new ChainTip(cut.get(), full.hashAt(cut.get()).orElseThrow());
         }
 
         @Override

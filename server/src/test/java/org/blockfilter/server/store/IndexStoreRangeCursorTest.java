@@ -20,7 +20,7 @@ class IndexStoreRangeCursorTest {
     @TempDir
     Path dir;
 
-    private static List<StoredBlock> drain(IndexStore.ActiveRangeCursor cursor) {
+    private static List<StoredBlock> drain(ActiveRangeCursor cursor) {
         List<StoredBlock> out = new ArrayList<>();
         while (cursor.hasNext()) {
             out.add(cursor.next());
@@ -32,7 +32,7 @@ class IndexStoreRangeCursorTest {
     void cursorGivesTheBlocksOfActiveRange() {
         try (IndexStore store = IndexStore.open(dir)) {
             List<StoredBlock> blocks = chain(store, 5, 1);
-            try (IndexStore.ActiveRangeCursor c =
+            try (ActiveRangeCursor c =
                     store.openActiveRange(1, blocks.get(3).blockHash()).orElseThrow()) {
                 assertEquals(3, c.stopHeight());
                 assertEquals(store.activeRange(1, blocks.get(3).blockHash()).orElseThrow(), drain(c));
@@ -57,7 +57,7 @@ class IndexStoreRangeCursorTest {
     void cursorKeepsReadingItsSnapshotThroughAReorg() {
         try (IndexStore store = IndexStore.open(dir)) {
             List<StoredBlock> old = chain(store, 4, 1);
-            try (IndexStore.ActiveRangeCursor c =
+            try (ActiveRangeCursor c =
                     store.openActiveRange(1, old.get(3).blockHash()).orElseThrow()) {
                 List<StoredBlock> read = new ArrayList<>(List.of(c.next()));
                 store.disconnectTip(false);
@@ -79,7 +79,7 @@ class IndexStoreRangeCursorTest {
             List<StoredBlock> blocks = chain(primary, 3, 1);
             try (IndexStore secondary = IndexStore.openSecondary(index, dir.resolve("secondary"))) {
                 secondary.catchUp();
-                IndexStore.ActiveRangeCursor c =
+                ActiveRangeCursor c =
                         secondary.openActiveRange(0, blocks.get(2).blockHash()).orElseThrow();
                 assertEquals(blocks, drain(c));
                 c.close();

@@ -37,7 +37,7 @@ class IndexStoreTest {
             UnspentOutput coin = out("a", 0, 7);
             store.connect(genesis, List.of(), List.of(coin), true);
 
-            assertEquals(Optional.of(new IndexStore.ChainTip(0, genesis.blockHash())), store.tip());
+            assertEquals(Optional.of(new ChainTip(0, genesis.blockHash())), store.tip());
             assertEquals(Optional.of(genesis), store.block(genesis.blockHash()));
             assertEquals(Optional.of(genesis.blockHash()), store.hashAt(0));
             assertEquals(Optional.of(genesis.blockHash()), store.genesis());
@@ -72,7 +72,7 @@ class IndexStoreTest {
         try (IndexStore store = IndexStore.open(dir)) {
             StoredBlock genesis = block(0, Sha256Hash.ZERO_HASH, 0);
             store.connect(genesis, List.of(), List.of(), false);
-            Sha256Hash before = store.contentDigest();
+            Sha256Hash before = store.inspection().contentDigest();
 
             assertThrows(
                     IllegalStateException.class,
@@ -80,7 +80,7 @@ class IndexStoreTest {
             assertThrows(
                     IllegalStateException.class,
                     () -> store.connect(block(2, genesis.blockHash(), 1), List.of(), List.of(), false));
-            assertEquals(before, store.contentDigest());
+            assertEquals(before, store.inspection().contentDigest());
         }
     }
 
@@ -99,7 +99,7 @@ class IndexStoreTest {
 
             assertArrayEquals(coin.script(), script(store, coin).orElseThrow());
             assertTrue(script(store, change).isEmpty());
-            assertEquals(Optional.of(new IndexStore.ChainTip(0, genesis.blockHash())), store.tip());
+            assertEquals(Optional.of(new ChainTip(0, genesis.blockHash())), store.tip());
             assertTrue(store.hashAt(1).isEmpty());
             // The disconnected block's filter stays retrievable by hash, but it is no longer active.
             assertEquals(Optional.of(b1), store.block(b1.blockHash()));
@@ -110,7 +110,8 @@ class IndexStoreTest {
     }
 
     private Sha256Hash digestWithoutBlocks(IndexStore store) {
-        return store.contentDigest(java.util.EnumSet.complementOf(java.util.EnumSet.of(IndexStore.Family.BLOCK)));
+        return store.inspection()
+                .contentDigest(java.util.EnumSet.complementOf(java.util.EnumSet.of(IndexStore.Family.BLOCK)));
     }
 
     private Sha256Hash digestWithoutBlocksAfterGenesisOnly(StoredBlock genesis, UnspentOutput coin) {
@@ -129,13 +130,13 @@ class IndexStoreTest {
             UnspentOutput change = out("b", 1, 8);
             store.connect(genesis, List.of(), List.of(coin), false);
             store.connect(b1, List.of(coin), List.of(change), false);
-            Sha256Hash connected = store.contentDigest();
+            Sha256Hash connected = store.inspection().contentDigest();
 
             store.disconnectTip(false);
-            assertNotEquals(connected, store.contentDigest());
+            assertNotEquals(connected, store.inspection().contentDigest());
             store.connect(b1, List.of(coin), List.of(change), false);
 
-            assertEquals(connected, store.contentDigest());
+            assertEquals(connected, store.inspection().contentDigest());
         }
     }
 
@@ -148,11 +149,11 @@ class IndexStoreTest {
             b1 = block(1, genesis.blockHash(), 1);
             store.connect(genesis, List.of(), List.of(out("a", 0, 1)), false);
             store.connect(b1, List.of(), List.of(out("b", 0, 2)), false);
-            digest = store.contentDigest();
+            digest = store.inspection().contentDigest();
         }
         try (IndexStore store = IndexStore.open(dir)) {
-            assertEquals(digest, store.contentDigest());
-            assertEquals(Optional.of(new IndexStore.ChainTip(1, b1.blockHash())), store.tip());
+            assertEquals(digest, store.inspection().contentDigest());
+            assertEquals(Optional.of(new ChainTip(1, b1.blockHash())), store.tip());
         }
     }
 
@@ -173,10 +174,10 @@ class IndexStoreTest {
 
             store.disconnectTip(false);
             store.disconnectTip(false);
-            Sha256Hash before = store.contentDigest();
+            Sha256Hash before = store.inspection().contentDigest();
             StoreException e = assertThrows(StoreException.class, () -> store.disconnectTip(false));
             assertTrue(e.getMessage().contains("no undo data"), e.getMessage());
-            assertEquals(before, store.contentDigest());
+            assertEquals(before, store.inspection().contentDigest());
             assertEquals(2, store.tip().orElseThrow().height());
         }
     }
@@ -230,6 +231,10 @@ class IndexStoreTest {
         }
         StoreException e = assertThrows(StoreException.class, () -> IndexStore.open(dir));
         assertTrue(e.getMessage().contains("layout version"), e.getMessage());
+        // The refused open released the directory: a second one is refused for the same reason,
+        // not for RocksDB's lock held by this process.
+        StoreException again = assertThrows(StoreException.class, () -> IndexStore.open(dir));
+        assertTrue(again.getMessage().contains("layout version"), again.getMessage());
     }
 
     @Test

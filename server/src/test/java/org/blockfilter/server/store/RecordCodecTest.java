@@ -82,8 +82,7 @@ class RecordCodecTest {
 
     @Test
     void tipValueDecodesToHeightAndHash() {
-        assertEquals(
-                new IndexStore.ChainTip(42, BLOCK), RecordCodec.decodeTip(RecordCodec.tipValue(42, BLOCK.serialize())));
+        assertEquals(new ChainTip(42, BLOCK), RecordCodec.decodeTip(RecordCodec.tipValue(42, BLOCK.serialize())));
         assertThrows(StoreException.class, () -> RecordCodec.decodeTip(new byte[35]));
     }
 }

@@ -46,10 +46,10 @@ public final class TestBlocks {
 
     /** Connects a block with a filter of {@code filterBytes} on top of the store's tip. */
     public static StoredBlock extend(IndexStore store, int nonce, int filterBytes) {
-        Optional<IndexStore.ChainTip> tip = store.tip();
+        Optional<ChainTip> tip = store.tip();
         StoredBlock b = block(
                 tip.map(t -> t.height() + 1).orElse(0),
-                tip.map(IndexStore.ChainTip::hash).orElse(Sha256Hash.ZERO_HASH),
+                tip.map(ChainTip::hash).orElse(Sha256Hash.ZERO_HASH),
                 nonce,
                 filterBytes);
         store.connect(b, List.of(), List.of(), false);

@@ -5,7 +5,6 @@ import java.util.concurrent.Callable;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.WalletKeys;
-import org.blockfilter.wallet.store.SealedSecret;
 import org.blockfilter.wallet.store.Sealing;
 import picocli.CommandLine.Command;
 
@@ -17,17 +16,13 @@ final class CreateCommand extends KeyedWalletOptions implements Callable<Integer
     @Override
     public Integer call() {
         List<String> mnemonic = WalletKeys.newMnemonic();
-        LightWallet w = NewWallet.create(
-                cli.wallet,
-                cli.network(),
-                new NewWallet.Secret(mnemonic, bip39.read()),
-                cli.passphrase(true),
-                kindSet(),
-                gapLimit,
-                WalletCli.birthday(birthday, birthdayHeight, birthdayDate, LightWallet.Birthday::atTip),
-                SealedSecret.DEFAULT_N,
-                Sealing.parse(seal()),
-                org.blockfilter.wallet.ChainStart.shipped(cli.network()));
+        // The BIP 39 passphrase is read (and prompted for) before the file passphrase.
+        NewWallet.Options options = NewWallet.Options.of(cli.network())
+                .withGapLimit(gapLimit)
+                .withBirthday(WalletCli.birthday(birthday, birthdayHeight, birthdayDate, LightWallet.Birthday::atTip))
+                .withSealing(Sealing.parse(seal()))
+                .withBip39Passphrase(bip39.read());
+        LightWallet w = NewWallet.create(cli.wallet, mnemonic, cli.passphrase(true), kindSet(), options);
         return created(w, mnemonic);
     }
 }

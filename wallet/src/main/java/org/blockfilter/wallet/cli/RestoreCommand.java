@@ -11,7 +11,6 @@ import java.util.concurrent.Callable;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.WalletKeys;
-import org.blockfilter.wallet.store.SealedSecret;
 import org.blockfilter.wallet.store.Sealing;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,17 +37,14 @@ final class RestoreCommand extends KeyedWalletOptions implements Callable<Intege
         List<String> words =
                 List.of(text.trim().toLowerCase(java.util.Locale.ROOT).split("\\s+"));
         WalletKeys.checkMnemonic(words);
-        LightWallet w = NewWallet.create(
-                cli.wallet,
-                cli.network(),
-                new NewWallet.Secret(words, bip39.read()),
-                cli.passphrase(true),
-                kindSet(),
-                gapLimit,
-                WalletCli.birthday(birthday, birthdayHeight, birthdayDate, () -> cli.safeBirthday(kindSet())),
-                SealedSecret.DEFAULT_N,
-                Sealing.parse(seal()),
-                org.blockfilter.wallet.ChainStart.shipped(cli.network()));
+        // The BIP 39 passphrase is read (and prompted for) before the file passphrase.
+        NewWallet.Options options = NewWallet.Options.of(cli.network())
+                .withGapLimit(gapLimit)
+                .withBirthday(
+                        WalletCli.birthday(birthday, birthdayHeight, birthdayDate, () -> cli.safeBirthday(kindSet())))
+                .withSealing(Sealing.parse(seal()))
+                .withBip39Passphrase(bip39.read());
+        LightWallet w = NewWallet.create(cli.wallet, words, cli.passphrase(true), kindSet(), options);
         return created(w, null);
     }
 }

@@ -9,7 +9,6 @@ import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.descriptor.Descriptor;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
-import org.blockfilter.wallet.store.SealedSecret;
 import org.blockfilter.wallet.store.Sealing;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -63,14 +62,13 @@ final class WatchCommand extends NewWalletOptions implements Callable<Integer> {
         accounts.forEach(a -> kinds.add(a.kind()));
         LightWallet w = NewWallet.watchOnly(
                 cli.wallet,
-                cli.network(),
                 accounts,
-                gapLimit,
-                WalletCli.birthday(birthday, birthdayHeight, birthdayDate, () -> cli.safeBirthday(kinds)),
-                sealing,
                 sealing == Sealing.ALL ? cli.passphrase(true) : null,
-                SealedSecret.DEFAULT_N,
-                org.blockfilter.wallet.ChainStart.shipped(cli.network()));
+                NewWallet.Options.of(cli.network())
+                        .withGapLimit(gapLimit)
+                        .withBirthday(WalletCli.birthday(
+                                birthday, birthdayHeight, birthdayDate, () -> cli.safeBirthday(kinds)))
+                        .withSealing(sealing));
         return created(w, null);
     }
 

@@ -125,10 +125,15 @@ public final class Descriptor {
         return new Descriptor(root, network);
     }
 
+    /** The network the descriptor's keys and addresses belong to. */
     public Network network() {
         return network;
     }
 
+    /**
+     * The descriptor's top-level form ({@code pkh}, {@code wpkh}, {@code sh(wpkh)}, {@code tr}, {@code
+     * wsh(sortedmulti)}, ...).
+     */
     public Type type() {
         if (root instanceof Expr.Pk) {
             return Type.PK;

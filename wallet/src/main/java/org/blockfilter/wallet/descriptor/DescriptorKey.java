@@ -20,8 +20,11 @@ import org.bitcoinj.crypto.HDKeyDerivation;
 public final class DescriptorKey {
     /** How a key ends: fixed, {@code /*}, or {@code /*h}. */
     public enum Wildcard {
+        /** A single key, or an extended key whose path has no wildcard: one output. */
         NONE,
+        /** {@code /*}: one unhardened child per index, so the xpub alone derives every output. */
         UNHARDENED,
+        /** {@code /*h}: hardened children, which only the private key can derive. */
         HARDENED
     }
 
@@ -112,6 +115,7 @@ public final class DescriptorKey {
         return out;
     }
 
+    /** Whether and how the key's path ends in a wildcard. */
     public Wildcard wildcard() {
         return wildcard;
     }
@@ -126,6 +130,7 @@ public final class DescriptorKey {
         return Optional.ofNullable(extended);
     }
 
+    /** Whether the key as written can sign (a WIF, an xprv or a tprv). */
     public boolean hasPrivateKey() {
         return extended != null ? extended.hasPrivKey() : fixed.hasPrivKey();
     }

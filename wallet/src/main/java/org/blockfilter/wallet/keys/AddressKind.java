@@ -30,14 +30,17 @@ public enum AddressKind {
         this.scriptType = scriptType;
     }
 
+    /** The BIP 43 / BIP 48 purpose of this kind's accounts (44, 49, 84, 86, or 48 for multisig). */
     public int purpose() {
         return purpose;
     }
 
+    /** The purpose as the hardened first step of an account's derivation path, {@code m/purpose'}. */
     public ChildNumber purposeChild() {
         return new ChildNumber(purpose, true);
     }
 
+    /** The bitcoinj script type of this kind's outputs. */
     public ScriptType scriptType() {
         return scriptType;
     }

@@ -151,10 +151,12 @@ public final class HdAccount {
         };
     }
 
+    /** The kind of addresses this account derives. */
     public AddressKind kind() {
         return kind;
     }
 
+    /** Whether the account has only its public key (an xpub): it derives addresses but cannot sign. */
     public boolean watchOnly() {
         return accountKey == null || !accountKey.hasPrivKey();
     }
@@ -225,6 +227,7 @@ public final class HdAccount {
         return chain(change).derive(0, index);
     }
 
+    /** The address at {@code change/index} of this account: its kind, position, address and output script. */
     public DerivedAddress derive(boolean change, int index) {
         DescriptorOutput o = output(change, index);
         return new DerivedAddress(kind, change, index, o.address().orElseThrow(), o.script());

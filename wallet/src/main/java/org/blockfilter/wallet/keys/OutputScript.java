@@ -16,14 +16,17 @@ public final class OutputScript {
         this.hash = Arrays.hashCode(bytes);
     }
 
+    /** The script with these bytes (copied). */
     public static OutputScript of(byte[] bytes) {
         return new OutputScript(bytes.clone());
     }
 
+    /** The script with these hex bytes; throws {@link IllegalArgumentException} on bad hex. */
     public static OutputScript ofHex(String hex) {
         return new OutputScript(HexFormat.of().parseHex(hex));
     }
 
+    /** A copy of the script's bytes. */
     public byte[] bytes() {
         return bytes.clone();
     }
@@ -33,6 +36,7 @@ public final class OutputScript {
         return bytes;
     }
 
+    /** The script's bytes in lower-case hex. */
     public String hex() {
         return HexFormat.of().formatHex(bytes);
     }

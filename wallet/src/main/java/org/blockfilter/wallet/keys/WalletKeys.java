@@ -97,22 +97,29 @@ public final class WalletKeys {
         return new WalletKeys(network, gapLimit, map);
     }
 
+    /** The network the wallet's addresses belong to. */
     public Network network() {
         return network;
     }
 
+    /**
+     * How many unused addresses each chain (receive and change of each account) keeps derived beyond the last used one.
+     */
     public int gapLimit() {
         return gapLimit;
     }
 
+    /** The wallet's accounts, one per address kind it has. */
     public Collection<HdAccount> accounts() {
         return List.copyOf(accounts.values());
     }
 
+    /** The account of an address kind, if the wallet has one. */
     public Optional<HdAccount> account(AddressKind kind) {
         return Optional.ofNullable(accounts.get(kind));
     }
 
+    /** Whether no account can sign (all have public keys only). */
     public boolean watchOnly() {
         return accounts.values().stream().allMatch(HdAccount::watchOnly);
     }
@@ -122,14 +129,21 @@ public final class WalletKeys {
         return List.copyOf(byScript.keySet());
     }
 
+    /**
+     * How many scripts the wallet watches right now: every derived address up to the gap limit past the last used one.
+     */
     public int watchedCount() {
         return byScript.size();
     }
 
+    /**
+     * The address a watched script belongs to, with its account kind and position; empty for a script that is not ours.
+     */
     public Optional<DerivedAddress> lookup(OutputScript script) {
         return Optional.ofNullable(byScript.get(script));
     }
 
+    /** Whether the script is one of the wallet's watched scripts. */
     public boolean isMine(OutputScript script) {
         return byScript.containsKey(script);
     }
@@ -174,6 +188,10 @@ public final class WalletKeys {
         return account.derive(change, index);
     }
 
+    /**
+     * Where a chain (the receive or change chain of an account) stands: its highest used index and how many addresses
+     * it has issued.
+     */
     public ChainState chainState(AddressKind kind, boolean change) {
         Window w = windows.get(kind)[change ? 1 : 0];
         return new ChainState(w.highestUsed, w.issued);

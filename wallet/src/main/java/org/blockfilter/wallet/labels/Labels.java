@@ -39,10 +39,15 @@ public final class Labels {
         }
     }
 
+    /**
+     * Sets the label of a reference of a BIP 329 type ({@code tx}, {@code addr}, {@code output}, ...); an empty label
+     * removes it.
+     */
     public void put(String type, String ref, String label) {
         put(new Label(type, ref, label, null));
     }
 
+    /** The label of a reference, if it has one. */
     public Optional<Label> get(String type, String ref) {
         return Optional.ofNullable(labels.get(new Key(type, normalise(type, ref))));
     }
@@ -52,14 +57,17 @@ public final class Labels {
         return get(type, ref).map(Label::label).filter(s -> !s.isEmpty());
     }
 
+    /** Every label, in the order the references were first labelled. */
     public List<Label> all() {
         return List.copyOf(new ArrayList<>(labels.values()));
     }
 
+    /** Removes every label. */
     public void clear() {
         labels.clear();
     }
 
+    /** How many references have a label. */
     public int size() {
         return labels.size();
     }

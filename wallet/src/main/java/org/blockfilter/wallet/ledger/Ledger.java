@@ -32,16 +32,19 @@ public final class Ledger {
     private final Map<Sha256Hash, Transaction> parsed = new HashMap<>();
     private final Predicate<OutputScript> isMine;
 
+    /** An empty ledger that counts an output as the wallet's when {@code isMine} accepts its script. */
     public Ledger(Predicate<OutputScript> isMine) {
         this.isMine = isMine;
     }
 
+    /** The wallet's transactions, confirmed ones by height, then the pending ones. */
     public List<WalletTx> transactions() {
         List<WalletTx> out = new ArrayList<>(txs.values());
         out.sort(Comparator.comparingInt((WalletTx t) -> t.pending() ? Integer.MAX_VALUE : t.height()));
         return out;
     }
 
+    /** The wallet's transaction with this txid, if it has one. */
     public Optional<WalletTx> get(Sha256Hash txid) {
         return Optional.ofNullable(txs.get(txid));
     }
@@ -355,6 +358,7 @@ public final class Ledger {
         return balance(tipHeight).immature();
     }
 
+    /** Every transaction as the user sees it: what it received and spent, and its fee when known, oldest first. */
     public List<HistoryEntry> history() {
         Map<Sha256Hash, PendingStatus> status = statuses();
         Map<TransactionOutPoint, Coin> mine = new HashMap<>();

@@ -13,6 +13,7 @@ public record Utxo(TransactionOutPoint outpoint, Coin value, OutputScript script
     /** Confirmations a coinbase output needs before it can be spent (Bitcoin Core's COINBASE_MATURITY). */
     public static final int COINBASE_MATURITY = 100;
 
+    /** An output that is not a coinbase's. */
     public Utxo(TransactionOutPoint outpoint, Coin value, OutputScript script, int height) {
         this(outpoint, value, script, height, false);
     }

@@ -10,12 +10,17 @@ import org.bitcoinj.core.Transaction;
  * parses on demand, so callers cannot mutate a shared bitcoinj object.
  */
 public record WalletTx(Sha256Hash txid, int height, Sha256Hash blockHash, byte[] raw) {
+    /** The {@code height} of a transaction that is not in a block. */
     public static final int PENDING = -1;
 
     public WalletTx {
         raw = raw.clone();
     }
 
+    /**
+     * The wallet's record of {@code tx}, confirmed at {@code height} in {@code blockHash} or pending ({@link #PENDING},
+     * null).
+     */
     public static WalletTx of(Transaction tx, int height, Sha256Hash blockHash) {
         return new WalletTx(tx.getTxId(), height, blockHash, tx.serialize());
     }
@@ -25,10 +30,12 @@ public record WalletTx(Sha256Hash txid, int height, Sha256Hash blockHash, byte[]
         return raw.clone();
     }
 
+    /** The transaction, parsed afresh on every call (a new bitcoinj object the caller may keep). */
     public Transaction tx() {
         return Transaction.read(ByteBuffer.wrap(raw));
     }
 
+    /** Whether the transaction is not in a block. */
     public boolean pending() {
         return height == PENDING;
     }

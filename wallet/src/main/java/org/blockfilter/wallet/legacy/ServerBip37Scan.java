@@ -77,6 +77,10 @@ public final class ServerBip37Scan {
         this.http = WalletHttp.newClient(timeout, null);
     }
 
+    /**
+     * A client for the server at {@code baseUri}; each request times out after {@code timeout}, and an answer larger
+     * than {@code maxResponseBytes} (at least 1 KiB) is refused.
+     */
     public static ServerBip37Scan create(URI baseUri, Duration timeout, long maxResponseBytes) {
         Objects.requireNonNull(baseUri, "baseUri");
         if (timeout.isZero() || timeout.isNegative() || maxResponseBytes < 1024) {
@@ -85,10 +89,16 @@ public final class ServerBip37Scan {
         return new ServerBip37Scan(baseUri, timeout, maxResponseBytes);
     }
 
+    /** The name this source goes by in reports, {@code rest-bip37:} and the base URL. */
     public String name() {
         return name;
     }
 
+    /**
+     * Has the server run the filter over the blocks {@code startHeight .. stopHeight}; returns each matching block
+     * (its merkle proof checked against its header) with the server's cost figures. The server sees the filter: this
+     * is the leaky BIP 37 path, kept for comparison.
+     */
     public Result scan(BloomFilter filter, int startHeight, int stopHeight) {
         if (startHeight < 0 || stopHeight < startHeight) {
             throw new IllegalArgumentException("bad range " + startHeight + ".." + stopHeight);

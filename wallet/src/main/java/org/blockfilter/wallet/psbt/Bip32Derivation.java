@@ -44,6 +44,7 @@ public record Bip32Derivation(int fingerprint, List<ChildNumber> path) {
         return new Bip32Derivation(fingerprint, path);
     }
 
+    /** The value as BIP 174 stores it: the fingerprint, then each path step as a little-endian uint32. */
     public byte[] encode() {
         ByteBuffer b = ByteBuffer.allocate(4 + 4 * path.size());
         b.order(ByteOrder.BIG_ENDIAN).putInt(fingerprint);

@@ -57,6 +57,10 @@ public final class Psbt {
         return new Psbt(global, unsigned, empty, outs);
     }
 
+    /**
+     * Decodes a binary PSBT strictly (see {@link PsbtDecoder}); throws {@link PsbtFormatException} naming the field and
+     * offset.
+     */
     public static Psbt decode(byte[] bytes) {
         return PsbtDecoder.decode(bytes);
     }
@@ -81,6 +85,7 @@ public final class Psbt {
         return fromBase64(new String(bytes, StandardCharsets.US_ASCII));
     }
 
+    /** The binary encoding (BIP 174's {@code .psbt} file format). */
     public byte[] serialize() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(PsbtDecoder.MAGIC);
@@ -90,6 +95,7 @@ public final class Psbt {
         return out.toByteArray();
     }
 
+    /** The binary encoding in Base64, as wallets and RPCs exchange PSBTs as text. */
     public String toBase64() {
         return Base64.getEncoder().encodeToString(serialize());
     }
@@ -99,32 +105,39 @@ public final class Psbt {
         return PsbtValues.unsignedTx(unsignedTx, 0);
     }
 
+    /** The global map (unsigned transaction, xpubs, version). */
     public PsbtMap global() {
         return global;
     }
 
+    /** The input maps, one per input of the unsigned transaction, in order. */
     public List<PsbtMap> inputs() {
         return inputs;
     }
 
+    /** The output maps, one per output of the unsigned transaction, in order. */
     public List<PsbtMap> outputs() {
         return outputs;
     }
 
+    /** The map of input {@code i}. */
     public PsbtMap input(int i) {
         return inputs.get(i);
     }
 
+    /** The map of output {@code i}. */
     public PsbtMap output(int i) {
         return outputs.get(i);
     }
 
+    /** A copy with input {@code i}'s map replaced. */
     public Psbt withInput(int i, PsbtMap m) {
         List<PsbtMap> next = new ArrayList<>(inputs);
         next.set(i, m);
         return new Psbt(global, unsignedTx(), next, outputs);
     }
 
+    /** A copy with output {@code i}'s map replaced. */
     public Psbt withOutput(int i, PsbtMap m) {
         List<PsbtMap> next = new ArrayList<>(outputs);
         next.set(i, m);
@@ -187,6 +200,7 @@ public final class Psbt {
         return new Psbt(global.merge(other.global), unsignedTx(), ins, outs);
     }
 
+    /** Whether input {@code i} has a final scriptSig or witness. */
     public boolean isFinalized(int i) {
         PsbtMap m = inputs.get(i);
         return m.has(PsbtField.IN_FINAL_SCRIPTSIG.type()) || m.has(PsbtField.IN_FINAL_SCRIPTWITNESS.type());

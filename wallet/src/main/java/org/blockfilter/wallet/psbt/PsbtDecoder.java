@@ -18,6 +18,10 @@ public final class PsbtDecoder {
 
     private PsbtDecoder() {}
 
+    /**
+     * Decodes a binary PSBT: magic, global map, one map per input and output of the unsigned transaction, nothing
+     * after. Throws {@link PsbtFormatException} on any rule broken.
+     */
     public static Psbt decode(byte[] bytes) {
         PsbtCursor in = new PsbtCursor(bytes);
         for (byte b : MAGIC) {

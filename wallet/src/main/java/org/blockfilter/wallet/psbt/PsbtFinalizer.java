@@ -30,6 +30,7 @@ public final class PsbtFinalizer {
             incomplete = List.copyOf(incomplete);
         }
 
+        /** Whether every input is finalized, so the transaction can be extracted. */
         public boolean complete() {
             return incomplete.isEmpty();
         }
@@ -37,6 +38,11 @@ public final class PsbtFinalizer {
 
     private PsbtFinalizer() {}
 
+    /**
+     * BIP 174's Input Finalizer for every input that has what it needs (signatures and scripts): writes the final
+     * scriptSig and witness and clears the fields a finalizer removes. Inputs it cannot finalize are listed with the
+     * reason.
+     */
     public static Result finalizeAll(Psbt psbt) {
         List<String> incomplete = new ArrayList<>();
         for (int i = 0; i < psbt.inputs().size(); i++) {

@@ -7,6 +7,7 @@ package org.blockfilter.wallet.psbt;
 public final class PsbtFormatException extends IllegalArgumentException {
     private final int offset;
 
+    /** A broken PSBT: what is wrong and the byte offset where it was found. */
     public PsbtFormatException(String message, int offset) {
         super(message + " (at byte " + offset + ")");
         this.offset = offset;

@@ -13,5 +13,9 @@ import org.bitcoinj.crypto.ECKey;
  */
 @FunctionalInterface
 public interface PsbtKeys {
+    /**
+     * The private key that derives from the key with this fingerprint along {@code path} and whose public key is {@code
+     * publicKey}; empty when this signer holds no such key.
+     */
     Optional<ECKey> privateKey(byte[] publicKey, int fingerprint, List<ChildNumber> path);
 }

@@ -46,6 +46,7 @@ public final class PsbtMap {
         }
     }
 
+    /** The map with no records. */
     public static final PsbtMap EMPTY = new PsbtMap(List.of());
 
     private final List<Entry> entries;
@@ -58,6 +59,7 @@ public final class PsbtMap {
         return new PsbtMap(entries);
     }
 
+    /** The map's records in their order. */
     public List<Entry> entries() {
         return entries;
     }
@@ -67,6 +69,7 @@ public final class PsbtMap {
         return get(type, new byte[0]);
     }
 
+    /** The value of the record with this type and key data. */
     public Optional<byte[]> get(long type, byte[] keyData) {
         return entries.stream()
                 .filter(e -> e.sameKey(type, keyData))
@@ -79,6 +82,7 @@ public final class PsbtMap {
         return entries.stream().filter(e -> e.type() == type).toList();
     }
 
+    /** Whether the map has a record of this type, whatever its key data. */
     public boolean has(long type) {
         return entries.stream().anyMatch(e -> e.type() == type);
     }
@@ -101,6 +105,7 @@ public final class PsbtMap {
         return new PsbtMap(next);
     }
 
+    /** A copy with this record (no key data) added, or replacing the record of the same type. */
     public PsbtMap with(long type, byte[] value) {
         return with(type, new byte[0], value);
     }

@@ -37,6 +37,10 @@ public final class PsbtSigner {
 
     private PsbtSigner() {}
 
+    /**
+     * BIP 174's Signer: signs every input whose key {@code keys} holds (ECDSA with SIGHASH_ALL for legacy and segwit v0
+     * inputs, BIP 340 with SIGHASH_DEFAULT for taproot key paths). Inputs left unsigned are listed with the reason.
+     */
     public static Result sign(Psbt psbt, PsbtKeys keys) {
         Transaction tx = psbt.unsignedTx();
         int added = 0;

@@ -15,10 +15,12 @@ public record FeeEstimate(int targetBlocks, OptionalDouble satPerVByte, String d
         }
     }
 
+    /** An estimate of {@code satPerVByte} for confirmation within {@code targetBlocks}, with where it came from. */
     public static FeeEstimate of(int targetBlocks, double satPerVByte, String from) {
         return new FeeEstimate(targetBlocks, OptionalDouble.of(satPerVByte), from);
     }
 
+    /** No estimate for {@code targetBlocks}, and why not. */
     public static FeeEstimate none(int targetBlocks, String why) {
         return new FeeEstimate(targetBlocks, OptionalDouble.empty(), why);
     }

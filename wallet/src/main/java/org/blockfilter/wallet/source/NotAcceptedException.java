@@ -7,6 +7,9 @@ package org.blockfilter.wallet.source;
  * it). The message says which and why.
  */
 public class NotAcceptedException extends SourceException {
+    /**
+     * {@code source} did not confirm the transaction; the message says what its node said, or that it never took it.
+     */
     public NotAcceptedException(String source, String message) {
         super(source, message);
     }

@@ -8,11 +8,16 @@ package org.blockfilter.wallet.source;
 public class SourceException extends RuntimeException {
     private final String source;
 
+    /**
+     * {@code source} did not answer; the message (prefixed with the source's name) says why, {@code cause} is the
+     * underlying failure.
+     */
     public SourceException(String source, String message, Throwable cause) {
         super(source + ": " + message, cause);
         this.source = source;
     }
 
+    /** {@code source} did not answer; the message (prefixed with the source's name) says why. */
     public SourceException(String source, String message) {
         this(source, message, null);
     }

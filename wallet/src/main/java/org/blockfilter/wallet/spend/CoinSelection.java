@@ -13,6 +13,7 @@ public record CoinSelection(List<Utxo> inputs, Coin amount, Coin fee, Coin chang
         inputs = List.copyOf(inputs);
     }
 
+    /** Whether the payment has a change output (change at or above the dust threshold). */
     public boolean hasChange() {
         return change.isPositive();
     }

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.function.ToIntFunction;
 import org.bitcoinj.base.Coin;
+import org.blockfilter.filters.chain.Dust;
 import org.blockfilter.wallet.ledger.Utxo;
 
 /**
@@ -37,7 +38,7 @@ public final class CoinSelector {
         }
         int base = TxSize.OVERHEAD_VB + TxSize.outputVBytes(recipientScriptLength);
         int changeOut = TxSize.outputVBytes(changeScript.length);
-        long dust = Dust.threshold(changeScript).value;
+        long dust = Dust.threshold(changeScript);
         long costOfChange = changeOut * satPerVByte + dust;
 
         // 1. One coin, no change.

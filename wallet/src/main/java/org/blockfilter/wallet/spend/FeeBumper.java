@@ -13,6 +13,7 @@ import org.bitcoinj.core.TransactionInput;
 import org.bitcoinj.core.TransactionOutput;
 import org.bitcoinj.script.Script;
 import org.bitcoinj.script.ScriptException;
+import org.blockfilter.filters.chain.Dust;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.DerivedAddress;
@@ -42,6 +43,9 @@ public final class FeeBumper {
     private final LightWallet wallet;
     private final Spender spender;
 
+    /**
+     * A fee bumper for the wallet's pending payments; it signs with the wallet's keys, so the wallet must be unlocked.
+     */
     public FeeBumper(LightWallet wallet) {
         this.wallet = wallet;
         this.spender = new Spender(wallet);
@@ -135,7 +139,7 @@ public final class FeeBumper {
             int withChange = vb + TxSize.outputVBytes(script.length);
             long feeWithChange = requiredFee(withChange, satPerVByte, oldFee);
             change = inSum - paid - feeWithChange;
-            if (change >= Dust.threshold(script).value) {
+            if (change >= Dust.threshold(script)) {
                 fee = feeWithChange;
                 if (changeScript == null) {
                     newChange = nextChange(unlocked);

@@ -11,6 +11,9 @@ import org.blockfilter.wallet.source.NotAcceptedException;
 public final class PaymentNotAcceptedException extends NotAcceptedException {
     private final Sha256Hash txid;
 
+    /**
+     * The payment {@code txid} was refused or not taken by every source; {@code reasons} holds each source's answer.
+     */
     public PaymentNotAcceptedException(Sha256Hash txid, List<String> reasons) {
         super(
                 "broadcast",

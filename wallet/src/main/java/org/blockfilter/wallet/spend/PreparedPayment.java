@@ -29,6 +29,7 @@ public record PreparedPayment(
         return raw.clone();
     }
 
+    /** The signed transaction in hex, as {@code sendrawtransaction} takes it. */
     public String rawHex() {
         return HexFormat.of().formatHex(raw);
     }

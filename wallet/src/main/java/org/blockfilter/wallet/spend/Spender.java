@@ -14,6 +14,7 @@ import org.bitcoinj.crypto.TransactionSignature;
 import org.bitcoinj.script.Script;
 import org.bitcoinj.script.ScriptBuilder;
 import org.bitcoinj.script.ScriptException;
+import org.blockfilter.filters.chain.Dust;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.keys.AddressDecoder;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -59,6 +60,7 @@ public final class Spender {
     private final LightWallet wallet;
     private final SecureRandom random = new SecureRandom();
 
+    /** A spender for the wallet; it signs with the wallet's keys and moves its change index. */
     public Spender(LightWallet wallet) {
         this.wallet = wallet;
     }
@@ -122,7 +124,7 @@ public final class Spender {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no P2WPKH, P2PKH or multisig account to receive change"));
         Script recipientScript = ScriptBuilder.createOutputScript(recipient);
-        Coin dust = Dust.threshold(recipientScript.program());
+        Coin dust = Coin.valueOf(Dust.threshold(recipientScript.program()));
         if (amount.isLessThan(dust)) {
             throw new IllegalArgumentException(
                     "amount " + amount.value + " sat is below the dust limit of " + dust.value

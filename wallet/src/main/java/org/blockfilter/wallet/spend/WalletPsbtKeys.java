@@ -20,6 +20,7 @@ import org.blockfilter.wallet.psbt.PsbtKeys;
 public final class WalletPsbtKeys implements PsbtKeys {
     private final List<HdAccount> accounts = new ArrayList<>();
 
+    /** The signing keys of {@code unlocked}'s accounts that have private keys (watch-only accounts contribute none). */
     public WalletPsbtKeys(WalletKeys unlocked) {
         for (HdAccount a : unlocked.accounts()) {
             if (a.accountPrivateKey().isPresent()) {

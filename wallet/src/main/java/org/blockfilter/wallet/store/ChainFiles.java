@@ -9,19 +9,24 @@ import java.nio.file.Path;
  * checkpoints, heights 1000, 2000, ...), each a {@link RecordFile}. Stateless.
  */
 public final class ChainFiles {
+    /** Bytes of one block-header record. */
     public static final int HEADER_BYTES = 80;
+    /** Bytes of one filter-header or checkpoint record. */
     public static final int HASH_BYTES = 32;
 
     private ChainFiles() {}
 
+    /** The block-header file of the wallet at {@code wallet}: {@code <name>.headers} beside it. */
     public static Path headers(Path wallet) {
         return sibling(wallet, ".headers");
     }
 
+    /** The filter-header file of the wallet at {@code wallet}: {@code <name>.filterheaders} beside it. */
     public static Path filterHeaders(Path wallet) {
         return sibling(wallet, ".filterheaders");
     }
 
+    /** The checkpoint file of the wallet at {@code wallet}: {@code <name>.checkpoints} beside it. */
     public static Path checkpoints(Path wallet) {
         return sibling(wallet, ".checkpoints");
     }

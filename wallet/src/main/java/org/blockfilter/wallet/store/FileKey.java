@@ -63,6 +63,7 @@ public final class FileKey {
         }
     }
 
+    /** The scrypt cost parameter N this key was derived with. */
     public int n() {
         return n;
     }

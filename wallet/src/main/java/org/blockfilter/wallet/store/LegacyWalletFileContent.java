@@ -37,6 +37,7 @@ public record LegacyWalletFileContent(
         List<String> checkpoints,
         int scannedHeight,
         List<WalletFileContent.Tx> transactions) {
+    /** The document version this layout was written as; later versions keep headers in {@link ChainFiles} instead. */
     public static final int VERSION = 1;
 
     public LegacyWalletFileContent {

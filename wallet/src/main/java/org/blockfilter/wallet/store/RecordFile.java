@@ -34,11 +34,13 @@ public final class RecordFile implements AutoCloseable {
     private boolean writable;
     private long bytesWritten;
 
+    /** A record file at {@code path} with {@code payloadSize}-byte records; nothing is opened until first use. */
     public RecordFile(Path path, int payloadSize) {
         this.path = path;
         this.size = payloadSize;
     }
 
+    /** The file's path. */
     public Path path() {
         return path;
     }

@@ -43,6 +43,10 @@ public record SealedSecret(
         this(kdf, n, r, p, salt, nonce, ciphertext, null, null);
     }
 
+    /**
+     * Encrypts {@code secret} under a key derived from {@code passphrase} with scrypt at the default cost ({@link
+     * #DEFAULT_N}).
+     */
     public static SealedSecret seal(byte[] secret, char[] passphrase) {
         return seal(secret, passphrase, DEFAULT_N);
     }

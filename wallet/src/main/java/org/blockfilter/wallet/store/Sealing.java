@@ -19,6 +19,7 @@ public enum Sealing {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
+    /** The sealing with this CLI spelling; throws {@link IllegalArgumentException} listing the valid ones otherwise. */
     public static Sealing parse(String s) {
         for (Sealing m : values()) {
             if (m.cliName().equals(s)) {

@@ -151,6 +151,10 @@ public final class WalletFile {
         }
     }
 
+    /**
+     * Reads, changes and writes the wallet file under its lock, waiting for another process's lock up to the default
+     * time; returns what was written.
+     */
     public static WalletFileContent update(Path path, UnaryOperator<WalletFileContent> change) {
         return update(path, change, DEFAULT_LOCK_WAIT);
     }
@@ -389,7 +393,9 @@ public final class WalletFile {
         verifyChecksum(path, tree);
         int version = tree == null ? -1 : tree.path("version").asInt(-1);
         try {
-            if (version == WalletFileContent.CURRENT_VERSION || version == WalletFileContent.VERSION_2) {
+            if (version == WalletFileContent.CURRENT_VERSION
+                    || version == WalletFileContent.VERSION_3
+                    || version == WalletFileContent.VERSION_2) {
                 return new Opened(JSON.treeToValue(tree, WalletFileContent.class), key);
             }
             if (version == LegacyWalletFileContent.VERSION) {

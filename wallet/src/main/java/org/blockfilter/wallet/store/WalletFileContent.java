@@ -28,6 +28,7 @@ import java.util.List;
  * @param scannedHeight  highest height whose filter was matched (birthdayHeight - 1 before any)
  * @param transactions   the wallet's transactions, confirmed (height >= 0) and pending (height -1)
  * @param labels         BIP 329 labels of addresses, transactions and outputs (absent in version 2 files: none)
+ * @param decoys         the fetch policy's decoy groups, followed by every sync (absent before version 4: none)
  */
 public record WalletFileContent(
         int version,
@@ -46,12 +47,17 @@ public record WalletFileContent(
         String lastCheckpoint,
         int scannedHeight,
         List<Tx> transactions,
-        List<Label> labels) {
+        List<Label> labels,
+        List<Decoy> decoys) {
     /**
-     * 3: accounts carry their descriptors, and the document its labels. 2 (read, and rewritten as 3
-     * on the next save): accounts as kind and xpub only, no labels.
+     * 4: the document keeps the fetch policy's decoy groups. 3 (read, and rewritten as 4 on the next save):
+     * accounts carry their descriptors, and the document its labels. 2 (read likewise): accounts as kind and xpub
+     * only, no labels.
      */
-    public static final int CURRENT_VERSION = 3;
+    public static final int CURRENT_VERSION = 4;
+
+    /** The version before decoy groups were kept, still read. */
+    public static final int VERSION_3 = 3;
 
     /** The version before descriptors and labels, still read. */
     public static final int VERSION_2 = 2;
@@ -60,7 +66,15 @@ public record WalletFileContent(
         accounts = List.copyOf(accounts);
         transactions = List.copyOf(transactions);
         labels = labels == null ? List.of() : List.copyOf(labels);
+        decoys = decoys == null ? List.of() : List.copyOf(decoys);
     }
+
+    /**
+     * A decoy group: {@code kind} "decoy" (one script) or "cluster" (a common-input cluster's members), the height
+     * of the matched block it was adopted for (followed above it), its seed block's height, and the output scripts
+     * (hex).
+     */
+    public record Decoy(String kind, int adoptedAt, int seedHeight, List<String> scripts) {}
 
     /**
      * One account: its kind, extended public key (for multisig, its descriptor), chain positions,

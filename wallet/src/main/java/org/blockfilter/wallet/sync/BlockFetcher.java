@@ -18,27 +18,34 @@ import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.function.IntFunction;
 import java.util.function.LongConsumer;
+import org.bitcoinj.base.Network;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Block;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionInput;
 import org.bitcoinj.core.TransactionOutput;
 import org.blockfilter.filters.BasicFilter;
+import org.blockfilter.filters.Bip157;
+import org.blockfilter.wallet.descriptor.DescriptorKey;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.keys.OutputScript;
 import org.blockfilter.wallet.source.ChainSource;
 
 /**
  * Downloads blocks as a {@link FetchPolicy} says: which source, in what order, with what pauses, and which decoy
- * blocks beside the matched ones. Decoys are derived from a per-wallet seed (a hash of the wallet's extended public
- * keys, which never leave the wallet) and the chain, so two syncs of the same range download the same decoys.
- * Not thread-safe; one per sync.
+ * blocks beside the matched ones. Decoys are derived from a per-wallet seed (a hash of the wallet's account keys,
+ * which never leave the wallet) and the chain, and every decision about a matched block reads only heights up to it
+ * and the decoys adopted before it (kept with the wallet as {@link DecoyGroup}s). So a wallet synced block by block
+ * downloads the same blocks as one sync over the whole range, and two syncs of the same range download the same
+ * decoys. Not thread-safe; one per sync.
  */
 final class BlockFetcher {
     /** Candidate decoy scripts considered per seed block. */
     static final int CANDIDATES = 8;
-    /** How far back a candidate decoy script must be absent from the filters (the wallet keeps this many in memory). */
+    /** How far below its seed block a candidate decoy script must be absent from the filters. */
     static final int LOOKBACK = 2016;
+    /** A matched block's seed blocks are among this many heights below it (the size of a filter batch). */
+    static final int SEED_WINDOW = Bip157.MAX_CFILTERS;
 
     private final SyncState state;
     private final SourcePool pool;
@@ -46,14 +53,8 @@ final class BlockFetcher {
     private final LongConsumer pause;
     private final byte[] seed;
     private final SplittableRandom order = new SplittableRandom(new SecureRandom().nextLong());
-    private final List<OutputScript> decoyScripts = new ArrayList<>();
-    /**
-     * The decoy scripts adopted before the current batch. A cluster candidate is judged against these, not against
-     * scripts adopted earlier in the same batch: the batch's blocks arrive in a random order when the policy
-     * shuffles, and a choice that depended on that order would differ between syncs of the same range.
-     */
-    private Set<OutputScript> adoptedBeforeBatch = Set.of();
-    /** Heights downloaded in this sync (a look-back for a decoy cluster does not fetch them again). */
+    private final List<DecoyGroup> adopted = new ArrayList<>();
+    /** Heights downloaded in this sync (a look-back for adopted decoys does not fetch them again). */
     private final Set<Integer> fetched = new HashSet<>();
 
     private int decoyBlocks;
@@ -66,13 +67,24 @@ final class BlockFetcher {
         this.seed = state.decoySeed();
     }
 
-    /** The wallet's decoy seed: SHA-256 of a tag and its accounts' extended public keys, in account order. */
+    /**
+     * The wallet's decoy seed: SHA-256 of a tag and, per account in account order, its kind and its keys (each
+     * extended public key as xpub/tpub without its parent, in the order the descriptor writes them). Only the keys:
+     * not the descriptor's text, so the seed stays when the account is written another way (origin, checksum, one
+     * multipath descriptor or two).
+     */
     static byte[] seed(List<HdAccount> accounts) {
         MessageDigest d = sha256();
         d.update("blockfilter/fetch-policy/v1".getBytes(StandardCharsets.UTF_8));
         for (HdAccount a : accounts) {
             d.update(a.kind().name().getBytes(StandardCharsets.UTF_8));
-            d.update(a.extendedPublicKey().getBytes(StandardCharsets.UTF_8));
+            Network network = a.descriptor().network();
+            for (DescriptorKey k : a.descriptor().keys()) {
+                String key = k.extendedKey()
+                        .map(x -> x.dropPrivateBytes().dropParent().serializePubB58(network))
+                        .orElseGet(k::toString);
+                d.update(key.getBytes(StandardCharsets.UTF_8));
+            }
         }
         return d.digest();
     }
@@ -82,53 +94,49 @@ final class BlockFetcher {
         return decoyBlocks;
     }
 
-    /** The decoy scripts adopted so far in this sync, in adoption order. */
-    List<OutputScript> decoyScripts() {
-        return List.copyOf(decoyScripts);
+    /** The decoy groups adopted so far in this sync, in height order of the blocks they hide. */
+    List<DecoyGroup> adopted() {
+        return List.copyOf(adopted);
     }
 
+    /** What {@link #fetchBatch} downloaded: the matched blocks by height, and the decoy groups it adopted. */
+    record Batch(Map<Integer, Block> blocks, List<DecoyGroup> adopted) {}
+
+    /** One seed block: the matched block it hides, whether it offers a cluster, which of the K, and its height. */
+    private record Seed(int matched, boolean cluster, int i, int height) {}
+
     /**
-     * Downloads the matched blocks of the filter batch {@code lo..hi} with the batch's decoys; returns the matched
-     * ones by height. The requests are the matched blocks, K seed blocks per matched block (uniform over the batch,
-     * by a hash of the wallet seed, the matched block's hash and i) and the batch's blocks matching decoy scripts
-     * adopted earlier, shuffled if the policy says; when a seed block arrives, its decoy script is adopted and its
-     * other blocks in the batch are added to the requests still to come, at random places. With
-     * {@code clusters=K}, K more seed blocks per matched block each adopt a common-input cluster, whose blocks in the
-     * look-back window not yet downloaded and in the batch are added the same way.
+     * Downloads the matched blocks of the filter batch {@code lo..hi} with their decoys. The requests are the matched
+     * blocks, the batch's blocks matching a {@link DecoyGroup} adopted below them, and K seed blocks per matched block
+     * (uniform over the {@link #SEED_WINDOW} heights below it, not below the lowest scanned height, by a hash of the
+     * wallet seed, the matched block's hash and i), shuffled if the policy says. When a seed block arrives, it offers
+     * a decoy script ({@code decoys=K}) or a cluster ({@code clusters=K}), judged on the filters from its look-back
+     * window up to the matched block; the adopted scripts' blocks from that window up to {@code hi} not yet requested
+     * are added to the requests still to come, at random places (the blocks already scanned too: the wallet looks
+     * back when it finds a script of its own). The adopted groups are returned for the wallet to keep.
      *
-     * @param from    the first height of the synced range (a decoy script must not appear in a passed block)
-     * @param filters the verified filter of a height in {@code max(from, lo - LOOKBACK)..hi}, or null if not kept
+     * @param filters the verified filter of any height from the lowest scanned height to {@code hi}
      */
-    Map<Integer, Block> fetchBatch(Set<Integer> matched, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
-        adoptedBeforeBatch = Set.copyOf(decoyScripts);
+    Batch fetchBatch(Set<Integer> matched, int lo, int hi, IntFunction<BasicFilter> filters) {
         Set<Integer> queued = new TreeSet<>(matched);
-        Set<Integer> seeds = new TreeSet<>();
-        Set<Integer> clusterSeeds = new TreeSet<>();
+        Map<Integer, List<Seed>> seeds = new HashMap<>();
         if (policy.decoys() > 0 || policy.clusters() > 0) {
-            if (!decoyScripts.isEmpty()) {
-                List<byte[]> query =
-                        decoyScripts.stream().map(OutputScript::bytes).toList();
+            List<DecoyGroup> kept = state.decoys();
+            if (!kept.isEmpty()) {
                 for (int h = lo; h <= hi; h++) {
-                    BasicFilter f = filters.apply(h);
-                    if (f != null && f.matchAny(query)) {
+                    if (followed(kept, h, filters.apply(h))) {
                         queued.add(h);
                     }
                 }
             }
-            int span = hi - lo + 1;
-            for (int h : matched) {
-                Sha256Hash hash = state.blockHash(h);
-                for (int i = 0; i < policy.decoys(); i++) {
-                    int s = lo + (int) Long.remainderUnsigned(hash("seed-block", hash.getBytes(), i), span);
-                    if (!matched.contains(s)) {
-                        seeds.add(s);
-                        queued.add(s);
-                    }
-                }
-                for (int i = 0; i < policy.clusters(); i++) {
-                    int s = lo + (int) Long.remainderUnsigned(hash("cluster-seed-block", hash.getBytes(), i), span);
-                    if (!matched.contains(s)) {
-                        clusterSeeds.add(s);
+            for (int m : new TreeSet<>(matched)) {
+                byte[] hash = state.blockHash(m).getBytes();
+                for (int i = 0; i < policy.decoys() + policy.clusters(); i++) {
+                    boolean cluster = i >= policy.decoys();
+                    int k = cluster ? i - policy.decoys() : i;
+                    int s = seedHeight(m, hash, cluster ? "cluster-seed-block" : "seed-block", k);
+                    if (s >= 0) {
+                        seeds.computeIfAbsent(s, x -> new ArrayList<>()).add(new Seed(m, cluster, k, s));
                         queued.add(s);
                     }
                 }
@@ -141,34 +149,72 @@ final class BlockFetcher {
             }
         }
         Map<Integer, Block> out = new HashMap<>();
+        Map<Seed, DecoyGroup> found = new HashMap<>();
         for (int next = 0; next < requests.size(); next++) {
             int h = requests.get(next);
             Block b = fetch(h);
             if (matched.contains(h)) {
                 out.put(h, b);
-                continue;
+            } else {
+                decoyBlocks++;
             }
-            decoyBlocks++;
-            if (seeds.contains(h)) {
-                Adoption decoy = adopt(b, lo, hi, from, filters);
-                if (decoy != null && !decoyScripts.contains(decoy.scripts().get(0))) {
-                    decoyScripts.add(decoy.scripts().get(0));
-                    follow(decoy.heights(), lo, queued, requests, next);
-                }
-            }
-            if (clusterSeeds.contains(h)) {
-                Adoption cluster = adoptCluster(b, lo, hi, from, filters);
-                if (cluster != null) {
-                    for (OutputScript member : cluster.scripts()) {
-                        if (!decoyScripts.contains(member)) {
-                            decoyScripts.add(member);
-                        }
-                    }
-                    follow(cluster.heights(), lo, queued, requests, next);
+            for (Seed sd : seeds.getOrDefault(h, List.of())) {
+                Adoption a = sd.cluster() ? adoptCluster(b, sd, hi, filters) : adopt(b, sd, hi, filters);
+                if (a != null) {
+                    found.put(sd, a.group());
+                    follow(a.heights(), lo, queued, requests, next);
                 }
             }
         }
+        return new Batch(out, keep(found));
+    }
+
+    /**
+     * The groups found in a batch in a fixed order (the blocks they hide by height, lone decoys first, then i),
+     * less those whose scripts are already kept: which one is kept must not depend on the order the blocks arrived.
+     */
+    private List<DecoyGroup> keep(Map<Seed, DecoyGroup> found) {
+        List<Seed> order = new ArrayList<>(found.keySet());
+        order.sort(Comparator.comparingInt(Seed::matched)
+                .thenComparing(Seed::cluster)
+                .thenComparingInt(Seed::i));
+        Set<Set<OutputScript>> known = new HashSet<>();
+        state.decoys().forEach(g -> known.add(Set.copyOf(g.scripts())));
+        List<DecoyGroup> out = new ArrayList<>();
+        for (Seed sd : order) {
+            DecoyGroup g = found.get(sd);
+            if (known.add(Set.copyOf(g.scripts()))) {
+                out.add(g);
+            }
+        }
+        adopted.addAll(out);
         return out;
+    }
+
+    /** Whether a kept group adopted below {@code h} matches the filter {@code f} (null: not known, no). */
+    private static boolean followed(List<DecoyGroup> kept, int h, BasicFilter f) {
+        if (f == null) {
+            return false;
+        }
+        List<byte[]> all = new ArrayList<>();
+        for (DecoyGroup g : kept) {
+            if (g.adoptedAt() < h) {
+                g.scripts().forEach(s -> all.add(s.bytes()));
+            }
+        }
+        return !all.isEmpty() && f.matchAny(all);
+    }
+
+    /**
+     * The i-th seed block of {@code tag} for the matched block at {@code m}: uniform over the {@link #SEED_WINDOW}
+     * heights below it that are not below the lowest scanned height; -1 when there is none.
+     */
+    private int seedHeight(int m, byte[] blockHash, String tag, int i) {
+        int window = Math.min(SEED_WINDOW, m - state.lowestScanHeight());
+        if (window <= 0) {
+            return -1;
+        }
+        return m - 1 - (int) Long.remainderUnsigned(hash(tag, blockHash, i), window);
     }
 
     /**
@@ -225,26 +271,33 @@ final class BlockFetcher {
         return b;
     }
 
-    /** Scripts adopted as decoys together, and their blocks in the look-back window and the batch, ascending. */
-    private record Adoption(List<OutputScript> scripts, List<Integer> heights) {}
+    /** A group adopted from a seed block, and its blocks from the seed's look-back window up to the batch's end. */
+    private record Adoption(DecoyGroup group, List<Integer> heights) {}
+
+    /** The first height of a seed block's look-back window. */
+    private int windowStart(int seedHeight) {
+        return Math.max(state.lowestScanHeight(), seedHeight - LOOKBACK);
+    }
 
     /**
-     * The seed block's decoy script: among its candidates (seeded order), one that appears in no filter from the
-     * look-back window up to the batch (those blocks were passed without downloading it) and in as many of the
-     * batch's filters as possible, at most {@link FetchPolicy#DECOY_MAX_BLOCKS}; null when none qualifies.
+     * The seed block's decoy script: among its candidates (seeded order), one that appears in no filter of the
+     * look-back window below the seed block (those blocks were passed without downloading it) and in as many filters
+     * from the seed block up to the matched block as possible, at most {@link FetchPolicy#DECOY_MAX_BLOCKS}; the first
+     * of equals; null when none qualifies.
      */
-    private Adoption adopt(Block seedBlock, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
+    private Adoption adopt(Block seedBlock, Seed sd, int hi, IntFunction<BasicFilter> filters) {
         List<List<OutputScript>> candidates =
                 candidates(seedBlock).stream().map(List::of).toList();
-        List<List<Integer>> heights = matchingHeights(candidates, lo, hi, from, filters);
+        List<List<Integer>> heights = matchingHeights(candidates, windowStart(sd.height()), hi, filters);
         Adoption best = null;
         int bestCount = 0;
         for (int c = 0; c < candidates.size(); c++) {
             List<Integer> in = heights.get(c);
-            boolean passedBefore = !in.isEmpty() && in.get(0) < lo;
-            if (!passedBefore && in.size() <= FetchPolicy.DECOY_MAX_BLOCKS && in.size() > bestCount) {
-                best = new Adoption(candidates.get(c), in);
-                bestCount = in.size();
+            boolean passedBefore = !in.isEmpty() && in.get(0) < sd.height();
+            int count = upTo(in, sd.matched());
+            if (!passedBefore && count <= FetchPolicy.DECOY_MAX_BLOCKS && count > bestCount) {
+                best = new Adoption(new DecoyGroup(false, sd.matched(), sd.height(), candidates.get(c)), in);
+                bestCount = count;
             }
         }
         return best;
@@ -252,31 +305,40 @@ final class BlockFetcher {
 
     /**
      * The seed block's decoy cluster: among its first {@link FetchPolicy#CLUSTER_CANDIDATES} candidate transactions
-     * (seeded order, see {@link #clusterCandidates}), the one whose scripts appear in the most filters of the
-     * look-back window and the batch, at most {@link FetchPolicy#CLUSTER_MAX_BLOCKS}; the first of equals; null when
-     * none qualifies.
+     * (seeded order, see {@link #clusterCandidates}), the one whose scripts appear in the most filters from the
+     * look-back window up to the matched block, at most {@link FetchPolicy#CLUSTER_MAX_BLOCKS}; the first of equals;
+     * null when none qualifies.
      */
-    private Adoption adoptCluster(Block seedBlock, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
+    private Adoption adoptCluster(Block seedBlock, Seed sd, int hi, IntFunction<BasicFilter> filters) {
         List<List<OutputScript>> candidates = clusterCandidates(seedBlock);
-        List<List<Integer>> heights = matchingHeights(candidates, lo, hi, from, filters);
+        List<List<Integer>> heights = matchingHeights(candidates, windowStart(sd.height()), hi, filters);
         Adoption best = null;
         int bestCount = 0;
         for (int c = 0; c < candidates.size(); c++) {
-            int blocks = heights.get(c).size();
+            int blocks = upTo(heights.get(c), sd.matched());
             if (blocks <= FetchPolicy.CLUSTER_MAX_BLOCKS && blocks > bestCount) {
-                best = new Adoption(candidates.get(c), heights.get(c));
+                best = new Adoption(new DecoyGroup(true, sd.matched(), sd.height(), candidates.get(c)), heights.get(c));
                 bestCount = blocks;
             }
         }
         return best;
     }
 
+    /** How many of the ascending {@code heights} are at most {@code max}. */
+    private static int upTo(List<Integer> heights, int max) {
+        int n = 0;
+        while (n < heights.size() && heights.get(n) <= max) {
+            n++;
+        }
+        return n;
+    }
+
     /**
-     * Per group of scripts, the heights in {@code max(from, lo - LOOKBACK)..hi} whose filter matches one of them,
-     * ascending: one pass over the window for all groups (a filter none of them matches is decoded once).
+     * Per group of scripts, the heights in {@code from..hi} whose filter matches one of them, ascending: one pass
+     * over the window for all groups (a filter none of them matches is decoded once).
      */
     private static List<List<Integer>> matchingHeights(
-            List<List<OutputScript>> groups, int lo, int hi, int from, IntFunction<BasicFilter> filters) {
+            List<List<OutputScript>> groups, int from, int hi, IntFunction<BasicFilter> filters) {
         List<List<byte[]>> queries = new ArrayList<>();
         List<byte[]> all = new ArrayList<>();
         List<List<Integer>> out = new ArrayList<>();
@@ -289,7 +351,7 @@ final class BlockFetcher {
         if (all.isEmpty()) {
             return out;
         }
-        for (int h = Math.max(from, lo - LOOKBACK); h <= hi; h++) {
+        for (int h = from; h <= hi; h++) {
             BasicFilter f = filters.apply(h);
             if (f == null || !f.matchAny(all)) {
                 continue;
@@ -306,8 +368,7 @@ final class BlockFetcher {
     /**
      * The block's transactions whose inputs could be a decoy cluster, as their distinct input scripts, in seeded
      * order, at most {@link FetchPolicy#CLUSTER_CANDIDATES}: 2..{@link FetchPolicy#MAX_CLUSTER_INPUTS} distinct
-     * scripts, each derivable from the input ({@link #inputScript}), none the wallet's or a decoy adopted before this
-     * batch.
+     * scripts, each derivable from the input ({@link #inputScript}), none the wallet's.
      */
     List<List<OutputScript>> clusterCandidates(Block block) {
         List<List<OutputScript>> out = new ArrayList<>();
@@ -319,7 +380,7 @@ final class BlockFetcher {
             boolean ok = true;
             for (TransactionInput in : tx.getInputs()) {
                 Optional<OutputScript> s = inputScript(in);
-                if (s.isEmpty() || state.isMine(s.get()) || adoptedBeforeBatch.contains(s.get())) {
+                if (s.isEmpty() || state.isMine(s.get())) {
                     ok = false;
                     break;
                 }

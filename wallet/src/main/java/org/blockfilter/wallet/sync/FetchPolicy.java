@@ -12,25 +12,28 @@ import java.util.Locale;
  *   <li>{@code spread}: each block goes to one source chosen by rendezvous hashing of (wallet seed, block hash,
  *   source name), so with k sources each sees about 1/k of the downloads, and the same 1/k in every sync (a source
  *   gains nothing by comparing syncs). Falls back to the other live sources when the chosen one fails.</li>
- *   <li>{@code decoys=K}: for each matched block, K <i>seed blocks</i> of the same filter batch (1000 heights),
- *   chosen by a hash of (wallet seed, matched block hash, i), are downloaded too; from each seed block the wallet
- *   adopts one <i>decoy script</i> (an output script that appears in no passed block of the synced range, within
- *   the last 2016, and in as many of the batch's filters as possible, at most {@link #DECOY_MAX_BLOCKS}), then
- *   downloads every block whose filter matches a decoy script, as it does for its own scripts. Decoy scripts thus co-occur across downloaded
- *   blocks as the wallet's scripts do, and are the same in every sync from the same start (derived from the wallet seed
- *   and the chain only), so intersecting syncs does not remove them. Decoy blocks are verified like every block
- *   (a lying source is caught) and then discarded: they never reach the ledger.</li>
+ *   <li>{@code decoys=K}: for each matched block, K <i>seed blocks</i> among the {@code 1000} heights below it (not
+ *   below the birthday), chosen by a hash of (wallet seed, matched block hash, i), are downloaded too; from each seed
+ *   block the wallet adopts one <i>decoy script</i> (an output script that appears in no filter of the 2016 blocks
+ *   below the seed block, and in as many filters from the seed block up to the matched block as possible, at most
+ *   {@link #DECOY_MAX_BLOCKS}), downloads its blocks in between, and from then on every block whose filter matches a
+ *   decoy script, as it does for its own scripts. Decoy scripts thus co-occur across downloaded blocks as the
+ *   wallet's scripts do, and are the same in every sync from the same start (derived from the wallet seed and the
+ *   chain only), so intersecting syncs does not remove them. They are kept with the wallet ({@link DecoyGroup}) and
+ *   followed by every later sync, and each choice reads only the chain up to its matched block, so a wallet synced
+ *   block by block downloads what one sync over the same range downloads. Decoy blocks are verified like every
+ *   block (a lying source is caught) and then discarded: they never reach the ledger.</li>
  *   <li>{@code clusters=K}: decoys that look like a wallet's spending: for each matched block, K more seed blocks
  *   (a separate hash of the same inputs); from each the wallet adopts a whole <i>common-input cluster</i>, the input
  *   scripts of one multi-input transaction (2..{@link #MAX_CLUSTER_INPUTS} distinct scripts, none the wallet's, every
  *   one derivable from the block: P2WPKH witness key, P2PKH scriptSig key, P2SH-P2WPKH redeem script; a transaction
  *   with a P2TR key-path or other input is skipped). Among the seed block's first {@link #CLUSTER_CANDIDATES}
- *   such transactions (seeded order) it takes the one whose scripts appear in the most filters of the look-back
- *   window and the batch, at most {@link #CLUSTER_MAX_BLOCKS}, as a wallet's own addresses recur. It then downloads
- *   every block of that window whose filter matches a member, the already scanned ones too (as a newly found own
- *   script makes the wallet look back), and follows the members like other decoy scripts. The transaction-graph
- *   adversary ranks clusters, which lone decoy scripts are not; these are. Same seed, verification and discarding as
- *   {@code decoys}.</li>
+ *   such transactions (seeded order) it takes the one whose scripts appear in the most filters from 2016 blocks
+ *   below the seed block up to the matched block, at most {@link #CLUSTER_MAX_BLOCKS}, as a wallet's own addresses
+ *   recur. It then downloads every block of that window whose filter matches a member, the already scanned ones too
+ *   (as a newly found own script makes the wallet look back), and follows the members like other decoy scripts. The
+ *   transaction-graph adversary ranks clusters, which lone decoy scripts are not; these are. Same seed, keeping,
+ *   verification and discarding as {@code decoys}.</li>
  *   <li>{@code shuffle}: the downloads of one filter batch are requested in a random order, not height order.</li>
  *   <li>{@code jitter=MS}: a random pause of 0..MS milliseconds before each block request.</li>
  * </ul>
@@ -46,17 +49,20 @@ import java.util.Locale;
  * @param jitterMillis the longest pause before a block request, 0..{@link #MAX_JITTER_MILLIS}
  */
 public record FetchPolicy(boolean spread, int decoys, int clusters, boolean shuffle, int jitterMillis) {
+    /** Most decoy seed blocks per matched block. */
     public static final int MAX_DECOYS = 16;
+    /** Most common-input cluster seed blocks per matched block. */
     public static final int MAX_CLUSTERS = 8;
     /** The most distinct input scripts a decoy cluster may have. */
     public static final int MAX_CLUSTER_INPUTS = 16;
     /** Multi-input transactions of a seed block considered for a decoy cluster. */
     public static final int CLUSTER_CANDIDATES = 8;
-    /** A decoy cluster is adopted only if its scripts are in at most this many filters of the look-back window and batch. */
+    /** A decoy cluster is adopted only if its scripts are in at most this many filters of its look-back window. */
     public static final int CLUSTER_MAX_BLOCKS = 32;
 
+    /** Longest pause allowed before a block request (one minute). */
     public static final int MAX_JITTER_MILLIS = 60_000;
-    /** A decoy script is adopted only if it is in at most this many filters from its seed block on (as the wallet's own). */
+    /** A decoy script is adopted only if it is in at most this many filters from its seed block to its matched block. */
     public static final int DECOY_MAX_BLOCKS = 6;
 
     /** Only the matched blocks, from the first live source, in height order, no pauses. */

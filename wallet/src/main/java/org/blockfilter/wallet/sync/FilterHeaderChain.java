@@ -28,6 +28,10 @@ public final class FilterHeaderChain {
     private int committed = -1;
     private final List<Sha256Hash> tail = new ArrayList<>();
 
+    /**
+     * An anchored chain from {@code base}, empty so far; at height 0 the anchor must be the all-zero header before
+     * genesis.
+     */
     public FilterHeaderChain(int base, Sha256Hash anchor) {
         if (base < 0 || (base == 0 && !anchor.equals(FilterHeaders.GENESIS_PREV))) {
             throw new IllegalArgumentException("filter-header chain from genesis must anchor at the zero hash");
@@ -84,6 +88,7 @@ public final class FilterHeaderChain {
         this.persisted = 0;
     }
 
+    /** The height of the chain's first header. */
     public int base() {
         return base;
     }
@@ -96,6 +101,7 @@ public final class FilterHeaderChain {
         return anchor;
     }
 
+    /** Whether the header before {@code base} is known, so headers can be appended and checked. */
     public boolean anchored() {
         return anchor != null;
     }
@@ -169,6 +175,7 @@ public final class FilterHeaderChain {
         return committed;
     }
 
+    /** Records that the wallet document on disk now commits the chain up to {@code height}. */
     public void committed(int height) {
         this.committed = height;
     }

@@ -60,6 +60,11 @@ final class LightWalletTarget implements SyncTarget {
     }
 
     @Override
+    public List<DecoyGroup> decoys() {
+        return wallet.decoys();
+    }
+
+    @Override
     public boolean isMine(OutputScript script) {
         return wallet.keys().isMine(script);
     }

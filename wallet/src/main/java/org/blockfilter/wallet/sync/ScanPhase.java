@@ -2,6 +2,7 @@ package org.blockfilter.wallet.sync;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +20,7 @@ import org.blockfilter.wallet.ledger.WalletTx;
  * filter-header tip, filters in batches of at most {@link Bip157#MAX_CFILTERS} from the first live
  * source that serves them verified ({@link SourcePool#verifiedFilters}), each matched against
  * every watched script. Matching blocks are fetched as the {@link FetchPolicy} says ({@link
- * BlockFetcher}), the filter is checked against the block again ({@link FilterEvidence}), and the
+ * BlockFetcher}; the decoys it adopts are handed to the wallet to keep), the filter is checked against the block again ({@link FilterEvidence}), and the
  * transactions that pay the wallet or spend its outputs become {@link SyncUpdate}s one by one.
  * When that slides the gap window, the range scanned so far is rescanned for the new scripts
  * (filters of this sync are cached). Each batch ends with the scan position. Not thread-safe; one
@@ -28,11 +29,22 @@ import org.blockfilter.wallet.ledger.WalletTx;
 final class ScanPhase {
     /** Filters kept in memory per sync for rescans after the gap window slides. */
     private static final int FILTER_CACHE_LIMIT = 50_000;
+    /** Filter batches kept for look-backs: a seed window and a look-back window below a batch, and one more. */
+    private static final int LOOK_BACK_BATCHES =
+            (BlockFetcher.SEED_WINDOW + BlockFetcher.LOOKBACK) / Bip157.MAX_CFILTERS + 3;
 
     private final SyncState state;
     private final SourcePool pool;
     private final BlockFetcher fetcher;
     private final Map<Integer, BasicFilter> filterCache = new HashMap<>();
+    /** Filter batches below this sync's scan fetched for decoy look-backs, the last few by first height. */
+    private final Map<Integer, List<BasicFilter>> lookBack = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, List<BasicFilter>> eldest) {
+            return size() > LOOK_BACK_BATCHES;
+        }
+    };
+
     private int matchedBlocks;
     private int filtersScanned;
     private int firstScan = -1;
@@ -79,10 +91,11 @@ final class ScanPhase {
                 }
             }
             filtersScanned += filters.size();
-            Map<Integer, Block> blocks = fetcher.fetchBatch(matched, start, stop, first, h -> {
-                BasicFilter f = batch.get(h);
-                return f != null ? f : filterCache.get(h);
-            });
+            BlockFetcher.Batch fetched = fetcher.fetchBatch(matched, start, stop, h -> filterAt(h, batch));
+            if (!fetched.adopted().isEmpty()) {
+                out.apply(SyncUpdate.NONE.withDecoys(fetched.adopted()));
+            }
+            Map<Integer, Block> blocks = fetched.blocks();
             Set<OutputScript> fresh = applyBlocks(matched, batch, blocks, out);
             while (!fresh.isEmpty()) {
                 // The window slid: earlier blocks may pay the new scripts.
@@ -122,6 +135,28 @@ final class ScanPhase {
             byHeight.put(h, f);
         }
         return applyBlocks(matched, byHeight, Map.of(), out);
+    }
+
+    /**
+     * The verified filter at {@code h}: of the batch, cached, or (a decoy's look-back below this sync's scan)
+     * fetched with the rest of its filter batch, of which the last few are kept.
+     */
+    private BasicFilter filterAt(int h, Map<Integer, BasicFilter> batch) {
+        BasicFilter f = batch.get(h);
+        if (f == null) {
+            f = filterCache.get(h);
+        }
+        if (f != null) {
+            return f;
+        }
+        int chunk = Math.max(state.lowestScanHeight(), h / Bip157.MAX_CFILTERS * Bip157.MAX_CFILTERS);
+        List<BasicFilter> got = lookBack.get(chunk);
+        if (got == null) {
+            int stop = Math.min(state.filterHeaderTip(), (h / Bip157.MAX_CFILTERS + 1) * Bip157.MAX_CFILTERS - 1);
+            got = pool.verifiedFilters(chunk, stop);
+            lookBack.put(chunk, got);
+        }
+        return got.get(h - chunk);
     }
 
     /** The cached filters of start..stop, or null when one is missing. */

@@ -9,10 +9,17 @@ package org.blockfilter.wallet.sync;
  * Immutable.
  */
 public record SourceFault(String source, Kind kind, int height, String reason) {
+    /** The verdict on a dropped source, from the worst. */
     public enum Kind {
+        /**
+         * Sent something proven wrong: an invalid header, filter or block, or an answer contradicting a verified one.
+         */
         LIED,
+        /** Valid, but on a chain with less work than another source's. */
         WEAKER_CHAIN,
+        /** On another network, or on a chain without the wallet's first block. */
         OTHER_NETWORK,
+        /** Did not answer: unreachable, refused, timed out or silent. */
         FAILED
     }
 

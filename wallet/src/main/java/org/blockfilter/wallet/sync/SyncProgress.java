@@ -17,6 +17,7 @@ public record SyncProgress(
     /** Listener for progress; called on the syncing thread. */
     @FunctionalInterface
     public interface Listener {
+        /** Called with each new progress value. */
         void onProgress(SyncProgress progress);
     }
 }

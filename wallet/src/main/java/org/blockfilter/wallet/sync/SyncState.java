@@ -98,6 +98,17 @@ final class SyncState {
         return target.birthdayHeight();
     }
 
+    /** The lowest height a sync scans and holds filter headers for: the birthday, or the filter chain's base. */
+    int lowestScanHeight() {
+        return Math.max(
+                0, Math.max(target.birthdayHeight(), target.filterHeaders().base()));
+    }
+
+    /** The decoy groups the wallet keeps, in adoption order. */
+    List<DecoyGroup> decoys() {
+        return target.decoys();
+    }
+
     // ---------------------------------------------------------------- keys and ledger
 
     /** The secret the fetch policy's decoys are derived from. */

@@ -38,6 +38,9 @@ public interface SyncTarget {
     /** A secret of the wallet the fetch policy derives its decoys from, so that two syncs download the same ones. */
     byte[] decoySeed();
 
+    /** The decoy groups the wallet keeps from earlier syncs, in adoption order (empty when it keeps none). */
+    List<DecoyGroup> decoys();
+
     /** Whether {@code script} is one of the wallet's own. */
     boolean isMine(OutputScript script);
 

@@ -25,7 +25,8 @@ import org.blockfilter.wallet.ledger.WalletTx;
  * <li>{@code checkpoints}: the verified checkpoints, replacing the stored ones;</li>
  * <li>{@code scannedHeight}: the new scan position;</li>
  * <li>{@code transactions} found in verified blocks, then {@code usedScripts} seen on chain
- *     (which may slide the gap window).</li>
+ *     (which may slide the gap window);</li>
+ * <li>{@code decoys}: groups the fetch policy adopted, kept with the wallet and followed by later syncs.</li>
  * </ol>
  *
  * Empty fields change nothing. Immutable (the header bytes are copied in and out; the record
@@ -40,7 +41,8 @@ public record SyncUpdate(
         Optional<List<Sha256Hash>> checkpoints,
         OptionalInt scannedHeight,
         List<WalletTx> transactions,
-        List<OutputScript> usedScripts) {
+        List<OutputScript> usedScripts,
+        List<DecoyGroup> decoys) {
 
     /** Where a filter-header chain starts: its first height and the header just below it. */
     public record FilterHeaderStart(int base, Sha256Hash anchor) {}
@@ -55,6 +57,7 @@ public record SyncUpdate(
             Optional.empty(),
             OptionalInt.empty(),
             List.of(),
+            List.of(),
             List.of());
 
     public SyncUpdate {
@@ -63,6 +66,7 @@ public record SyncUpdate(
         checkpoints = checkpoints.map(List::copyOf);
         transactions = List.copyOf(transactions);
         usedScripts = List.copyOf(usedScripts);
+        decoys = List.copyOf(decoys);
     }
 
     @Override
@@ -105,6 +109,10 @@ public record SyncUpdate(
         });
     }
 
+    SyncUpdate withDecoys(List<DecoyGroup> adopted) {
+        return with(d -> d.decoys = adopted);
+    }
+
     private SyncUpdate with(Consumer<Draft> change) {
         Draft d = new Draft(this);
         change.accept(d);
@@ -117,7 +125,8 @@ public record SyncUpdate(
                 d.checkpoints,
                 d.scannedHeight,
                 d.transactions,
-                d.usedScripts);
+                d.usedScripts,
+                d.decoys);
     }
 
     /** A copy being changed by one of the {@code with} methods. */
@@ -131,6 +140,7 @@ public record SyncUpdate(
         OptionalInt scannedHeight;
         List<WalletTx> transactions;
         List<OutputScript> usedScripts;
+        List<DecoyGroup> decoys;
 
         Draft(SyncUpdate u) {
             headerFork = u.headerFork;
@@ -142,6 +152,7 @@ public record SyncUpdate(
             scannedHeight = u.scannedHeight;
             transactions = u.transactions;
             usedScripts = u.usedScripts;
+            decoys = u.decoys;
         }
     }
 }

@@ -173,10 +173,12 @@ public final class VerifiedHeaderChain {
         return base.height();
     }
 
+    /** The height of the chain's last verified header. */
     public int tipHeight() {
         return base.height() + persisted + tail.size() - 1;
     }
 
+    /** The hash of the chain's last verified header. */
     public Sha256Hash tipHash() {
         return tipHash;
     }
@@ -186,6 +188,7 @@ public final class VerifiedHeaderChain {
         return tipWork;
     }
 
+    /** The block hash at {@code height}, between the base and the tip (else {@link IllegalArgumentException}). */
     public Sha256Hash hash(int height) {
         check(height);
         if (height == tipHeight()) {
@@ -195,6 +198,7 @@ public final class VerifiedHeaderChain {
         return i >= 0 ? tailHashes.get(i) : readHeader(height).getHash();
     }
 
+    /** The header at {@code height} as a bitcoinj block without transactions, between the base and the tip. */
     public Block header(int height) {
         check(height);
         if (height == tipHeight()) {
@@ -340,6 +344,7 @@ public final class VerifiedHeaderChain {
         return w;
     }
 
+    /** The total proof of work of a branch of headers. */
     public static BigInteger work(List<Block> branch) {
         BigInteger w = BigInteger.ZERO;
         for (Block b : branch) {

@@ -11,7 +11,6 @@ import org.blockfilter.filters.chain.HeaderCheckpoint;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.FetchPolicy;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.testchain.SyntheticHeaderSource;
@@ -79,28 +78,24 @@ public final class HeaderStorageBenchmark {
     private static LightWallet restore(Path file, int birthday) {
         return NewWallet.create(
                 file,
-                Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(birthday),
-                1 << 10,
-                Sealing.SECRET_ONLY);
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(birthday))
+                        .withScryptN(1 << 10));
     }
 
     private static LightWallet restoreFrom(Path file, int birthday, SyntheticHeaderSource src, int at) {
         return NewWallet.create(
                 file,
-                Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(birthday),
-                1 << 10,
-                Sealing.SECRET_ONLY,
-                List.of(new HeaderCheckpoint(at, src.header(at), src.workThrough(at))));
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(birthday))
+                        .withScryptN(1 << 10)
+                        .withCheckpoints(List.of(new HeaderCheckpoint(at, src.header(at), src.workThrough(at)))));
     }
 
     private static double secs(long t0) {

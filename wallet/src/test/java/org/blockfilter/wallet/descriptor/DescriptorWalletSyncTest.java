@@ -12,7 +12,6 @@ import org.bitcoinj.crypto.DeterministicKey;
 import org.bitcoinj.crypto.HDKeyDerivation;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
-import org.blockfilter.wallet.ChainStart;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
@@ -60,14 +59,12 @@ class DescriptorWalletSyncTest {
                 "sh(wpkh(" + cosigner(4).replace("/<0;1>/*", "/<0;1>/*") + "))", BitcoinNetwork.REGTEST);
         LightWallet w = NewWallet.watchOnly(
                 dir.resolve("multi.json"),
-                Chain.REGTEST,
                 List.of(HdAccount.fromDescriptors(multi, null), HdAccount.fromDescriptors(nested, null)),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                Sealing.NONE,
                 null,
-                1 << 10,
-                ChainStart.shipped(Chain.REGTEST));
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withSealing(Sealing.NONE)
+                        .withScryptN(1 << 10));
         HdAccount m = w.keys().account(AddressKind.P2WSH).orElseThrow();
         HdAccount n = w.keys().account(AddressKind.P2SH_P2WPKH).orElseThrow();
         assertTrue(m.derive(false, 0).address().toString().startsWith("bcrt1q"));

@@ -1,7 +1,7 @@
 package org.blockfilter.wallet.legacy;
 
-import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -83,15 +83,10 @@ final class Bip37TestPeer implements AutoCloseable {
         while (!server.isClosed()) {
             try (Socket s = server.accept()) {
                 connections.incrementAndGet();
-                DataInputStream in = new DataInputStream(s.getInputStream());
+                InputStream in = s.getInputStream();
                 OutputStream out = s.getOutputStream();
                 while (true) {
-                    byte[] header = new byte[24];
-                    in.readFully(header);
-                    MessageFrame.Header f = MessageFrame.parseHeader(MAGIC, header);
-                    byte[] payload = new byte[f.length()];
-                    in.readFully(payload);
-                    answer(MessageFrame.decodeChecked(f, payload), out);
+                    answer(MessageFrame.read(in, MAGIC).decode(), out);
                     out.flush();
                 }
             } catch (IOException | RuntimeException e) {

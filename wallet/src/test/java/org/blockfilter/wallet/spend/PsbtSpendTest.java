@@ -28,7 +28,6 @@ import org.blockfilter.wallet.psbt.Psbt;
 import org.blockfilter.wallet.psbt.PsbtField;
 import org.blockfilter.wallet.psbt.PsbtFinalizer;
 import org.blockfilter.wallet.psbt.PsbtSigner;
-import org.blockfilter.wallet.store.SealedSecret;
 import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.SyncEngine;
 import org.blockfilter.wallet.testchain.MemorySource;
@@ -299,14 +298,12 @@ class PsbtSpendTest {
     private static LightWallet watchOnly(Path file, HdAccount account) {
         return NewWallet.watchOnly(
                 file,
-                Chain.REGTEST,
                 List.of(account),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                Sealing.NONE,
                 null,
-                SealedSecret.DEFAULT_N,
-                List.of());
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withSealing(Sealing.NONE)
+                        .withCheckpoints(List.of()));
     }
 
     /** A cosigner key as a wallet from a seed exports it: its BIP 84 account key with its origin. */

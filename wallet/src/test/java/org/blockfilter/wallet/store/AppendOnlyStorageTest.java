@@ -180,15 +180,13 @@ class AppendOnlyStorageTest {
     private LightWallet p2wpkh(String name, LightWallet.Birthday birthday, List<HeaderCheckpoint> checkpoints) {
         return NewWallet.create(
                 dir.resolve(name),
-                Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
-                20,
-                birthday,
-                1 << 10,
-                Sealing.SECRET_ONLY,
-                checkpoints);
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(birthday)
+                        .withScryptN(1 << 10)
+                        .withCheckpoints(checkpoints));
     }
 
     static HeaderCheckpoint checkpoint(RegtestChainBuilder chain, int height) {

@@ -54,14 +54,12 @@ class KillNineSyncTest {
         Path initial = Files.createDirectories(dir.resolve("initial")).resolve("wallet.json");
         NewWallet.create(
                 initial,
-                Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(TIP - 10_000),
-                1 << 10,
-                Sealing.SECRET_ONLY);
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(TIP - 10_000))
+                        .withScryptN(1 << 10));
         SyntheticHeaderSource truth = new SyntheticHeaderSource(TIP);
         // The kill moments are fractions of how long a whole sync takes on this machine, each on a
         // fresh copy of the wallet, so they land inside the sync however fast or loaded the machine is.

@@ -32,14 +32,12 @@ class LongChainStorageTest {
         SyntheticHeaderSource src = new SyntheticHeaderSource(190_000);
         LightWallet w = NewWallet.create(
                 dir.resolve("wallet.json"),
-                Chain.REGTEST,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(189_995),
-                1 << 10,
-                Sealing.SECRET_ONLY);
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(189_995))
+                        .withScryptN(1 << 10));
         new SyncEngine(w, List.of(src), null, FetchPolicy.NONE).sync();
 
         LightWallet again = LightWallet.load(w.file());

@@ -277,14 +277,12 @@ class SealedWalletFileTest {
         Path sealedFile = dir.resolve("watch-all.json");
         LightWallet sealed = NewWallet.watchOnly(
                 sealedFile,
-                Chain.REGTEST,
-                xpub,
-                AddressKind.P2WPKH,
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                Sealing.ALL,
+                List.of(HdAccount.watchOnly(xpub, AddressKind.P2WPKH, Chain.REGTEST.addressNetwork())),
                 "watch".toCharArray(),
-                1 << 10);
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withSealing(Sealing.ALL)
+                        .withScryptN(1 << 10));
         assertEquals(List.of(), found(sealedFile, List.of(xpub)));
         assertEquals(
                 Sealing.ALL, LightWallet.load(sealedFile, "watch".toCharArray()).sealing());
@@ -295,14 +293,11 @@ class SealedWalletFileTest {
                 IllegalArgumentException.class,
                 () -> NewWallet.watchOnly(
                         dir.resolve("watch-secret.json"),
-                        Chain.REGTEST,
-                        xpub,
-                        AddressKind.P2WPKH,
-                        20,
-                        LightWallet.Birthday.ofHeight(0),
-                        Sealing.SECRET_ONLY,
+                        List.of(HdAccount.watchOnly(xpub, AddressKind.P2WPKH, Chain.REGTEST.addressNetwork())),
                         null,
-                        1 << 10));
+                        NewWallet.Options.of(Chain.REGTEST)
+                                .withBirthday(LightWallet.Birthday.ofHeight(0))
+                                .withScryptN(1 << 10)));
     }
 
     /** {@code wallet-secret-only-v1.json} was written by the code before whole-file sealing (main at 81a6b65). */

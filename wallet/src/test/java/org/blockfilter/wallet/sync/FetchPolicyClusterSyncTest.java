@@ -31,14 +31,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Cluster decoys ({@code clusters=K}) in a real sync. 1,150 blocks over two filter batches: the test wallet is paid
- * at 30, 160, 330 and 1050; 200 other P2WPKH keys are each paid once in 40..939, and in 1001..1100 pairs of them
- * (keys 2j and 2j+1, at height 1001 + j) are spent together, one two-input transaction per block. A cluster adopted
- * in the second batch thus has blocks in the first, already scanned batch.
+ * at 30, 160, 330, 1100, 1120 and 1140; 400 other P2WPKH keys are each paid once in 40..939, and in 941..1140 pairs
+ * of them (keys 2j and 2j+1, at height 941 + j) are spent together, one two-input transaction per block. A cluster
+ * adopted for a payment above 1000 thus has blocks in the first, already scanned batch.
  */
 class FetchPolicyClusterSyncTest {
     private static final List<String> OTHER_MNEMONIC =
             List.of("legal winner thank year wave sausage worth useful legal winner thank yellow".split(" "));
-    private static final int PAIRS = 100;
+    private static final int PAIRS = 200;
+    private static final int FIRST_SPEND = 941;
+    private static final List<Integer> PAID = List.of(30, 160, 330, 1100, 1120, 1140);
 
     private static RegtestChainBuilder chain;
     /** Per pair j: the heights its two keys were paid at and the height they were spent at. */
@@ -71,8 +73,8 @@ class FetchPolicyClusterSyncTest {
             for (int i : payees.get(h)) {
                 to.add(keys.get(i).toAddress(ScriptType.P2WPKH, RegtestChainBuilder.NETWORK));
             }
-            if (h == 30 || h == 160 || h == 330 || h == 1050) {
-                to.add(account.derive(false, h == 160 ? 1 : h == 1050 ? 2 : 0).address());
+            if (PAID.contains(h)) {
+                to.add(account.derive(false, PAID.indexOf(h)).address());
             }
             if (!to.isEmpty()) {
                 Transaction pay = chain.pay(to, Coin.CENT);
@@ -81,7 +83,7 @@ class FetchPolicyClusterSyncTest {
                 }
                 txs.add(pay);
             }
-            int j = h - 1001;
+            int j = h - FIRST_SPEND;
             if (j >= 0 && j < PAIRS) {
                 Transaction spend = new Transaction();
                 for (int i : new int[] {2 * j, 2 * j + 1}) {
@@ -149,36 +151,32 @@ class FetchPolicyClusterSyncTest {
 
         assertEquals(0, rp.decoyBlocks());
         assertTrue(rd.decoyBlocks() > 0);
-        assertEquals(4, rp.matchedBlocks());
+        assertEquals(PAID.size(), rp.matchedBlocks());
         assertEquals(rp.matchedBlocks(), rd.matchedBlocks());
-        assertEquals(Coin.CENT.multiply(4), plain.ledger().balance(true));
+        assertEquals(Coin.CENT.multiply(PAID.size()), plain.ledger().balance(true));
         assertEquals(plain.ledger().history(), decoyed.ledger().history());
         assertEquals(plain.ledger().utxos(true), decoyed.ledger().utxos(true));
     }
 
     @Test
-    void anAdoptedClusterIsDownloadedWholeIncludingItsBlocksInTheAlreadyScannedBatch() {
+    void anAdoptedClusterIsDownloadedWholeIncludingItsBlocksScannedByAnEarlierSync() {
         LightWallet w = wallet("w", TestWallets.MNEMONIC);
         RecordingSource s = new RecordingSource("s", chain);
+        s.tip = 999;
+        sync(w, FetchPolicy.parse("clusters=4"), s);
+        int firstSync = s.asked.size();
+        s.tip = Integer.MAX_VALUE;
         sync(w, FetchPolicy.parse("clusters=4"), s);
         Set<Integer> got = downloads(s);
+        Set<Integer> second = new TreeSet<>(s.asked.subList(firstSync, s.asked.size()));
         List<Set<Integer>> whole = pairBlocks.stream().filter(got::containsAll).toList();
         assertTrue(!whole.isEmpty(), "no spending pair downloaded whole: " + got);
-        // The look-back: a block of the first batch (below 1000) requested after one of the second.
-        int firstSecond = s.asked.indexOf(
-                s.asked.stream().filter(h -> h >= 1000).findFirst().orElseThrow());
+        // The look-back: the second sync downloads a pair's payments, below the height the first sync scanned to.
         assertTrue(
-                s.asked.subList(firstSecond, s.asked.size()).stream().anyMatch(h -> h < 1000),
-                "no look-back download: " + s.asked);
-
-        // Lone decoy scripts (decoys=4) never download a pair whole with its spend: no look-back, one script each.
-        LightWallet w2 = wallet("w2", TestWallets.MNEMONIC);
-        RecordingSource s2 = new RecordingSource("s2", chain);
-        sync(w2, FetchPolicy.parse("decoys=4"), s2);
-        Set<Integer> got2 = downloads(s2);
-        int firstSecond2 = s2.asked.indexOf(
-                s2.asked.stream().filter(h -> h >= 1000).findFirst().orElseThrow());
-        assertTrue(s2.asked.subList(firstSecond2, s2.asked.size()).stream().allMatch(h -> h >= 1000), "" + got2);
+                whole.stream()
+                        .anyMatch(pair ->
+                                pair.stream().filter(h -> h < FIRST_SPEND).allMatch(second::contains)),
+                "no look-back download: " + whole + " in " + second);
     }
 
     @Test

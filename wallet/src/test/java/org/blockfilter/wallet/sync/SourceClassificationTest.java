@@ -12,7 +12,6 @@ import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.testchain.MemorySource;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
@@ -27,14 +26,12 @@ class SourceClassificationTest {
     void anHonestSourceOfAnotherNetworkIsNamedAsSuchWithTheWalletsNetwork() {
         LightWallet testnet = NewWallet.create(
                 dir.resolve("testnet.json"),
-                Chain.TESTNET3,
                 TestWallets.MNEMONIC,
                 TestWallets.PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10,
-                Sealing.SECRET_ONLY);
+                NewWallet.Options.of(Chain.TESTNET3)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withScryptN(1 << 10));
         RegtestChainBuilder regtest = new RegtestChainBuilder();
         regtest.mine(3);
 

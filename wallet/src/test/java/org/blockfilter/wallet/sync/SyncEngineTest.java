@@ -16,6 +16,7 @@ import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
 import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.ledger.HistoryEntry;
+import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.testchain.MemorySource;
 import org.blockfilter.wallet.testchain.TestWallets;
 import org.junit.jupiter.api.Test;
@@ -178,11 +179,11 @@ class SyncEngineTest {
         String xpub = full.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
         LightWallet watch = NewWallet.watchOnly(
                 dir.resolve("watch.json"),
-                Chain.REGTEST,
-                xpub,
-                AddressKind.P2WPKH,
-                20,
-                LightWallet.Birthday.ofHeight(0));
+                List.of(HdAccount.watchOnly(xpub, AddressKind.P2WPKH, Chain.REGTEST.addressNetwork())),
+                null,
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withSealing(Sealing.NONE));
         RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(addr(full, AddressKind.P2WPKH, true, 4)), Coin.COIN)));

@@ -7,7 +7,6 @@ import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
-import org.blockfilter.wallet.keys.WalletKeys;
 import org.blockfilter.wallet.store.Sealing;
 
 /** Wallets for tests: a fixed mnemonic, a cheap scrypt cost, regtest. */
@@ -35,26 +34,23 @@ public final class TestWallets {
     public static LightWallet p2wpkh(Path dir, String name, List<String> mnemonic) {
         return NewWallet.create(
                 dir.resolve(name + ".json"),
-                Chain.REGTEST,
                 mnemonic,
                 PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH),
-                WalletKeys.DEFAULT_GAP_LIMIT,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10,
-                Sealing.SECRET_ONLY);
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withScryptN(1 << 10));
     }
 
     public static LightWallet create(Path dir, LightWallet.Birthday birthday, Sealing sealing) {
         return NewWallet.create(
                 dir.resolve("wallet.json"),
-                Chain.REGTEST,
                 MNEMONIC,
                 PASSPHRASE,
                 EnumSet.of(AddressKind.P2WPKH, AddressKind.P2PKH, AddressKind.P2TR),
-                20,
-                birthday,
-                1 << 10,
-                sealing);
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(birthday)
+                        .withSealing(sealing)
+                        .withScryptN(1 << 10));
     }
 }

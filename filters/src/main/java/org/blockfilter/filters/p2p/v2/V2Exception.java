@@ -16,15 +16,18 @@ public final class V2Exception extends IOException {
 
     private final String reason;
 
+    /** A protocol violation with its reason code, a sentence for logs, and the exception that revealed it. */
     public V2Exception(String reason, String message, Throwable cause) {
         super(message, cause);
         this.reason = reason;
     }
 
+    /** A protocol violation with its reason code and a sentence for logs. */
     public V2Exception(String reason, String message) {
         this(reason, message, null);
     }
 
+    /** The short reason code, such as {@code v2_decrypt_failed}; suitable as a metric label. */
     public String reason() {
         return reason;
     }

@@ -36,6 +36,7 @@ public final class V2Transport {
 
     /** Reads exactly {@code len} bytes or throws; the caller's timeouts apply. */
     public interface Input {
+        /** Fills {@code b[off .. off + len)} or throws when the stream ends first or the read fails. */
         void readFully(byte[] b, int off, int len) throws IOException;
     }
 

@@ -1,16 +1,15 @@
 package org.blockfilter.regtest.p2p;
 
-import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.params.RegTestParams;
+import org.blockfilter.filters.p2p.MessageFrame;
 import org.blockfilter.regtest.wallet.LoopbackRelay;
 
 /**
@@ -20,6 +19,9 @@ import org.blockfilter.regtest.wallet.LoopbackRelay;
  * headers can notice, and asking again gets the same lie.
  */
 final class FilterFlippingP2pProxy extends LoopbackRelay {
+    private static final byte[] MAGIC =
+            MessageFrame.magicBytes(RegTestParams.get().getPacketMagic());
+
     /** The block's hash in wire order, as in the cfilter payload after the filter type byte. */
     private final byte[] blockHash;
 
@@ -45,37 +47,24 @@ final class FilterFlippingP2pProxy extends LoopbackRelay {
         client.getInputStream().transferTo(upstream.getOutputStream());
     }
 
-    /** Relays 24-byte-header frames (magic, command, length, checksum, payload), altering the chosen cfilter. */
+    /** Relays frames one at a time ({@link MessageFrame#read}), re-framing the chosen block's altered cfilter. */
     @Override
     protected void toClient(Socket upstream, Socket client) throws IOException {
-        DataInputStream in = new DataInputStream(upstream.getInputStream());
+        InputStream in = upstream.getInputStream();
         OutputStream out = client.getOutputStream();
-        byte[] header = new byte[24];
         while (true) {
-            in.readFully(header);
-            int length = (header[16] & 0xff)
-                    | (header[17] & 0xff) << 8
-                    | (header[18] & 0xff) << 16
-                    | (header[19] & 0xff) << 24;
-            byte[] payload = in.readNBytes(length);
-            String command = new String(header, 4, 12, StandardCharsets.US_ASCII).replace("\0", "");
-            if (command.equals("cfilter") && payload.length > 34 && Arrays.equals(payload, 1, 33, blockHash, 0, 32)) {
+            MessageFrame.Frame f = MessageFrame.read(in, MAGIC);
+            byte[] payload = f.payload();
+            if (f.command().equals("cfilter")
+                    && payload.length > 34
+                    && Arrays.equals(payload, 1, 33, blockHash, 0, 32)) {
                 payload[payload.length - 1] ^= 0x01;
-                System.arraycopy(sha256d(payload), 0, header, 20, 4);
+                out.write(MessageFrame.encode(MAGIC, "cfilter", payload)); // with the altered payload's checksum
                 flipped.incrementAndGet();
+            } else {
+                out.write(f.bytes());
             }
-            out.write(header);
-            out.write(payload);
             out.flush();
-        }
-    }
-
-    private static byte[] sha256d(byte[] b) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            return sha.digest(sha.digest(b));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

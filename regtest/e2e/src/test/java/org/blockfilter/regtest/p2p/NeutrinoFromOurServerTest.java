@@ -19,7 +19,7 @@ import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.regtest.wallet.WalletFixture;
-import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.read.IndexedFilter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

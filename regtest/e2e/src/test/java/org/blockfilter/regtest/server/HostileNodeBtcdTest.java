@@ -19,12 +19,10 @@ import org.blockfilter.regtest.btcd.BtcdOptions;
 import org.blockfilter.regtest.btcd.BtcdTestSupport;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.server.BlockfilterServer;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.http.RestServer;
 import org.blockfilter.server.index.FilterIndexer;
-import org.blockfilter.server.index.RpcBlockSource;
-import org.blockfilter.server.index.StoreFilterIndexReader;
-import org.blockfilter.server.node.RpcNodeGateway;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.rpc.RpcException;
@@ -52,6 +50,7 @@ class HostileNodeBtcdTest {
 
     private BtcdNode node;
     private HostileRpcProxy proxy;
+    private BlockfilterServer server;
     private IndexStore store;
     private FilterIndexer indexer;
     private RestServer rest;
@@ -62,7 +61,7 @@ class HostileNodeBtcdTest {
 
     @AfterEach
     void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {rest, indexer, store, proxy, node}) {
+        for (AutoCloseable c : new AutoCloseable[] {server, proxy, node}) {
             if (c != null) {
                 try {
                     c.close();
@@ -78,15 +77,17 @@ class HostileNodeBtcdTest {
         node = BtcdNode.start(BtcdOptions.of(spec.miningAddress()).withBinary(BtcdTestSupport.binaryOrSkip()));
         node.mine(blocks);
         proxy = new HostileRpcProxy(node.rpcUri(), node.rpcUser(), node.rpcPassword());
-        BitcoinRpc rpc = rpc();
-        store = IndexStore.open(tmp.resolve("index"));
-        indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofMillis(20));
-        indexer.syncOnce();
+        server = BlockfilterServer.builder()
+                .node(rpc())
+                .dataDir(tmp.resolve("index"))
+                .pollInterval(Duration.ofMillis(20))
+                .indexing(BlockfilterServer.Indexing.CATCH_UP)
+                .rest(RestConfig.defaults().withPort(0))
+                .start();
+        store = server.store();
+        indexer = server.indexer();
+        rest = server.rest().orElseThrow();
         assertEquals(blocks, store.tip().orElseThrow().height());
-        rest = RestServer.start(
-                RestConfig.defaults().withPort(0).withNetwork("regtest"),
-                new StoreFilterIndexReader(store),
-                new RpcNodeGateway(rpc, indexer.health()));
     }
 
     private BitcoinRpc rpc() {

@@ -13,6 +13,7 @@ import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.GroundTruth;
 import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 import org.junit.jupiter.api.AfterEach;
@@ -62,7 +63,7 @@ class IndexerKillNineTest {
         List<StoredBlock> referenceChain;
         try (IndexStore store = IndexStore.open(reference)) {
             assertEquals(finalHeight, store.tip().orElseThrow().height());
-            expected = store.contentDigest();
+            expected = store.inspection().contentDigest();
             referenceChain =
                     store.activeRange(0, store.tip().orElseThrow().hash()).orElseThrow();
         }
@@ -87,7 +88,7 @@ class IndexerKillNineTest {
                 child.killNine();
                 int committed = child.lastBlockLogged();
                 try (IndexStore store = IndexStore.open(crashed)) {
-                    int tip = store.tip().map(IndexStore.ChainTip::height).orElse(-1);
+                    int tip = store.tip().map(ChainTip::height).orElse(-1);
                     assertTrue(
                             tip >= committed,
                             "kill " + kill + ": block " + committed + " was reported committed but the store's tip is "
@@ -116,7 +117,7 @@ class IndexerKillNineTest {
             assertEquals(0, child.awaitExit(TIMEOUT), "run after the last kill");
         }
         try (IndexStore store = IndexStore.open(crashed)) {
-            assertEquals(expected, store.contentDigest(), "byte-identical to the uninterrupted run");
+            assertEquals(expected, store.inspection().contentDigest(), "byte-identical to the uninterrupted run");
         }
     }
 }

@@ -24,6 +24,7 @@ import org.blockfilter.server.index.FilterIndexer;
 import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 import org.junit.jupiter.api.AfterEach;
@@ -94,7 +95,7 @@ class LongChainTest {
                             Duration.ofSeconds(1))) {
                 indexer.syncOnce();
                 long indexed = System.nanoTime();
-                IndexStore.ChainTip tip = store.tip().orElseThrow();
+                ChainTip tip = store.tip().orElseThrow();
                 assertEquals(truth.tipHeight(), tip.height());
                 assertEquals(truth.tipHash(), tip.hash());
                 for (ScenarioTx tx : late) {

@@ -24,9 +24,9 @@ import org.blockfilter.regtest.scenario.GroundTruth;
 import org.blockfilter.regtest.scenario.ScenarioRunner;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.server.index.FilterIndexer;
-import org.blockfilter.server.index.IndexedFilter;
 import org.blockfilter.server.index.RpcBlockSource;
-import org.blockfilter.server.index.StoreFilterIndexReader;
+import org.blockfilter.server.read.IndexedFilter;
+import org.blockfilter.server.read.StoreFilterIndexReader;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.store.IndexStore;
@@ -94,7 +94,9 @@ class ServerIndexAgainstBtcdTest {
             try (IndexStore fresh = IndexStore.open(tmp.resolve("fresh"));
                     FilterIndexer freshIndexer = new FilterIndexer(fresh, source(), Duration.ofMillis(100))) {
                 freshIndexer.syncOnce();
-                assertEquals(fresh.contentDigest(CHAIN_STATE), store.contentDigest(CHAIN_STATE));
+                assertEquals(
+                        fresh.inspection().contentDigest(CHAIN_STATE),
+                        store.inspection().contentDigest(CHAIN_STATE));
             }
 
             // Following the tip: the background indexer sees blocks btcd mines from now on.

@@ -8,6 +8,7 @@ import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.FilterHeaders;
 import org.blockfilter.server.ServerMain;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class ServerMainEmbeddedTest {
         assertEquals(0, ServerMain.run(args));
         Sha256Hash digest;
         try (IndexStore store = IndexStore.open(dir)) {
-            IndexStore.ChainTip tip = store.tip().orElseThrow();
+            ChainTip tip = store.tip().orElseThrow();
             assertTrue(tip.height() >= 100, "demo chain indexed to " + tip.height());
             List<StoredBlock> chain = store.activeRange(0, tip.hash()).orElseThrow();
             Sha256Hash prev = FilterHeaders.GENESIS_PREV;
@@ -51,12 +52,12 @@ class ServerMainEmbeddedTest {
                 assertEquals(FilterHeaders.next(b.filterHash(), prev), b.filterHeader(), "height " + b.height());
                 prev = b.filterHeader();
             }
-            digest = store.contentDigest();
+            digest = store.inspection().contentDigest();
         }
 
         assertEquals(0, ServerMain.run(args));
         try (IndexStore store = IndexStore.open(dir)) {
-            assertEquals(digest, store.contentDigest(), "the same demo chain again: nothing changes");
+            assertEquals(digest, store.inspection().contentDigest(), "the same demo chain again: nothing changes");
         }
     }
 }

@@ -22,7 +22,6 @@ import org.blockfilter.regtest.bdk.BdkTestSupport;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
-import org.blockfilter.wallet.ChainStart;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.descriptor.Descriptor;
@@ -123,15 +122,13 @@ class DescriptorBdkInteropTest {
         JsonNode theirs = bdk.passphraseAddresses(abandon, "TREZOR", 20).get("receive");
         LightWallet w = NewWallet.create(
                 dir.resolve("trezor.json"),
-                Chain.REGTEST,
-                new NewWallet.Secret(List.of(abandon.split(" ")), "TREZOR"),
+                List.of(abandon.split(" ")),
                 "pw".toCharArray(),
                 Set.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10,
-                Sealing.SECRET_ONLY,
-                ChainStart.shipped(Chain.REGTEST));
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withScryptN(1 << 10)
+                        .withBip39Passphrase("TREZOR"));
         HdAccount a =
                 LightWallet.load(w.file()).keys().account(AddressKind.P2WPKH).orElseThrow();
         for (int i = 0; i < 20; i++) {
@@ -206,14 +203,12 @@ class DescriptorBdkInteropTest {
     private LightWallet watch(String name, HdAccount account) {
         return NewWallet.watchOnly(
                 dir.resolve(name),
-                Chain.REGTEST,
                 List.of(account),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                Sealing.NONE,
                 null,
-                1 << 10,
-                ChainStart.shipped(Chain.REGTEST));
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withSealing(Sealing.NONE)
+                        .withScryptN(1 << 10));
     }
 
     /** BDK's confirmed balance and coins equal the wallet's. */

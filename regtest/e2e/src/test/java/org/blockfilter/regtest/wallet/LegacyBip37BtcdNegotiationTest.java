@@ -2,8 +2,8 @@ package org.blockfilter.regtest.wallet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -79,22 +79,17 @@ class LegacyBip37BtcdNegotiationTest {
 
         @Override
         protected void toClient(Socket upstream, Socket client) throws IOException {
-            DataInputStream in = new DataInputStream(upstream.getInputStream());
+            InputStream in = upstream.getInputStream();
             OutputStream out = client.getOutputStream();
             while (true) {
-                byte[] header = new byte[24];
-                in.readFully(header);
-                MessageFrame.Header f = MessageFrame.parseHeader(MAGIC, header);
-                byte[] payload = new byte[f.length()];
-                in.readFully(payload);
+                MessageFrame.Frame f = MessageFrame.read(in, MAGIC);
                 boolean verack = f.command().equals("verack");
                 if (verack) {
                     // BIP 339 and BIP 330: before verack. sendtxrcncl: version 1, a salt.
                     out.write(MessageFrame.encode(MAGIC, "wtxidrelay", new byte[0]));
                     out.write(MessageFrame.encode(MAGIC, "sendtxrcncl", HEX.parseHex("010000000123456789abcdef")));
                 }
-                out.write(header);
-                out.write(payload);
+                out.write(f.bytes());
                 if (verack) {
                     // BIP 152 (announce 0, version 2, as Core sends it) and BIP 133 (1000 sat/kvB).
                     out.write(MessageFrame.encode(MAGIC, "sendcmpct", HEX.parseHex("000200000000000000")));

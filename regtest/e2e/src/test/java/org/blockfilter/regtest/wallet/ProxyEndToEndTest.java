@@ -65,9 +65,9 @@ class ProxyEndToEndTest {
         Address mine = WalletFixture.receiving(w, AddressKind.P2WPKH, 0);
         try (EmbeddedNode node = EmbeddedNode.start()) {
             node.mineTo(30, mine);
-            try (ServerOnNode server = new ServerOnNode(node);
+            try (ServerOnNode server = ServerOnNode.withP2p(node);
                     Microsocks proxy = Microsocks.start(PROXY_SOURCE)) {
-                int p2p = server.startP2p();
+                int p2p = server.p2pPort();
                 Path export = dir.resolve("export");
                 assertEquals(0, server.export(node, export, 1));
                 HttpServer files = serve(export);

@@ -2,34 +2,29 @@ package org.blockfilter.regtest.wallet;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.blockfilter.regtest.RegtestNode;
-import org.blockfilter.server.http.RestConfig;
-import org.blockfilter.server.http.RestServer;
-import org.blockfilter.server.index.FilterIndexer;
-import org.blockfilter.server.index.RpcBlockSource;
-import org.blockfilter.server.index.StoreFilterIndexReader;
-import org.blockfilter.server.node.RpcNodeGateway;
+import org.blockfilter.server.BlockfilterServer;
+import org.blockfilter.server.BlockfilterServerBuilder;
+import org.blockfilter.server.ServerMain;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
-import org.blockfilter.server.store.IndexStore;
 
 /**
- * Our server (RocksDB index + REST) on a regtest node, for wallet tests: indexes the node's chain
- * once at start and again on {@link #reindex()}, serves on 127.0.0.1 (free port). {@link #close()}
- * stops it and deletes the index directory.
+ * Our server (RocksDB index + REST, and P2P if asked) on a regtest node, for wallet tests, built by
+ * {@link BlockfilterServer}: indexes the node's chain once at start and again on {@link
+ * #reindex()}, serves on 127.0.0.1 (free ports). {@link #close()} stops it and deletes the index
+ * directory.
  */
 final class ServerOnNode implements AutoCloseable {
     private final Path dir;
-    private final IndexStore store;
-    private final FilterIndexer indexer;
-    private final RestServer rest;
-    private final BitcoinRpc rpc;
-    private org.blockfilter.server.p2p.P2pServer p2p;
+    private final BlockfilterServer server;
 
     ServerOnNode(RegtestNode node) throws IOException {
         this(node, node.rpcUri());
@@ -37,16 +32,36 @@ final class ServerOnNode implements AutoCloseable {
 
     /** As {@link #ServerOnNode(RegtestNode)}, reaching the node's RPC at {@code rpcUri} (e.g. a proxy). */
     ServerOnNode(RegtestNode node, URI rpcUri) throws IOException {
+        this(node, rpcUri, false);
+    }
+
+    private ServerOnNode(RegtestNode node, URI rpcUri, boolean p2p) throws IOException {
         dir = Files.createTempDirectory("blockfilter-wallet-it-");
-        rpc = new BitcoinRpc(JsonRpcClient.create(rpcUri, node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
-        store = IndexStore.open(dir.resolve("index"));
-        indexer = new FilterIndexer(store, new RpcBlockSource(rpc), Duration.ofSeconds(1));
-        indexer.syncOnce();
-        rest = RestServer.start(RestConfig.defaults(), new StoreFilterIndexReader(store), new RpcNodeGateway(rpc));
+        BitcoinRpc rpc = new BitcoinRpc(
+                JsonRpcClient.create(rpcUri, node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(60)));
+        BlockfilterServerBuilder builder = BlockfilterServer.builder()
+                .node(rpc)
+                .dataDir(indexDir())
+                .pollInterval(Duration.ofSeconds(1))
+                .indexing(BlockfilterServer.Indexing.CATCH_UP);
+        if (p2p) {
+            builder.p2p("127.0.0.1", 0);
+        }
+        try {
+            server = builder.start();
+        } catch (RuntimeException e) {
+            deleteDir();
+            throw e;
+        }
+    }
+
+    /** As {@link #ServerOnNode(RegtestNode)}, with a BIP 157 P2P listener on the same index (127.0.0.1, free port). */
+    static ServerOnNode withP2p(RegtestNode node) throws IOException {
+        return new ServerOnNode(node, node.rpcUri(), true);
     }
 
     URI baseUri() {
-        return rest.baseUri();
+        return server.restBaseUri().orElseThrow();
     }
 
     /** The RocksDB index directory (open here as the primary instance). */
@@ -54,22 +69,17 @@ final class ServerOnNode implements AutoCloseable {
         return dir.resolve("index");
     }
 
-    /** Starts a BIP 157 P2P listener on the same index (127.0.0.1, free port); returns its port. */
-    int startP2p() throws IOException {
-        p2p = org.blockfilter.server.p2p.P2pServer.start(
-                org.blockfilter.server.p2p.P2pConfig.forChain(org.blockfilter.filters.chain.Chain.REGTEST),
-                new StoreFilterIndexReader(store),
-                new RpcNodeGateway(rpc),
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
-        return p2p.port();
+    /** The P2P listener's port ({@link #withP2p} servers only). */
+    int p2pPort() {
+        return server.p2pAddress().orElseThrow().getPort();
     }
 
     /** Runs {@code blockfilter-server export --blocks} on this index (read as a secondary) into {@code out}. */
     int export(RegtestNode node, Path out, int safetyDepth) {
-        String url = "http://" + java.net.URLEncoder.encode(node.rpcUser(), java.nio.charset.StandardCharsets.UTF_8)
-                + ":" + java.net.URLEncoder.encode(node.rpcPassword(), java.nio.charset.StandardCharsets.UTF_8)
+        String url = "http://" + URLEncoder.encode(node.rpcUser(), StandardCharsets.UTF_8)
+                + ":" + URLEncoder.encode(node.rpcPassword(), StandardCharsets.UTF_8)
                 + "@127.0.0.1:" + node.rpcUri().getPort();
-        return org.blockfilter.server.ServerMain.run(
+        return ServerMain.run(
                 "export",
                 "--data-dir",
                 indexDir().toString(),
@@ -84,17 +94,16 @@ final class ServerOnNode implements AutoCloseable {
 
     /** Indexes what the node mined since. */
     void reindex() {
-        indexer.syncOnce();
+        server.indexer().syncOnce();
     }
 
     @Override
     public void close() throws IOException {
-        if (p2p != null) {
-            p2p.close();
-        }
-        rest.close();
-        indexer.close();
-        store.close();
+        server.close();
+        deleteDir();
+    }
+
+    private void deleteDir() throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

@@ -74,14 +74,13 @@ class WalletCliProcessTest {
         Path file = dir.resolve(network.cliName() + ".json");
         NewWallet.create(
                 file,
-                network,
                 List.of("abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
                         .split(" ")),
                 "pw".toCharArray(),
                 EnumSet.of(AddressKind.P2WPKH),
-                20,
-                LightWallet.Birthday.ofHeight(0),
-                1 << 10);
+                NewWallet.Options.of(network)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withScryptN(1 << 10));
         return file;
     }
 

@@ -133,7 +133,13 @@ public final class WalletFixture<N extends RegtestNode> implements AutoCloseable
     /** A new regtest wallet at {@code file} from {@link #MNEMONIC} with the given account kinds. */
     public static LightWallet newWallet(Path file, char[] passphrase, Set<AddressKind> kinds) {
         return NewWallet.create(
-                file, Chain.REGTEST, MNEMONIC, passphrase, kinds, 20, LightWallet.Birthday.ofHeight(0), 1 << 10);
+                file,
+                MNEMONIC,
+                passphrase,
+                kinds,
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withScryptN(1 << 10));
     }
 
     /** {@code w}'s receive address {@code index} of account {@code kind}. */

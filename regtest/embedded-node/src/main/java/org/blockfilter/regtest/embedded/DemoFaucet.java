@@ -17,7 +17,7 @@ import org.bitcoinj.core.TransactionOutPoint;
 import org.bitcoinj.core.TransactionOutput;
 import org.bitcoinj.script.Script;
 import org.bitcoinj.script.ScriptBuilder;
-import org.blockfilter.regtest.embedded.internal.DustPolicy;
+import org.blockfilter.filters.chain.Dust;
 import org.blockfilter.regtest.embedded.internal.OutPoint;
 import org.blockfilter.regtest.scenario.GroundTruth;
 import org.blockfilter.regtest.scenario.OwnedOutput;
@@ -115,7 +115,7 @@ public final class DemoFaucet {
         Coin value = parseAmount(amount, script);
         List<OwnedOutput> available = spendable();
         ScenarioSigner.Spend spend = ScenarioSigner.pay(
-                        available, script, value, miner, DustPolicy.threshold(miner.program()))
+                        available, script, value, miner, Dust.threshold(miner.program()))
                 .orElseThrow(() -> new RefusedException(
                         RefusedException.Kind.INSUFFICIENT_FUNDS,
                         "the faucet holds " + sum(available).toPlainString() + " BTC (fees come out of it too), not"
@@ -206,7 +206,7 @@ public final class DemoFaucet {
                     "amount must be more than 0 and at most 21000000 BTC with at most 8 decimals, got " + amount);
         }
         Coin value = Coin.valueOf(btc.movePointRight(8).longValueExact());
-        long dust = DustPolicy.threshold(to.program());
+        long dust = Dust.threshold(to.program());
         if (value.value < dust) {
             throw new RefusedException(
                     RefusedException.Kind.BAD_AMOUNT,

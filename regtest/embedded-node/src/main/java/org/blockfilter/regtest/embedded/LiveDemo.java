@@ -17,18 +17,28 @@ import org.blockfilter.regtest.scenario.ScenarioSpec;
  * times are counted back from now, so the tip is current; then a block every
  * {@link Options#blockInterval()} (with whatever the mempool holds), and a {@link DemoFaucet}
  * that pays from the demo's coins and mines on demand. Closing it stops the miner and the node.
+ * The server's demo mode and {@link EmbeddedNodeMain} (the node run alone) both run one.
  * Thread-safe.
  */
 public final class LiveDemo implements AutoCloseable {
+    /** Seconds between mined blocks unless told otherwise: the server's and the node's default. */
+    public static final int DEFAULT_BLOCK_INTERVAL_SECONDS = 10;
+
+    /** The longest block interval the command lines take: one a day. */
+    public static final int MAX_BLOCK_INTERVAL_SECONDS = 86_400;
+
     /**
      * How to build the demo.
      *
-     * @param blocks        demo chain length, 0..100,000 (0: genesis only)
+     * @param blocks        demo chain length, 0..100,000 (0: genesis only); ignored with {@code standardScenario}
      * @param seed          the scenario's seed
      * @param start         the first block's time; empty: counted back from now so the last block is now
      * @param blockInterval how often to mine once the chain is built; {@link Duration#ZERO}: never (a fixed chain)
+     * @param standardScenario the 300-block {@link ScenarioSpec#standard standard scenario} (8-16
+     *                      transactions a block) instead of the demo chain
      */
-    public record Options(int blocks, long seed, Optional<Instant> start, Duration blockInterval) {
+    public record Options(
+            int blocks, long seed, Optional<Instant> start, Duration blockInterval, boolean standardScenario) {
         public Options {
             if (blocks < 0) {
                 throw new IllegalArgumentException("blocks must not be negative: " + blocks);
@@ -39,16 +49,36 @@ public final class LiveDemo implements AutoCloseable {
                 throw new IllegalArgumentException("blockInterval must not be negative: " + blockInterval);
             }
         }
+
+        /** The demo chain of {@code blocks} blocks. */
+        public Options(int blocks, long seed, Optional<Instant> start, Duration blockInterval) {
+            this(blocks, seed, start, blockInterval, false);
+        }
+
+        /** The same with the standard scenario instead of the demo chain. */
+        public Options withStandardScenario() {
+            return new Options(blocks, seed, start, blockInterval, true);
+        }
+
+        ScenarioSpec spec() {
+            return standardScenario ? ScenarioSpec.standard(seed) : DemoChain.spec(Math.max(1, blocks), seed);
+        }
+
+        boolean empty() {
+            return blocks == 0 && !standardScenario;
+        }
     }
 
     private final EmbeddedNode node;
     private final DemoFaucet faucet;
+    private final int scenarioTransactions;
     private final ScheduledExecutorService miner;
     private final AtomicReference<RuntimeException> minerFailure = new AtomicReference<>();
 
-    private LiveDemo(EmbeddedNode node, DemoFaucet faucet, Duration interval) {
+    private LiveDemo(EmbeddedNode node, DemoFaucet faucet, int scenarioTransactions, Duration interval) {
         this.node = node;
         this.faucet = faucet;
+        this.scenarioTransactions = scenarioTransactions;
         if (interval.isZero()) {
             this.miner = null;
             return;
@@ -69,20 +99,19 @@ public final class LiveDemo implements AutoCloseable {
 
     /** {@link #start(Options)} with the node's port and credentials from {@code base}. */
     public static LiveDemo start(Options options, EmbeddedNode.Config base) {
-        ScenarioSpec spec = DemoChain.spec(Math.max(1, options.blocks()), options.seed());
-        Instant start = options.start().orElseGet(() -> DemoChain.startEndingNow(options.blocks()));
+        ScenarioSpec spec = options.spec();
+        int blocks = options.empty() ? 0 : spec.blocks();
+        Instant start = options.start().orElseGet(() -> DemoChain.startEndingNow(blocks));
         SettableClock clock = SettableClock.at(start);
         EmbeddedNode node = DemoChain.startFor(spec, base, clock);
         try {
-            DemoFaucet faucet;
-            if (options.blocks() == 0) {
+            if (options.empty()) {
                 clock.followSystemTime();
-                faucet = DemoFaucet.empty(node, spec);
-            } else {
-                GroundTruth truth = DemoChain.build(node, clock, spec, start, line -> {});
-                faucet = DemoFaucet.of(node, truth);
+                return new LiveDemo(node, DemoFaucet.empty(node, spec), 0, options.blockInterval());
             }
-            return new LiveDemo(node, faucet, options.blockInterval());
+            GroundTruth truth = DemoChain.build(node, clock, spec, start, line -> {});
+            return new LiveDemo(
+                    node, DemoFaucet.of(node, truth), truth.transactions().size(), options.blockInterval());
         } catch (RuntimeException e) {
             node.close();
             throw e;
@@ -95,6 +124,11 @@ public final class LiveDemo implements AutoCloseable {
 
     public DemoFaucet faucet() {
         return faucet;
+    }
+
+    /** How many transactions the scenario put into the chain it built (0 for an empty chain). */
+    public int scenarioTransactions() {
+        return scenarioTransactions;
     }
 
     /** Why the miner stopped, if it did (the node was closed, or a block could not be mined). */

@@ -13,8 +13,8 @@ import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.ProtocolException;
 import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.Bip157;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.blockfilter.server.read.IndexedFilter;
 
 /** Handlers of our {@code /api/v1} read endpoints and transaction relay: IO and validation only. */
 public final class ApiController {

@@ -13,9 +13,9 @@ import org.bitcoinj.core.Transaction;
 import org.blockfilter.filters.bloom.Bip37Filter;
 import org.blockfilter.filters.bloom.BloomFilterFormatException;
 import org.blockfilter.filters.bloom.MerkleBlockMatch;
-import org.blockfilter.server.index.FilterIndexReader;
 import org.blockfilter.server.node.BlockCache;
 import org.blockfilter.server.node.NodeGateway;
+import org.blockfilter.server.read.FilterIndexReader;
 
 /**
  * The legacy BIP 37 path: scans best-chain blocks of a height range with a client's

@@ -1,6 +1,6 @@
 package org.blockfilter.server.http.internal;
 
-import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.read.FilterIndexReader;
 
 /**
  * Cache-Control values: content about a block buried under {@code buriedDepth} blocks is

@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.wire.WireWriter;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.blockfilter.server.read.IndexedFilter;
 
 /**
  * Bitcoin Core's REST {@code blockfilter} and {@code blockfilterheaders} endpoints, answered byte

@@ -7,10 +7,11 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Bip157;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.IndexedFilter;
 import org.blockfilter.server.node.NodeException;
 import org.blockfilter.server.node.NodeGateway;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.blockfilter.server.read.IndexedFilter;
+import org.blockfilter.server.store.ChainTip;
 
 /**
  * The read side of our API: filters, ranges, headers, checkpoints, blocks and relay, with BIP 157
@@ -55,7 +56,7 @@ public final class FilterService {
     public record RawBlock(Sha256Hash hash, OptionalInt height, byte[] block) {}
 
     public Status status() {
-        FilterIndexReader.Tip tip = index.tip();
+        ChainTip tip = index.tip();
         Integer nodeHeight = nodeHeightOrNull();
         String hash = tip.height() < 0 ? null : tip.hash().toString();
         List<Damage> damaged = index.damage().stream()
@@ -125,7 +126,7 @@ public final class FilterService {
 
     /** Filter headers at heights CHECKPOINT_INTERVAL, 2 x CHECKPOINT_INTERVAL, ... up to stopHash (default: the tip). */
     public Checkpoints checkpoints(Optional<Sha256Hash> stop) {
-        FilterIndexReader.Tip tip = index.tip();
+        ChainTip tip = index.tip();
         if (stop.isEmpty() && tip.height() < 0) {
             throw new UnavailableException("index_behind", "nothing is indexed yet");
         }

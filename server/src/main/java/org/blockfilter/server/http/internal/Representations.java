@@ -14,7 +14,7 @@ import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.wire.CompactSize;
 import org.blockfilter.filters.wire.WireWriter;
-import org.blockfilter.server.index.IndexedFilter;
+import org.blockfilter.server.read.IndexedFilter;
 
 /**
  * The JSON and binary bodies of our API (see docs/api.md). Hashes in JSON are display-order hex;

@@ -9,7 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.blockfilter.server.index.FilterIndexReader;
+import org.blockfilter.server.read.FilterIndexReader;
 
 /**
  * The server's Prometheus metrics: index height, node height and lag, blocks indexed, request

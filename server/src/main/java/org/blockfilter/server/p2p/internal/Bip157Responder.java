@@ -11,11 +11,12 @@ import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.Bip158;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.filters.p2p.ProtocolLimits;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.IndexedFilter;
 import org.blockfilter.server.node.BlockCache;
 import org.blockfilter.server.node.NodeException;
 import org.blockfilter.server.node.NodeGateway;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.blockfilter.server.read.IndexedFilter;
+import org.blockfilter.server.store.ChainTip;
 
 /**
  * Answers the requests of a BIP 157 node from the filter index, the way Bitcoin Core's
@@ -222,7 +223,7 @@ public final class Bip157Responder {
     }
 
     /** Headers of the blocks from the fork with {@code oldTip} up to the current tip; empty if more than 8. */
-    public List<byte[]> newHeaders(Sha256Hash oldTip, FilterIndexReader.Tip tip) {
+    public List<byte[]> newHeaders(Sha256Hash oldTip, ChainTip tip) {
         Sha256Hash cursor = oldTip;
         OptionalInt fork = index.heightOf(cursor);
         for (int steps = 0; fork.isEmpty() && steps < MAX_BLOCKS_TO_ANNOUNCE; steps++) {

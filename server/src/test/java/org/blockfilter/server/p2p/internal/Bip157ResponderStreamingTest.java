@@ -13,9 +13,10 @@ import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.Bip158;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.server.http.P2pFixtures;
-import org.blockfilter.server.index.FilterIndexReader;
-import org.blockfilter.server.index.IndexedFilter;
 import org.blockfilter.server.node.BlockCache;
+import org.blockfilter.server.read.FilterIndexReader;
+import org.blockfilter.server.read.IndexedFilter;
+import org.blockfilter.server.store.ChainTip;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -124,7 +125,7 @@ class Bip157ResponderStreamingTest {
         }
 
         @Override
-        public Tip tip() {
+        public ChainTip tip() {
             return delegate.tip();
         }
 

@@ -17,6 +17,7 @@ import org.blockfilter.filters.Bip157;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.chain.HeaderCheckpoint;
 import org.blockfilter.wallet.keys.OutputScript;
+import org.blockfilter.wallet.sync.DecoyGroup;
 import org.blockfilter.wallet.sync.FilterHeaderChain;
 import org.blockfilter.wallet.sync.SyncTarget;
 import org.blockfilter.wallet.sync.SyncUpdate;
@@ -103,6 +104,12 @@ public final class WalletTarget implements SyncTarget {
             d.update(c.getWatchingKey().serializePubB58(wallet.network()).getBytes(StandardCharsets.UTF_8));
         }
         return d.digest();
+    }
+
+    /** None: the adapter's scan downloads no decoy blocks. */
+    @Override
+    public List<DecoyGroup> decoys() {
+        return List.of();
     }
 
     @Override

@@ -42,6 +42,7 @@ public final class HttpProxyBridge implements AutoCloseable {
         return bridge;
     }
 
+    /** The loopback address and port the bridge listens on, to give the HTTP client as its proxy. */
     public InetSocketAddress address() {
         return new InetSocketAddress(listener.getInetAddress(), listener.getLocalPort());
     }

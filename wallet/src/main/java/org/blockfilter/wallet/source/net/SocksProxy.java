@@ -77,6 +77,10 @@ public record SocksProxy(String host, int port, Optional<Credentials> credential
         return new SocksProxy(host, u.getPort(), credentials, false);
     }
 
+    /**
+     * A copy with stream isolation on or off: on, each source gets its own random credentials, so Tor puts it on its
+     * own circuit.
+     */
     public SocksProxy withIsolation(boolean on) {
         return new SocksProxy(host, port, credentials, on);
     }

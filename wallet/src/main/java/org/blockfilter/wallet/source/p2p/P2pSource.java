@@ -64,6 +64,10 @@ public final class P2pSource implements ChainSource {
         /** The silence allowed on a first try, as neutrino's shortest query timeout. */
         public static final Duration DEFAULT_SILENCE = Duration.ofSeconds(2);
 
+        /**
+         * 10 s per request, 3 attempts, up to 2,000,000 headers in memory, 2 s silence on a first try, BIP 324 with a
+         * v1 fallback, direct connections.
+         */
         public static final Options DEFAULT =
                 new Options(Duration.ofSeconds(10), 3, 2_000_000, DEFAULT_SILENCE, P2pTransport.AUTO, Dialer.DIRECT);
 
@@ -82,22 +86,27 @@ public final class P2pSource implements ChainSource {
             }
         }
 
+        /** A copy with another timeout per request. */
         public Options withTimeout(Duration t) {
             return new Options(t, attempts, maxHeight, silence, transport, dialer);
         }
 
+        /** A copy with another number of tries per call. */
         public Options withAttempts(int a) {
             return new Options(timeout, a, maxHeight, silence, transport, dialer);
         }
 
+        /** A copy with another silence allowed on a first try. */
         public Options withSilence(Duration s) {
             return new Options(timeout, attempts, maxHeight, s, transport, dialer);
         }
 
+        /** A copy with another transport: v2 only, v1 only, or v2 with a v1 fallback. */
         public Options withTransport(P2pTransport t) {
             return new Options(timeout, attempts, maxHeight, silence, t, dialer);
         }
 
+        /** A copy that opens its connections with another dialer (e.g. through a SOCKS5 proxy). */
         public Options withDialer(Dialer d) {
             return new Options(timeout, attempts, maxHeight, silence, transport, d);
         }

@@ -94,6 +94,10 @@ public final class RestSource implements ChainSource {
         return create(baseUri, timeout, Limits.DEFAULT);
     }
 
+    /**
+     * A source for the server at {@code baseUri}, with explicit limits on what it accepts from the server, connecting
+     * directly.
+     */
     public static RestSource create(URI baseUri, Duration timeout, Limits limits) {
         return create(baseUri, timeout, limits, Dialer.DIRECT);
     }

@@ -1,7 +1,7 @@
 package org.blockfilter.wallet.source.p2p;
 
-import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -54,15 +54,10 @@ final class FakePeer implements AutoCloseable {
         while (!server.isClosed()) {
             try (Socket s = server.accept()) {
                 int n = connections.incrementAndGet();
-                DataInputStream in = new DataInputStream(s.getInputStream());
+                InputStream in = s.getInputStream();
                 OutputStream out = s.getOutputStream();
                 while (true) {
-                    byte[] header = new byte[24];
-                    in.readFully(header);
-                    MessageFrame.Header f = MessageFrame.parseHeader(MAGIC, header);
-                    byte[] payload = new byte[f.length()];
-                    in.readFully(payload);
-                    Message m = MessageFrame.decodeChecked(f, payload);
+                    Message m = MessageFrame.read(in, MAGIC).decode();
                     List<Message> answers = new ArrayList<>();
                     if (m instanceof Message.Version) {
                         answers.add(new Message.Version(70016, services, 0, 0, 99, "/fake:1/", 0, true));

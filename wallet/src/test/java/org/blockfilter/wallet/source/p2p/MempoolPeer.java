@@ -1,7 +1,7 @@
 package org.blockfilter.wallet.source.p2p;
 
-import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -126,14 +126,9 @@ final class MempoolPeer implements AutoCloseable {
 
         Void serve() {
             try (socket) {
-                DataInputStream in = new DataInputStream(socket.getInputStream());
+                InputStream in = socket.getInputStream();
                 while (true) {
-                    byte[] header = new byte[24];
-                    in.readFully(header);
-                    MessageFrame.Header f = MessageFrame.parseHeader(FakePeer.MAGIC, header);
-                    byte[] payload = new byte[f.length()];
-                    in.readFully(payload);
-                    if (!handle(MessageFrame.decodeChecked(f, payload))) {
+                    if (!handle(MessageFrame.read(in, FakePeer.MAGIC).decode())) {
                         return null;
                     }
                 }

@@ -8,6 +8,7 @@ import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.FetchPolicy;
 import org.blockfilter.wallet.sync.SyncEngine;
@@ -38,11 +39,11 @@ public final class WriteLegacyFixtures {
                 secretOnly.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
         LightWallet watch = NewWallet.watchOnly(
                 tmp.resolve("w").resolve("wallet.json"),
-                Chain.REGTEST,
-                xpub,
-                AddressKind.P2WPKH,
-                20,
-                LightWallet.Birthday.ofHeight(1_100));
+                List.of(HdAccount.watchOnly(xpub, AddressKind.P2WPKH, Chain.REGTEST.addressNetwork())),
+                null,
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(1_100))
+                        .withSealing(Sealing.NONE));
         sync(watch, src);
         Files.copy(watch.file(), out.resolve("v1-watch-only-birthday-1100.json"));
         for (LightWallet w : List.of(secretOnly, sealed, watch)) {

@@ -8,6 +8,7 @@ import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.NewWallet;
 import org.blockfilter.wallet.keys.AddressKind;
+import org.blockfilter.wallet.keys.HdAccount;
 import org.blockfilter.wallet.store.ChainFiles;
 import org.blockfilter.wallet.store.Sealing;
 import org.blockfilter.wallet.sync.FetchPolicy;
@@ -38,11 +39,11 @@ public final class WriteV2Fixtures {
                 secretOnly.keys().account(AddressKind.P2WPKH).orElseThrow().extendedPublicKey();
         LightWallet watch = NewWallet.watchOnly(
                 tmp.resolve("w").resolve("wallet.json"),
-                Chain.REGTEST,
-                xpub,
-                AddressKind.P2WPKH,
-                20,
-                LightWallet.Birthday.ofHeight(0));
+                List.of(HdAccount.watchOnly(xpub, AddressKind.P2WPKH, Chain.REGTEST.addressNetwork())),
+                null,
+                NewWallet.Options.of(Chain.REGTEST)
+                        .withBirthday(LightWallet.Birthday.ofHeight(0))
+                        .withSealing(Sealing.NONE));
         new SyncEngine(watch, List.of(src), null, FetchPolicy.NONE).sync();
         copy(watch.file(), out, "v2-watch-only");
     }

@@ -1,4 +1,4 @@
-package org.blockfilter.server.index;
+package org.blockfilter.server.read;
 
 import java.nio.ByteBuffer;
 import java.util.Iterator;
@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
+import org.blockfilter.server.store.ChainTip;
 
 /**
  * Read side of the filter index, all the REST layer needs. Heights refer to the best chain as
@@ -16,8 +17,8 @@ import org.bitcoinj.base.Sha256Hash;
  */
 public interface FilterIndexReader {
 
-    /** Height and hash of the highest indexed best-chain block; height -1 before genesis is indexed. */
-    Tip tip();
+    /** Height and hash of the highest indexed best-chain block; {@link ChainTip#NONE} before genesis is indexed. */
+    ChainTip tip();
 
     /** Best-chain block hash at {@code height}, if indexed. */
     Optional<Sha256Hash> hashAt(int height);
@@ -107,6 +108,4 @@ public interface FilterIndexReader {
     default long damagedReads() {
         return 0;
     }
-
-    record Tip(int height, Sha256Hash hash) {}
 }

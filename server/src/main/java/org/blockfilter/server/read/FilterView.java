@@ -1,4 +1,4 @@
-package org.blockfilter.server.index;
+package org.blockfilter.server.read;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -17,6 +17,7 @@ public final class FilterView {
     private final boolean active;
     private final ByteBuffer filter;
 
+    /** A view of {@code filter}'s remaining bytes (not copied; the caller does not change them). */
     public FilterView(Sha256Hash blockHash, int height, Sha256Hash filterHash, boolean active, ByteBuffer filter) {
         this.blockHash = Objects.requireNonNull(blockHash, "blockHash");
         this.height = height;
@@ -30,18 +31,22 @@ public final class FilterView {
         return new FilterView(f.blockHash(), f.height(), f.filterHash(), f.active(), ByteBuffer.wrap(f.filter()));
     }
 
+    /** The block's hash. */
     public Sha256Hash blockHash() {
         return blockHash;
     }
 
+    /** The block's height. */
     public int height() {
         return height;
     }
 
+    /** SHA-256d of the serialized filter (the ETag). */
     public Sha256Hash filterHash() {
         return filterHash;
     }
 
+    /** Whether the block is on the indexed best chain. */
     public boolean active() {
         return active;
     }
@@ -51,6 +56,7 @@ public final class FilterView {
         return filter.duplicate();
     }
 
+    /** The serialized filter's length in bytes. */
     public int filterLength() {
         return filter.remaining();
     }

@@ -1,4 +1,4 @@
-package org.blockfilter.server.index;
+package org.blockfilter.server.read;
 
 import java.util.Arrays;
 import java.util.Objects;
@@ -18,6 +18,12 @@ public final class IndexedFilter {
     private final Sha256Hash prevHeader;
     private final boolean active;
 
+    /**
+     * @param filter the serialized filter (copied)
+     * @param header the block's filter header; {@code prevHeader} is its parent's
+     * @param active whether the block is on the indexed best chain
+     * @throws IllegalArgumentException if {@code height} is negative
+     */
     public IndexedFilter(
             Sha256Hash blockHash,
             int height,
@@ -38,34 +44,42 @@ public final class IndexedFilter {
         this.active = active;
     }
 
+    /** The block's hash. */
     public Sha256Hash blockHash() {
         return blockHash;
     }
 
+    /** The block's height (on the best chain if {@link #active()}, where it was if not). */
     public int height() {
         return height;
     }
+
     /** The serialized filter (CompactSize N + Golomb-Rice stream); a copy. */
     public byte[] filter() {
         return filter.clone();
     }
 
+    /** The serialized filter's length in bytes. */
     public int filterLength() {
         return filter.length;
     }
 
+    /** SHA-256d of the serialized filter (what BIP 157's filter headers chain). */
     public Sha256Hash filterHash() {
         return filterHash;
     }
 
+    /** The block's BIP 157 filter header. */
     public Sha256Hash header() {
         return header;
     }
 
+    /** The filter header of the block's parent (zero for genesis). */
     public Sha256Hash prevHeader() {
         return prevHeader;
     }
 
+    /** Whether the block is on the indexed best chain (false: stale, left it in a reorg). */
     public boolean active() {
         return active;
     }

@@ -1,4 +1,4 @@
-package org.blockfilter.server.index;
+package org.blockfilter.server.read;
 
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.server.store.BlockRecord;
+import org.blockfilter.server.store.ChainTip;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoredBlock;
 
@@ -18,6 +19,7 @@ import org.blockfilter.server.store.StoredBlock;
 public final class StoreFilterIndexReader implements FilterIndexReader {
     private final IndexStore store;
 
+    /** Reads {@code store}, primary or secondary, as it is when each call runs. */
     public StoreFilterIndexReader(IndexStore store) {
         this.store = Objects.requireNonNull(store, "store");
     }
@@ -33,8 +35,8 @@ public final class StoreFilterIndexReader implements FilterIndexReader {
     }
 
     @Override
-    public Tip tip() {
-        return store.tip().map(t -> new Tip(t.height(), t.hash())).orElse(new Tip(-1, Sha256Hash.ZERO_HASH));
+    public ChainTip tip() {
+        return store.tip().orElse(ChainTip.NONE);
     }
 
     @Override
