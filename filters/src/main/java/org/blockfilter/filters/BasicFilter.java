@@ -149,6 +149,14 @@ public final class BasicFilter {
         return set.matchAny(scripts);
     }
 
+    /**
+     * The position in {@code scripts} of the first script the block cannot contain, or -1 when it may
+     * contain them all; one pass over the filter, however many scripts are asked.
+     */
+    public int firstAbsent(List<byte[]> scripts) {
+        return set.firstAbsent(scripts);
+    }
+
     /** Whether any of {@code elements} may be in the block. An empty query matches nothing. */
     public boolean matchAnyElement(Collection<FilterElement> elements) {
         Objects.requireNonNull(elements, "elements");

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.blockfilter.filters.gcs.internal.HashSort;
@@ -301,6 +302,42 @@ public final class GolombCodedSet {
             targets[i] = hashToRange(targets[i] ^ Long.MIN_VALUE, f) ^ Long.MIN_VALUE;
         }
         return matchSortedFlipped(targets, count);
+    }
+
+    /**
+     * The position in {@code items} of the first item the set cannot hold, or -1 when it may hold them
+     * all (each with false-positive rate about 1/M). Hashes and sorts the query, then walks the stream
+     * once, so checking a whole block's scripts is linear in the set's size where calling
+     * {@link #match} per item is quadratic.
+     */
+    public int firstAbsent(List<byte[]> items) {
+        Objects.requireNonNull(items, "items");
+        int count = items.size();
+        long[] targets = new long[count];
+        Integer[] order = new Integer[count];
+        for (int i = 0; i < count; i++) {
+            byte[] item = Objects.requireNonNull(items.get(i), "item");
+            targets[i] = hashToRange(SipHash.hash24(k0, k1, item, 0, item.length), f) ^ Long.MIN_VALUE;
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Long.compare(targets[a], targets[b]));
+        RiceCodec.Reader reader = reader();
+        long value = 0;
+        long current = 0;
+        int read = 0;
+        int firstAbsent = -1;
+        for (int index : order) {
+            long target = targets[index];
+            while ((read == 0 || current < target) && read < n) {
+                value += reader.next();
+                current = value ^ Long.MIN_VALUE;
+                read++;
+            }
+            if ((read == 0 || current != target) && (firstAbsent < 0 || index < firstAbsent)) {
+                firstAbsent = index;
+            }
+        }
+        return firstAbsent;
     }
 
     private boolean matchSortedFlipped(long[] targets, int count) {

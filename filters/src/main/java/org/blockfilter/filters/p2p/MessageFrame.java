@@ -87,14 +87,17 @@ public final class MessageFrame {
             this.payload = payload.clone();
         }
 
+        /** The frame's header, already checked (magic, command, length within limits). */
         public Header header() {
             return header;
         }
 
+        /** The header's command name, e.g. {@code "cfilter"}. */
         public String command() {
             return header.command();
         }
 
+        /** A copy of the payload bytes, exactly the header's length of them. */
         public byte[] payload() {
             return payload.clone();
         }

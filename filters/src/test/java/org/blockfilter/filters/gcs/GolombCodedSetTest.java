@@ -65,6 +65,36 @@ class GolombCodedSetTest {
     }
 
     @Test
+    void firstAbsentAgreesWithMatchingEachItem() {
+        Random random = new Random(7);
+        for (int round = 0; round < 200; round++) {
+            List<byte[]> members = randomItems(random, random.nextInt(60));
+            GolombCodedSet set = GolombCodedSet.build(P, M, KEY, members);
+            List<byte[]> query = new ArrayList<>();
+            for (int i = random.nextInt(40); i > 0; i--) {
+                boolean member = !members.isEmpty() && random.nextInt(4) > 0;
+                query.add(
+                        member
+                                ? members.get(random.nextInt(members.size()))
+                                : randomItems(random, 1).get(0));
+            }
+            int expected = -1;
+            for (int i = 0; i < query.size() && expected < 0; i++) {
+                if (!set.match(query.get(i))) {
+                    expected = i;
+                }
+            }
+            assertEquals(expected, set.firstAbsent(query), "round " + round);
+        }
+    }
+
+    @Test
+    void firstAbsentOfAnEmptyQueryIsNone() {
+        assertEquals(-1, GolombCodedSet.build(P, M, KEY, List.of()).firstAbsent(List.of()));
+        assertEquals(0, GolombCodedSet.build(P, M, KEY, List.of()).firstAbsent(List.of(new byte[] {1})));
+    }
+
+    @Test
     void duplicateItemsCountOnce() {
         byte[] a = {1, 2, 3};
         byte[] b = {4, 5};

@@ -67,6 +67,44 @@ public final class DownloadAdversary {
 
     /** As {@link #rank(int[], int, int, int, double)}; without {@code graph} the graph ranking is null (faster). */
     public Result rank(int[] observed, int from, int walletLo, int walletHi, double pWallet, boolean graph) {
+        return rank(observed, from, walletLo, walletHi, pWallet, graph, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #rank(int[], int, int, int, double, boolean)} for an adversary that knows the fetch policy's published
+     * adoption rules: a decoy script is in at most {@code scriptMax} blocks of the range, a decoy cluster's scripts in
+     * at most {@code clusterMax}, so a candidate in more cannot be a decoy and ranks above every candidate that could
+     * (then by the same score). A script is held to {@code scriptMax}; a cluster of one script to {@code scriptMax},
+     * of more to {@code clusterMax}. {@link Integer#MAX_VALUE} for both is the policy-blind adversary.
+     */
+    public Result rank(
+            int[] observed,
+            int from,
+            int walletLo,
+            int walletHi,
+            double pWallet,
+            boolean graph,
+            int scriptMax,
+            int clusterMax) {
+        return rank(observed, from, walletLo, walletHi, pWallet, graph, scriptMax, clusterMax, null);
+    }
+
+    /**
+     * As {@link #rank(int[], int, int, int, double, boolean, int, int)} for an observer that can tell only the blocks
+     * marked {@code visible} (indexed by block; null: all): a candidate's blocks in range are counted over visible
+     * blocks only, and the range is the visible blocks in it (a BIP 324 observer knows a download only when its size is
+     * unique, so the other blocks say nothing either way).
+     */
+    public Result rank(
+            int[] observed,
+            int from,
+            int walletLo,
+            int walletHi,
+            double pWallet,
+            boolean graph,
+            int scriptMax,
+            int clusterMax,
+            boolean[] visible) {
         epoch++;
         int nS = 0;
         int nC = 0;
@@ -102,19 +140,25 @@ public final class DownloadAdversary {
             }
         }
         int range = occ.blocks - from;
+        if (visible != null) {
+            range = 0;
+            for (int b = from; b < occ.blocks; b++) {
+                range += visible[b] ? 1 : 0;
+            }
+        }
         double pOther = Math.min(0.999999, (double) observed.length / Math.max(1, range));
         double pW = Math.max(pWallet, pOther);
         Tally uniform = new Tally();
         Tally cooc = new Tally();
         for (int i = 0; i < nS; i++) {
             int s = touchedS[i];
-            int t = Occurrences.countFrom(occ.scriptBlocks, occ.scriptStart[s], occ.scriptStart[s + 1], from);
+            int t = count(occ.scriptBlocks, occ.scriptStart[s], occ.scriptStart[s + 1], from, visible);
             int o = countS[s];
             boolean mine = s >= walletLo && s < walletHi;
             if (pWallet < 1 || o == t) {
                 uniform.add(0, 0, mine ? 1 : 0, mine ? 0 : 1);
             }
-            cooc.add(o, t, mine ? 1 : 0, mine ? 0 : 1);
+            cooc.add(o, t, mine ? 1 : 0, mine ? 0 : 1, t > scriptMax);
         }
         if (!graph) {
             return new Result(uniform.ranking(pW, pOther, true), cooc.ranking(pW, pOther, false), null);
@@ -122,8 +166,7 @@ public final class DownloadAdversary {
         Tally clusters = new Tally();
         for (int k = 0; k < nC; k++) {
             int c = touchedC[k];
-            int t = Occurrences.countFrom(
-                    occ.clusterBlocks, occ.clusterBlockStart[c], occ.clusterBlockStart[c + 1], from);
+            int t = count(occ.clusterBlocks, occ.clusterBlockStart[c], occ.clusterBlockStart[c + 1], from, visible);
             int o = countC[c];
             int real = 0;
             int size = occ.clusterStart[c + 1] - occ.clusterStart[c];
@@ -133,7 +176,7 @@ public final class DownloadAdversary {
                     real++;
                 }
             }
-            clusters.add(o, t, real, size - real);
+            clusters.add(o, t, real, size - real, t > (size == 1 ? scriptMax : clusterMax));
         }
         return new Result(
                 uniform.ranking(pW, pOther, true),
@@ -141,38 +184,66 @@ public final class DownloadAdversary {
                 clusters.ranking(pW, pOther, false));
     }
 
-    /** Candidates grouped by their (observed, in-range) block counts. */
+    /** Blocks {@code list[lo..hi)} (ascending) at or after {@code from}, counting only visible ones when given. */
+    private static int count(int[] list, int lo, int hi, int from, boolean[] visible) {
+        if (visible == null) {
+            return Occurrences.countFrom(list, lo, hi, from);
+        }
+        int n = 0;
+        for (int i = lo; i < hi; i++) {
+            if (list[i] >= from && visible[list[i]]) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Candidates grouped by their (observed, in-range) block counts and whether they cannot be decoys. */
     private static final class Tally {
         private final Map<Long, long[]> byPattern = new HashMap<>();
 
         void add(int o, int t, int real, int fake) {
-            long[] rf = byPattern.computeIfAbsent(((long) o << 32) | t, k -> new long[2]);
+            add(o, t, real, fake, false);
+        }
+
+        void add(int o, int t, int real, int fake, boolean notDecoy) {
+            long key = ((long) o << 32) | t | (notDecoy ? 1L << 63 : 0);
+            long[] rf = byPattern.computeIfAbsent(key, k -> new long[2]);
             rf[0] += real;
             rf[1] += fake;
         }
 
         Ranking ranking(double pW, double pO, boolean flat) {
-            Map<Double, long[]> byScore = new HashMap<>();
+            // Groups by (tier, score): candidates that cannot be decoys first (tier 1), then by score.
+            Map<List<Double>, long[]> byScore = new HashMap<>();
             for (Map.Entry<Long, long[]> e : byPattern.entrySet()) {
-                int o = (int) (e.getKey() >>> 32);
+                int o = (int) ((e.getKey() >>> 32) & 0x7fffffffL);
                 int t = (int) (long) e.getKey();
+                double tier = e.getKey() < 0 ? 1 : 0;
                 double score = flat ? 0 : score(o, t, pW, pO);
                 if (score == Double.NEGATIVE_INFINITY) {
                     continue;
                 }
-                long[] rf = byScore.computeIfAbsent(score, k -> new long[2]);
+                long[] rf = byScore.computeIfAbsent(List.of(tier, score), k -> new long[2]);
                 rf[0] += e.getValue()[0];
                 rf[1] += e.getValue()[1];
             }
-            List<Map.Entry<Double, long[]>> groups = new ArrayList<>(byScore.entrySet());
-            groups.sort((a, b) -> Double.compare(b.getKey(), a.getKey()));
+            List<Map.Entry<List<Double>, long[]>> groups = new ArrayList<>(byScore.entrySet());
+            groups.sort((a, b) -> {
+                int c = Double.compare(b.getKey().get(0), a.getKey().get(0));
+                return c != 0 ? c : Double.compare(b.getKey().get(1), a.getKey().get(1));
+            });
             long[] real = new long[groups.size()];
             long[] fake = new long[groups.size()];
+            double[] scores = new double[groups.size()];
+            boolean[] sure = new boolean[groups.size()];
             for (int i = 0; i < groups.size(); i++) {
                 real[i] = groups.get(i).getValue()[0];
                 fake[i] = groups.get(i).getValue()[1];
+                scores[i] = groups.get(i).getKey().get(1);
+                sure[i] = groups.get(i).getKey().get(0) > 0;
             }
-            return new Ranking(real, fake);
+            return new Ranking(real, fake, scores, sure);
         }
     }
 
@@ -195,7 +266,49 @@ public final class DownloadAdversary {
      * Candidates in rank order, as groups of equal score: {@code real[i]} wallet and {@code fake[i]} other scripts
      * in group i (best first). Immutable by convention.
      */
-    public record Ranking(long[] real, long[] fake) {
+    public record Ranking(long[] real, long[] fake, double[] score, boolean[] notDecoy) {
+        /** A ranking whose groups carry no scores (every candidate equally likely within the ranking's order). */
+        public Ranking(long[] real, long[] fake) {
+            this(real, fake, new double[real.length], new boolean[real.length]);
+        }
+
+        /**
+         * The Shannon entropy in bits of the adversary's posterior over which candidate is the wallet's: uniform prior,
+         * likelihood ratio e^score per candidate; candidates that cannot be decoys, when there are any, take all the
+         * mass (they are certain to be no decoy). 2^entropy is the effective anonymity set. 0 with no candidates.
+         */
+        public double entropyBits() {
+            boolean anySure = false;
+            for (boolean b : notDecoy) {
+                anySure |= b;
+            }
+            double max = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < real.length; i++) {
+                if ((!anySure || notDecoy[i]) && real[i] + fake[i] > 0) {
+                    max = Math.max(max, score[i]);
+                }
+            }
+            if (max == Double.NEGATIVE_INFINITY) {
+                return 0;
+            }
+            double z = 0;
+            for (int i = 0; i < real.length; i++) {
+                if (!anySure || notDecoy[i]) {
+                    z += (real[i] + fake[i]) * Math.exp(score[i] - max);
+                }
+            }
+            double h = 0;
+            for (int i = 0; i < real.length; i++) {
+                if (!anySure || notDecoy[i]) {
+                    double p = Math.exp(score[i] - max) / z;
+                    if (p > 0) {
+                        h -= (real[i] + fake[i]) * p * Math.log(p);
+                    }
+                }
+            }
+            return Math.max(0, h / Math.log(2));
+        }
+
         public long candidates() {
             long n = 0;
             for (int i = 0; i < real.length; i++) {

@@ -12,114 +12,133 @@ import org.blockfilter.wallet.sync.FetchPolicy;
 final class FetchPolicyReport {
     private FetchPolicyReport() {}
 
+    /** The rule's bound: the maximum over adversaries must have its upper 95% bound below this in every case. */
+    static final double RULE_BOUND = 0.5;
+
     static void write(
             Lab lab,
             Path dir,
-            MainnetLikeChain chain,
-            RealChain real,
-            MainnetLikeChain.Params p,
-            double buildSeconds,
-            double syncSeconds,
+            ProfileShapedChain.Shape shape,
+            FetchPolicySummary.Setup setup,
             List<FetchPolicyExperiment.Setting> settings,
             Csv summary,
+            Csv bip37,
             List<String> plots) {
-        Occurrences o = chain.occ;
         Report rep = new Report(dir, "Experiment 8: the real wallet's block-fetch policy, measured");
         rep.paragraph(lab.regenerate("exp8"));
         List<String> wallets = new ArrayList<>();
-        for (int i = 0; i < p.walletSizes().length; i++) {
-            wallets.add(p.walletsPerSize()[i] + " wallets of N = " + p.walletSizes()[i]);
+        for (int i = 0; i < shape.walletSizes().length; i++) {
+            wallets.add(shape.walletsPerSize()[i] + " wallets of N = " + shape.walletSizes()[i]);
         }
-        int syncs = chain.wallets().size() * settings.size() * 2;
+        int syncs = setup.wallets() * settings.size() * 2;
         rep.heading("Setup (every assumption)");
         rep.bullets(List.of(
-                "Model chain: experiment 5's generator (MainnetLikeChain: single-use outputs and their spends with a"
-                        + " log-uniform delay up to " + Lab.count(p.maxSpendDelay()) + " blocks, multi-input"
-                        + " transactions, a Zipf(" + p.zipfExponent() + ") reuse pool of " + Lab.count(p.poolSize())
-                        + " addresses drawn " + p.poolDraws() + " times per block), " + p.blocks() + " blocks, "
-                        + p.outputsPerBlock() + " outputs per block on average: mean "
-                        + o.blockStart[o.blocks] / o.blocks
-                        + " filter elements per block, about a tenth of mainnet's ~7,400 (each wallet sync runs the"
-                        + " real engine, which verifies every header, filter and block; at mainnet size the cost"
-                        + " would not fit the lab's time box). Wallets: " + String.join(", ", wallets)
-                        + ", born uniform in the first half, each address paid 1 + Geometric(1/2) times and spent as"
-                        + " in experiment 5.",
+                "Model chain: experiment 5's generator, ProfileShapedChain (blocks drawn transaction by transaction"
+                        + " from the server's mainnet-profile samplers: " + Lab.count(shape.txPerBlock())
+                        + " transactions per block on average, the profile's input/output counts, reuse share "
+                        + shape.reuseShare() + ", change back to the first input's script " + shape.changeToSelfShare()
+                        + ", its spend-age law, a history of " + Lab.count(shape.priorOutputs()) + " unspent outputs), "
+                        + setup.blocks() + " blocks per chain, " + setup.seeds() + " chains (chain seeds), mean "
+                        + Lab.count(Math.round(setup.elementsPerBlock())) + " filter elements per block"
+                        + (shape.txPerBlock() < org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
+                                ? " (mainnet's transactions per block / "
+                                        + org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
+                                                / shape.txPerBlock()
+                                        + ": see Limits)"
+                                : " (mainnet size)")
+                        + ". Wallets per chain: " + String.join(", ", wallets) + " (" + setup.wallets()
+                        + " in all), born uniform in the first half, each address paid 1 + Geometric(1/2) times and"
+                        + " spent by the chain's own law (experiment 5's wallet model, address reuse included).",
                 "Real chain: every model block becomes a real regtest block (proof of work, merkle root, BIP 141"
-                        + " witness commitment). Every script id is a P2WPKH script: the wallets' ids carry their"
-                        + " real HD scripts (a 12-word mnemonic per wallet from the lab seed, BIP 84 account, first N"
-                        + " receive addresses), the others the P2WPKH of a pseudo-key 0x02 || SHA-256(seed, id)."
-                        + " Payments are outputs; a spend is a real input (witness: placeholder signature and the"
-                        + " public key, so the prevout script is derivable from the block) spending the script's"
-                        + " earlier output in this chain when there is one (the wallets' ledgers see their spends),"
-                        + " else an output older than the chain; the inputs of one model cluster spent in a block"
-                        + " form one transaction. The model keeps which scripts a block holds, not which appearance"
-                        + " was a payment, so the chain reads it: a background script is spent at its last"
-                        + " appearance when it appears twice or is clustered, a wallet script whenever it has an"
-                        + " unspent output (RealChain's doc). Filters are the real BIP 158 basic filters of those"
-                        + " blocks (keyed by the real block hash; exactly the model block's scripts, tested), with"
-                        + " real filter headers and checkpoints. Built in "
-                        + String.format(Locale.ROOT, "%.0f", buildSeconds) + " s.",
-                "Wallet: the wallet module's LightWallet (watch-only from the account key, gap limit 20, receive"
-                        + " and change chains) synced by the real SyncEngine with the policy under test, against k"
-                        + " in-memory sources (k = 1 or 4) that log every filter and block request: source, height,"
-                        + " order and a simulated clock (jitter advances it; not measured here, see Limits). Each"
-                        + " wallet syncs twice: a first session from its birthday, then a rescan from the birthday"
-                        + " (a second session). The engine's decoy seed is derived from the wallet's account key,"
-                        + " so both sessions use the same seed.",
-                "Observer: source 0. With one source it serves everything. With 4 sources and no spread the engine"
-                        + " asks the first live source, source 0, for every block; with spread each block goes to one"
-                        + " source by rendezvous hashing (the same source in both sessions). Source 0 serves every"
-                        + " filter batch (the first live source), so it knows the scan position.",
-                "Adversaries (experiment 5's, on the real request log): uniform; co-occurrence (log-likelihood"
-                        + " ranking with p_wallet = 1/k under spread, 1 otherwise); + timing (blocks requested while"
-                        + " the filter batch source 0 served last did not cover them are dropped); + 2 sessions"
-                        + " (intersection of what source 0 saw in both); tx graph (common-input clusters); tx graph +"
-                        + " timing + 2 sessions. P_h(1): the probability the adversary's top guess is one of the"
-                        + " wallet's scripts (exact over ties), mean over wallets with a 95% percentile bootstrap"
-                        + " interval (2,000 resamples).",
-                "Bandwidth: blocks downloaded over all sources in the first session per matched block (x axis) and"
-                        + " the model's block bytes (250 B per element, mainnet-like sizes) in the tables.",
-                "Cost: " + Lab.count(syncs) + " real wallet syncs ("
-                        + chain.wallets().size() + " wallets x "
-                        + settings.size() + " settings x 2 sessions) in "
-                        + String.format(Locale.ROOT, "%.0f", syncSeconds) + " s on " + lab.threads()
-                        + " threads (a machine shared with other jobs)."));
+                        + " witness commitment; mean " + Lab.count(Math.round(setup.rawBlockBytes()))
+                        + " bytes serialized). Every script id is a P2WPKH script: the wallets' ids carry their real"
+                        + " HD scripts (a 12-word mnemonic per wallet from the lab seed, BIP 84 account, first N"
+                        + " receive addresses), the others the P2WPKH of a pseudo-key. Filters are the real BIP 158"
+                        + " basic filters of those blocks (RealChain's doc). Bandwidth in MB uses the model's "
+                        + setup.bytesPerElement() + " bytes per filter element (mainnet's block bytes per element),"
+                        + " MB per day 144 blocks a day.",
+                "Wallet: the wallet module's LightWallet (watch-only, gap limit 20) synced by the real SyncEngine"
+                        + " with the policy under test against k in-memory sources (k = 1 or 4) that log every filter"
+                        + " and block request. Each wallet syncs twice: from its birthday, then a rescan from the"
+                        + " birthday (a second session), with the same decoy seed. Whole-range syncs only: a wallet"
+                        + " synced block by block is not measured here.",
+                "Tor (`tor` rows, k = 4): each block over a fresh circuit from a peer drawn uniformly, anew in each"
+                        + " session (Wasabi's documented behaviour); the engine runs the rest of the spec against one"
+                        + " source and the downloads are then dealt to the peers. Peers cannot link requests by"
+                        + " address; the source adversaries here link one sync's requests by timing (they come in one"
+                        + " burst after the filters) and take the union of sessions; network and BIP 324 observers see"
+                        + " Tor cells (" + FetchPolicyAdversaries.TOR_CELL_PAYLOAD + " payload bytes), so a block is"
+                        + " known when its cell count is unique in the range. Not a wallet policy: the wallet has no"
+                        + " circuit-per-block transport.",
+                "Adversaries (FetchPolicyAdversaries): source 0's (uniform, co-occurrence, + timing, + 2 sessions,"
+                        + " tx graph, graph + timing + 2 sessions); policy-aware (knows DECOY_MAX_BLOCKS = "
+                        + FetchPolicy.DECOY_MAX_BLOCKS + " and CLUSTER_MAX_BLOCKS = " + FetchPolicy.CLUSTER_MAX_BLOCKS
+                        + ": a script or cluster in more blocks of the range cannot be a decoy and ranks first); a"
+                        + " Sybil holding 2 or 3 of the k sources (1 is source 0; all k see what the network observer"
+                        + " sees); a passive network observer of v1 P2P (every request to every source); a BIP 324"
+                        + " observer (per-message byte counts only: a download is known when no other block of the"
+                        + " range has its size); and the maximum over all of them per wallet. Change detection is"
+                        + " not modelled (see Limits).",
+                "P_h(1): the probability that the adversary's top guess is one of the wallet's scripts (exact over"
+                        + " ties), mean over every wallet of every chain, with a 95% Wilson interval whose sample size"
+                        + " is divided by the chain-seed design effect (FetchPolicySummary's doc), per-seed means in"
+                        + " exp8_summary.csv. Entropy: the adversary's posterior over the candidates (uniform prior,"
+                        + " likelihood ratio per candidate), in bits; 2^bits is the effective anonymity set.",
+                "Cost: " + Lab.count(syncs) + " real wallet syncs (" + setup.wallets() + " wallets x "
+                        + settings.size() + " settings x 2 sessions) in " + Math.round(setup.syncSeconds())
+                        + " s, chains built in " + Math.round(setup.buildSeconds()) + " s, on " + setup.threads()
+                        + " threads per chain seed, times summed over the seeds (they may run in parallel"
+                        + " processes, see FetchPolicyExperiment.merge), on a 2-core machine shared with other jobs."));
 
         rep.heading("Results: P_h(1) by adversary, and the bandwidth each policy costs");
-        Csv pivot = pivot(summary);
-        rep.table(pivot);
+        rep.paragraph("Source 0's adversaries (experiment 5's) and the policy-aware ones:");
+        rep.table(pivot(summary, 0, 8));
+        rep.paragraph("The stronger observers, and the maximum over all adversaries per wallet (with its posterior"
+                + " entropy in bits):");
+        rep.table(pivot(summary, 8, FetchPolicyAdversaries.NAMES.size()));
+        rep.paragraph(sizes(summary));
         rep.paragraph(findings(summary));
         for (String f : plots) {
             rep.image(f, f);
         }
         rep.heading("The default");
-        rep.paragraph("The wallet's default is `" + FetchPolicy.DEFAULT_SPEC + "` (`blockfilter-wallet sync"
-                + " --fetch-policy`, `FetchPolicy.DEFAULT` in the Java API), marked on every plot (dashed line). "
-                + rule(summary)
-                + " The rule was written before this full run, when the default was 2 decoys (suggested by a quick"
-                + " run); this run showed 2 decoys fail it, and the default became the rule's pick.");
-        rep.paragraph(clusterRule(summary));
+        rep.paragraph(rule(summary).text());
+        rep.heading("What the default leaks, per adversary");
+        rep.paragraph("The wallet's default `" + FetchPolicy.DEFAULT_SPEC + "`: P_h(1) [95% interval] and the"
+                + " posterior entropy in bits, per adversary, wallet size and number of sources.");
+        rep.table(defaultLeaks(summary));
+        rep.heading("Other light-client designs on the same axes");
+        rep.paragraph("Electrum rows follow from the protocol (the client sends each script hash it watches,"
+                + " `blockchain.scripthash.subscribe`, so the server knows each script is the client's): not"
+                + " measured. The BIP 37 row is computed on this run's chains (FetchPolicyAdversaries.bip37Today);"
+                + " the BIP 158 rows are this run's, one source. The anonymity set of an N-address wallet holds"
+                + " its N scripts too (N of the 2^bits candidates are the wallet's), so compare sets at equal N;"
+                + " a set near N means the adversary has the wallet.");
+        rep.table(designs(summary, bip37));
         rep.heading("Limits");
         rep.bullets(List.of(
-                "The chain is about a tenth of mainnet's block size (see Setup); the uniform adversary's candidate"
-                        + " counts scale with it, the co-occurrence ranking depends on how often scripts recur.",
-                "Decoy scripts are adopted from seed blocks within one filter batch (1000 heights) and followed"
-                        + " for the rest of the sync; an incremental sync that starts after a seed block does not"
-                        + " re-adopt its decoy script (the wallet does not store decoy scripts), so across sessions"
-                        + " that do not rescan from the birthday the decoys' patterns are cut short. Here both"
-                        + " sessions rescan from the birthday.",
-                "The timing adversary reads request order against the filter batches source 0 served; the"
-                        + " engine requests a whole batch's blocks after the batch, so within a batch order"
-                        + " carries no scan position. Jitter changes only wall-clock spacing, which this"
-                        + " adversary does not use; a network-level adversary timing requests across sources is not"
-                        + " modelled.",
-                "`decoys` scripts are single scripts while the wallet's own addresses are also spent together"
-                        + " (common-input clusters), so the transaction-graph adversary, which ranks clusters, is hurt"
-                        + " less by them than co-occurrence is. `clusters=K` adopts whole clusters (the inputs of a"
-                        + " seed block's multi-input transaction); they can only be as large as the model's"
-                        + " background transactions (1 input 60%, else 2 + Geometric(1/2), mostly spending outputs"
-                        + " older than the chain), so a decoy cluster spans a few blocks, while a 10-address"
-                        + " wallet's cluster can span many.",
+                "Blocks of " + shape.txPerBlock() + " transactions on average (mainnet's "
+                        + org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock() + "), "
+                        + setup.blocks() + " blocks per chain (" + Stats.sig(setup.blocks() / 144.0, 2) + " days), "
+                        + setup.seeds() + " chains, " + setup.wallets() + " wallets: MB per day are those of these"
+                        + " blocks (a mainnet block is larger by the same factor), blocks per matched block those of"
+                        + " a chain whose blocks hold fewer scripts (decoy candidates), the synced ranges short (a"
+                        + " wallet born in the first half syncs " + (setup.blocks() - setup.blocks() / 2) + " to "
+                        + setup.blocks() + " blocks) and the samples small (the intervals say how small). Each sync"
+                        + " runs the real engine, which verifies every downloaded block by matching each script the"
+                        + " block requires against its filter one at a time (a cost that grows with the square of a"
+                        + " block's elements: at mainnet size tens of CPU seconds per 10-address wallet sync), so"
+                        + " block size and grid are what fit the machine's time box.",
+                "One wallet model (experiment 5's, with address reuse); a wallet that never reuses addresses is"
+                        + " not simulated here.",
+                "Change detection (the one-time-change heuristic on top of common-input clustering) is not run:"
+                        + " the model's wallets have no fresh change addresses (change goes back to the first input's"
+                        + " script or not to the wallet), so the heuristic could only add false links here.",
+                "The policy-aware adversary uses the adoption rules' block counts over the whole range; the rule"
+                        + " that a decoy appears in no filter passed before its batch is vacuous for a whole-range"
+                        + " sync of one batch and is not used.",
+                "The BIP 324 observer knows a block only by a unique exact size; near-unique sizes (a few"
+                        + " candidates) are treated as unknown, so it is a lower bound on that observer.",
                 "Sources are honest here; a lying source is caught on decoy blocks too (wallet test"
                         + " FetchPolicySyncTest)."));
         rep.heading("All cells");
@@ -127,150 +146,109 @@ final class FetchPolicyReport {
         rep.write();
     }
 
+    /** The rule's outcome: the pick (null when none qualifies) and the text for the report. */
+    record Decision(String pick, String text) {}
+
     /**
-     * The rule the default follows, checked on the summary: spread (no bandwidth cost) and the fewest decoys per
-     * matched block at which the co-occurrence adversary over two sessions, for the largest N with one source (the
-     * hardest case: nothing to spread over), falls to at most half its no-policy P_h(1).
+     * The rule for the wallet's default, written here before the run that measures it: among the measured non-Tor
+     * policies, those whose maximum-over-adversaries P_h(1) has an upper 95% bound below {@link #RULE_BOUND} for every
+     * measured wallet size and number of sources; of those the cheapest (fewest blocks per matched block at the
+     * largest N with one source). It becomes the default. If none qualifies the default stays as it is, and the report
+     * and the wallet's documentation say per adversary what it does and does not protect against.
      */
-    static String rule(Csv summary) {
+    static Decision rule(Csv summary) {
+        String max = FetchPolicyAdversaries.NAMES.get(FetchPolicyAdversaries.MAX);
         int maxN = 0;
         for (List<String> r : summary.rows()) {
             maxN = Math.max(maxN, Integer.parseInt(r.get(0)));
         }
-        double none = Double.NaN;
-        String pick = null;
-        double pickPh = Double.NaN;
-        double pickBw = Double.NaN;
-        for (String spec : FetchPolicyExperiment.SPECS) {
-            for (List<String> r : summary.rows()) {
-                if (Integer.parseInt(r.get(0)) == maxN
-                        && r.get(1).equals("1")
-                        && r.get(2).equals(spec)
-                        && r.get(4).equals("co-occurrence + 2 sessions")) {
-                    double ph = Double.parseDouble(r.get(12));
-                    if (spec.equals("none")) {
-                        none = ph;
-                    } else if (pick == null && FetchPolicy.parse(spec).decoys() > 0 && ph <= none / 2) {
-                        pick = spec;
-                        pickPh = ph;
-                        pickBw = Double.parseDouble(r.get(8));
-                    }
-                }
+        Map<String, Boolean> ok = new LinkedHashMap<>();
+        Map<String, Double> cost = new LinkedHashMap<>();
+        Map<String, Double> worst = new LinkedHashMap<>();
+        for (List<String> r : summary.rows()) {
+            String spec = r.get(2);
+            if (!r.get(4).equals(max) || new FetchPolicyExperiment.Setting(1, spec).tor()) {
+                continue;
             }
-        }
-        String head = String.format(
-                Locale.ROOT,
-                "The rule: spread (it costs no bandwidth and, with k sources, shows each about 1/k of the downloads),"
-                        + " shuffle, and the fewest decoys at which the co-occurrence adversary over two sessions,"
-                        + " for N = %d with one source (nothing to spread over), falls to at most half its"
-                        + " no-policy P_h(1) of %s. ",
-                maxN,
-                Stats.sig(none, 3));
-        if (pick == null) {
-            return head + "No measured decoy level does: the default is not supported by this run.";
-        }
-        boolean agrees = FetchPolicy.parse(pick).decoys() == FetchPolicy.DEFAULT.decoys();
-        return head
-                + String.format(
-                        Locale.ROOT,
-                        "This run: `%s`, P_h(1) %s at %s blocks per matched block. %s",
-                        pick,
-                        Stats.sig(pickPh, 3),
-                        Stats.sig(pickBw, 3),
-                        agrees
-                                ? "The default follows it."
-                                : "The default (" + FetchPolicy.DEFAULT.decoys()
-                                        + " decoys) does NOT match this run's pick.");
-    }
-
-    /** The policy the cluster rule was written against: the default when cluster decoys were added. */
-    static final String CLUSTER_RULE_BASELINE = "spread,decoys=4,shuffle";
-
-    /**
-     * The rule for cluster decoys, written into this report before the run that first measured them: among the
-     * measured policies with spread and shuffle, for the largest N with one source, the one with the fewest blocks per
-     * matched block whose transaction-graph P_h(1) has an upper 95% bound below 0.5 and whose co-occurrence P_h(1)
-     * over two sessions is at most that of {@link #CLUSTER_RULE_BASELINE} in the same run; if it differs from the
-     * baseline it becomes the default, if none qualifies the baseline stays.
-     */
-    static String clusterRule(Csv summary) {
-        int maxN = 0;
-        for (List<String> r : summary.rows()) {
-            maxN = Math.max(maxN, Integer.parseInt(r.get(0)));
-        }
-        Map<String, List<String>> graph = new LinkedHashMap<>();
-        Map<String, List<String>> cooc = new LinkedHashMap<>();
-        for (List<String> r : summary.rows()) {
+            double hi = Double.parseDouble(r.get(14));
+            ok.merge(spec, hi < RULE_BOUND, Boolean::logicalAnd);
+            worst.merge(spec, hi, Math::max);
             if (Integer.parseInt(r.get(0)) == maxN && r.get(1).equals("1")) {
-                if (r.get(4).equals("tx graph")) {
-                    graph.put(r.get(2), r);
-                } else if (r.get(4).equals("co-occurrence + 2 sessions")) {
-                    cooc.put(r.get(2), r);
-                }
+                cost.put(spec, Double.parseDouble(r.get(8)));
+            }
+        }
+        String pick = null;
+        for (Map.Entry<String, Boolean> e : ok.entrySet()) {
+            if (e.getValue()
+                    && cost.containsKey(e.getKey())
+                    && (pick == null || cost.get(e.getKey()) < cost.get(pick))) {
+                pick = e.getKey();
             }
         }
         String head = String.format(
                 Locale.ROOT,
-                "The rule for cluster decoys (`clusters=K`), written here before the run that first measured them:"
-                        + " among the measured policies with spread and shuffle, for N = %d with one source, the"
-                        + " cheapest (fewest blocks per matched block) whose transaction-graph P_h(1) has an upper"
-                        + " 95%% bound below 0.5 and whose co-occurrence P_h(1) over two sessions is at most that of"
-                        + " `%s` (the default when cluster decoys were added) in the same run. If it is another policy"
-                        + " it becomes the default; if none qualifies the default stays `%s`. ",
+                "The rule, written into this report before the run that measures it: among the measured policies"
+                        + " (Tor rows excluded: the wallet has no such transport), those whose maximum-over-adversaries"
+                        + " P_h(1) (network observer, BIP 324 observer, Sybils and the policy-aware adversaries"
+                        + " included) has an upper 95%% bound below %s for every wallet size and number of sources"
+                        + " measured; of those the cheapest (fewest blocks per matched block at N = %d, one source)"
+                        + " becomes the default. If none qualifies the default stays `%s`, and this report and the"
+                        + " wallet's documentation say per adversary what it does and does not protect against. ",
+                RULE_BOUND,
                 maxN,
-                CLUSTER_RULE_BASELINE,
-                CLUSTER_RULE_BASELINE);
-        List<String> base = cooc.get(CLUSTER_RULE_BASELINE);
-        if (base == null) {
-            return head + "The baseline was not measured in this run: the rule cannot be applied.";
-        }
-        double baseCooc = Double.parseDouble(base.get(12));
-        String pick = null;
-        double pickBw = Double.POSITIVE_INFINITY;
-        for (Map.Entry<String, List<String>> e : graph.entrySet()) {
-            FetchPolicy p = FetchPolicy.parse(e.getKey());
-            List<String> c = cooc.get(e.getKey());
-            double bw = Double.parseDouble(e.getValue().get(8));
-            if (p.spread()
-                    && p.shuffle()
-                    && c != null
-                    && Double.parseDouble(e.getValue().get(14)) < 0.5
-                    && Double.parseDouble(c.get(12)) <= baseCooc
-                    && bw < pickBw) {
-                pick = e.getKey();
-                pickBw = bw;
+                FetchPolicy.DEFAULT_SPEC);
+        String best = null;
+        for (Map.Entry<String, Double> e : worst.entrySet()) {
+            if (best == null || e.getValue() < worst.get(best)) {
+                best = e.getKey();
             }
         }
-        String chosen = pick == null ? CLUSTER_RULE_BASELINE : pick;
-        boolean agrees = FetchPolicy.parse(chosen).equals(FetchPolicy.DEFAULT);
-        List<String> g = graph.get(chosen);
-        String result = pick == null
-                ? "This run: no policy qualifies, so the default stays `" + CLUSTER_RULE_BASELINE + "`."
-                : String.format(
-                        Locale.ROOT,
-                        "This run: `%s`, transaction-graph P_h(1) %s [%s, %s], co-occurrence over two sessions %s"
-                                + " (baseline %s), at %s blocks per matched block.",
-                        pick,
-                        g.get(12),
-                        g.get(13),
-                        g.get(14),
-                        cooc.get(pick).get(12),
-                        base.get(12),
-                        Stats.sig(pickBw, 3));
-        return head
-                + result
-                + (agrees
-                        ? " The default follows it."
-                        : " The default (`" + FetchPolicy.DEFAULT_SPEC + "`) does NOT match this run's pick.");
+        if (pick == null) {
+            return new Decision(
+                    null,
+                    head
+                            + (best == null
+                                    ? "This run measured no policy."
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "This run: no policy qualifies; the lowest worst-case upper bound is"
+                                                    + " `%s`'s, %s. The default stays `%s`; what it leaks is the"
+                                                    + " next section.",
+                                            best,
+                                            Stats.sig(worst.get(best), 3),
+                                            FetchPolicy.DEFAULT_SPEC)));
+        }
+        boolean agrees = FetchPolicy.parse(pick).equals(FetchPolicy.DEFAULT);
+        return new Decision(
+                pick,
+                head
+                        + String.format(
+                                Locale.ROOT,
+                                "This run: `%s` (worst upper bound %s, %s blocks per matched block). %s",
+                                pick,
+                                Stats.sig(worst.get(pick), 3),
+                                Stats.sig(cost.get(pick), 3),
+                                agrees
+                                        ? "The default follows it."
+                                        : "The default (`" + FetchPolicy.DEFAULT_SPEC
+                                                + "`) does NOT match this run's pick."));
     }
 
-    /** One row per (N, sources, policy): bandwidth and P_h(1) [95% CI] of every adversary. */
-    static Csv pivot(Csv summary) {
-        List<String> header = new ArrayList<>(List.of("N", "sources", "policy", "wallets", "blocks/match", "MB"));
-        header.addAll(FetchPolicyExperiment.ADVERSARIES);
+    /** One row per (N, sources, policy): bandwidth and P_h(1) [95% CI] of adversaries {@code from..to-1}. */
+    static Csv pivot(Csv summary, int from, int to) {
+        List<String> header = new ArrayList<>(List.of("N", "sources", "policy", "wallets", "blocks/match", "MB/day"));
+        header.addAll(FetchPolicyAdversaries.NAMES.subList(from, to));
+        boolean withMax = to == FetchPolicyAdversaries.NAMES.size();
+        if (withMax) {
+            header.add("max: bits");
+        }
         Csv out = new Csv(header.toArray(String[]::new));
         Map<String, List<Object>> rows = new LinkedHashMap<>();
         for (List<String> r : summary.rows()) {
+            int a = FetchPolicyAdversaries.NAMES.indexOf(r.get(4));
+            if (a < from || a >= to) {
+                continue;
+            }
             String key = r.get(0) + "|" + r.get(1) + "|" + r.get(2);
             List<Object> row = rows.computeIfAbsent(
                     key,
@@ -280,52 +258,164 @@ final class FetchPolicyReport {
                             r.get(2) + (r.get(3).equals("yes") ? " (default)" : ""),
                             r.get(5),
                             r.get(8) + " [" + r.get(9) + ", " + r.get(10) + "]",
-                            r.get(11))));
-            row.add(r.get(12) + " [" + r.get(13) + ", " + r.get(14) + "]");
+                            r.get(18))));
+            row.add(FetchPolicySummary.cell(r));
+            if (withMax && a == FetchPolicyAdversaries.MAX) {
+                row.add(r.get(17));
+            }
         }
         rows.values().forEach(r -> out.row(r.toArray()));
         return out;
     }
 
-    /** Sentences comparing no policy with the default, per N and sources, from the summary. */
+    /** The share of downloads a size observer knows, from the summary (exact sizes; Tor cells). */
+    static String sizes(Csv summary) {
+        List<Double> exact = new ArrayList<>();
+        List<Double> cells = new ArrayList<>();
+        for (List<String> r : summary.rows()) {
+            if (r.get(4).equals(FetchPolicyAdversaries.NAMES.get(0))) {
+                (new FetchPolicyExperiment.Setting(1, r.get(2)).tor() ? cells : exact)
+                        .add(Double.parseDouble(r.get(19)));
+            }
+        }
+        return String.format(
+                Locale.ROOT,
+                "Sizes: a BIP 324 observer knows %s of the downloaded blocks by their exact byte count alone (mean"
+                        + " over settings; each block whose size no other block of the synced range has); through Tor"
+                        + " cells, %s.",
+                exact.isEmpty() ? "n/a" : Stats.sig(Stats.mean(exact), 3),
+                cells.isEmpty() ? "n/a" : Stats.sig(Stats.mean(cells), 3));
+    }
+
+    /** Sentences comparing no policy with the default, per N and sources, for source 0 and the maximum. */
     static String findings(Csv summary) {
         StringBuilder sb = new StringBuilder();
-        Map<String, String[]> byKey = new LinkedHashMap<>();
+        Map<String, List<String>> byKey = new LinkedHashMap<>();
         for (List<String> r : summary.rows()) {
-            byKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r.toArray(String[]::new));
+            byKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r);
         }
+        String cooc = "co-occurrence + 2 sessions";
+        String max = FetchPolicyAdversaries.NAMES.get(FetchPolicyAdversaries.MAX);
         for (List<String> r : summary.rows()) {
-            if (!r.get(3).equals("yes") || !r.get(4).equals("co-occurrence + 2 sessions")) {
+            if (!r.get(3).equals("yes") || !r.get(4).equals(cooc)) {
                 continue;
             }
-            String[] none = byKey.get(r.get(0) + "|" + r.get(1) + "|none|co-occurrence + 2 sessions");
-            String[] coocNone = byKey.get(r.get(0) + "|" + r.get(1) + "|none|co-occurrence");
-            String[] coocDef = byKey.get(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|co-occurrence");
-            if (none == null || coocNone == null || coocDef == null) {
+            String k = r.get(0) + "|" + r.get(1) + "|";
+            List<String> none = byKey.get(k + "none|" + cooc);
+            List<String> noneMax = byKey.get(k + "none|" + max);
+            List<String> defMax = byKey.get(k + r.get(2) + "|" + max);
+            if (none == null || noneMax == null || defMax == null) {
                 continue;
             }
             sb.append(String.format(
                     Locale.ROOT,
-                    "N = %s, %s source(s): co-occurrence P_h(1) %s [%s, %s] with no policy, %s [%s, %s] with the"
-                            + " default; over two sessions %s [%s, %s] against %s [%s, %s]; the default downloads %s"
-                            + " blocks per matched block (none: %s). ",
+                    "N = %s, %s source(s): source 0's co-occurrence over two sessions %s with no policy, %s with the"
+                            + " default; the maximum over adversaries %s against %s; the default downloads %s blocks"
+                            + " per matched block (none: %s), %s MB a day. ",
                     r.get(0),
                     r.get(1),
-                    coocNone[12],
-                    coocNone[13],
-                    coocNone[14],
-                    coocDef[12],
-                    coocDef[13],
-                    coocDef[14],
-                    none[12],
-                    none[13],
-                    none[14],
-                    r.get(12),
-                    r.get(13),
-                    r.get(14),
+                    FetchPolicySummary.cell(none),
+                    FetchPolicySummary.cell(r),
+                    FetchPolicySummary.cell(noneMax),
+                    FetchPolicySummary.cell(defMax),
                     r.get(8),
-                    none[8]));
+                    none.get(8),
+                    r.get(18)));
         }
         return sb.toString().trim();
+    }
+
+    /** Adversary by (N, sources) for the default policy: P_h(1) [interval], bits. */
+    static Csv defaultLeaks(Csv summary) {
+        List<String> keys = new ArrayList<>();
+        Map<String, Map<String, String>> byAdversary = new LinkedHashMap<>();
+        for (String a : FetchPolicyAdversaries.NAMES) {
+            byAdversary.put(a, new LinkedHashMap<>());
+        }
+        for (List<String> r : summary.rows()) {
+            if (!r.get(3).equals("yes")) {
+                continue;
+            }
+            String key = "N = " + r.get(0) + ", k = " + r.get(1);
+            if (!keys.contains(key)) {
+                keys.add(key);
+            }
+            byAdversary.get(r.get(4)).put(key, FetchPolicySummary.cell(r) + "; " + r.get(17) + " bits");
+        }
+        List<String> header = new ArrayList<>(List.of("adversary"));
+        header.addAll(keys);
+        Csv out = new Csv(header.toArray(String[]::new));
+        for (Map.Entry<String, Map<String, String>> e : byAdversary.entrySet()) {
+            List<Object> row = new ArrayList<>(List.of(e.getKey()));
+            for (String k : keys) {
+                row.add(e.getValue().getOrDefault(k, ""));
+            }
+            out.row(row.toArray());
+        }
+        return out;
+    }
+
+    /** The comparison with other designs: one row per (design, N). */
+    static Csv designs(Csv summary, Csv bip37) {
+        Csv out = new Csv("design", "N", "adversary", "P_h(1)", "posterior entropy (bits)", "anonymity set (2^bits)");
+        List<Integer> ns = new ArrayList<>();
+        for (List<String> r : bip37.rows()) {
+            int n = Integer.parseInt(r.get(0));
+            if (!ns.contains(n)) {
+                ns.add(n);
+            }
+        }
+        for (int n : ns) {
+            out.row("Electrum protocol, one server", n, "the server", "1 (by protocol)", 0.0, 1.0);
+            out.row(
+                    "Electrum protocol, m servers (scripts split)",
+                    n,
+                    "each server, for the scripts sent to it",
+                    "1 (by protocol)",
+                    0.0,
+                    1.0);
+            out.row(
+                    "Electrum protocol over Tor",
+                    n,
+                    "the server (Tor hides the address, not one connection's scripts)",
+                    "1 (by protocol)",
+                    0.0,
+                    1.0);
+            for (List<String> r : bip37.rows()) {
+                if (Integer.parseInt(r.get(0)) == n) {
+                    double bits = Double.parseDouble(r.get(3));
+                    out.row(
+                            "BIP 37, today's HD wallet (bitcoinj 0.17, rate 1e-5, persistent tweak)",
+                            n,
+                            "the peer holding the filter",
+                            r.get(2) + " (" + r.get(1) + " wallets)",
+                            Stats.sig(bits, 3),
+                            Stats.sig(Math.pow(2, bits), 3));
+                }
+            }
+            for (String spec : List.of("none", FetchPolicy.DEFAULT_SPEC)) {
+                for (String adversary : List.of(
+                        "co-occurrence + 2 sessions",
+                        "tx graph",
+                        FetchPolicyAdversaries.NAMES.get(FetchPolicyAdversaries.MAX))) {
+                    for (List<String> r : summary.rows()) {
+                        if (Integer.parseInt(r.get(0)) == n
+                                && r.get(1).equals("1")
+                                && r.get(2).equals(spec)
+                                && r.get(4).equals(adversary)) {
+                            double bits = Double.parseDouble(r.get(17));
+                            out.row(
+                                    "BIP 158, " + (spec.equals("none") ? "no policy" : "the default `" + spec + "`"),
+                                    n,
+                                    adversary + " (one source)",
+                                    FetchPolicySummary.cell(r),
+                                    Stats.sig(bits, 3),
+                                    Stats.sig(Math.pow(2, bits), 3));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
     }
 }

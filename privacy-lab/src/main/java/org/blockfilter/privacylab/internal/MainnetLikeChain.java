@@ -31,8 +31,8 @@ import org.blockfilter.filters.gcs.SipHash;
  *
  * Script ids: pool {@code [0, P)}, then the wallets' addresses in wallet order, then single-use scripts.
  *
- * <p>{@link #build} is this single-use-output model (experiment 8's chain). Experiment 5's chain is
- * {@link ProfileShapedChain}: the same script-level representation, its blocks drawn from the mainnet-profile
+ * <p>{@link #build} is this single-use-output model (no experiment's chain now: the tests' small chains). Experiments
+ * 5 and 8 run on {@link ProfileShapedChain}: the same script-level representation, its blocks drawn from the mainnet-profile
  * workload's distributions ({@code org.blockfilter.regtest.mainnet.MainnetStatistics}). Immutable after
  * construction; package use only.
  */

@@ -212,6 +212,21 @@ public final class Plot {
         return this;
     }
 
+    /**
+     * A categorical x axis: {@code labels.get(i)} names the category at x = i (x runs from -0.5 to the last + 0.5).
+     * The axis shows no numbers; each name is written in the plot at height {@code labelY} (data units) above its
+     * category.
+     */
+    public Plot categories(List<String> labels, double labelY) {
+        xRange(-0.5, labels.size() - 0.5);
+        chart.getStyler().setXAxisTicksVisible(false);
+        chart.getStyler().setPlotGridVerticalLinesVisible(false);
+        for (int i = 0; i < labels.size(); i++) {
+            chart.addAnnotation(new org.knowm.xchart.AnnotationText(labels.get(i), i, labelY, false));
+        }
+        return this;
+    }
+
     /** Names the x ticks (e.g. categories placed at 0, 1, 2 ...). */
     public Plot xTicks(java.util.function.Function<Double, String> label) {
         chart.getStyler().setxAxisTickLabelsFormattingFunction(label);

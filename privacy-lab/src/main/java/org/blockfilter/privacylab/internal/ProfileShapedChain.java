@@ -22,7 +22,9 @@ import org.blockfilter.regtest.mainnet.MainnetStatistics;
  *   <li>The chain continues a history of {@link Shape#priorOutputs} unspent outputs (the profile's ramp): a spend
  *   reaching before block 0 spends one of them, whose script is a reuser's with the reuse share, else a script
  *   seen nowhere else in the chain.</li>
- *   <li>Wallets: N addresses, born at a height uniform in the first half of the chain; each address is paid
+ *   <li>Wallets ({@link WalletModel#REUSE}, experiment 5's; {@link WalletModel#NO_REUSE} and the other
+ *   {@link Assumptions} are the sensitivity study's): N addresses, born at a height uniform in the first half of the
+ *   chain; each address is paid
  *   1 + Geometric(1/2) times in blocks uniform over [birth, tip) (an extra output of that block). A wallet's
  *   outputs are spent by the same law as every output: when the spend process picks one, the wallet spends it in
  *   a transaction of its own whose input count is drawn from the shared law and filled with the wallet's other
@@ -100,6 +102,50 @@ final class ProfileShapedChain {
         }
     }
 
+    /** How a wallet uses addresses. */
+    enum WalletModel {
+        /**
+         * Experiment 5's wallet: each of its N addresses is paid 1 + Geometric(1/2) times, and a spend's change goes
+         * back to the first input's script with the profile's share.
+         */
+        REUSE,
+        /**
+         * A BIP 84 wallet that never reuses an address: the same payments (1 + Geometric(1/2) per address slot),
+         * each to a fresh receive address, and change (with the same share) to a fresh change address. Its scripts
+         * are the receive addresses it handed out and the change addresses it used.
+         */
+        NO_REUSE
+    }
+
+    /** Change addresses reserved per {@link WalletModel#NO_REUSE} wallet (a build that needs more fails loudly). */
+    static final int CHANGE_SLOTS = 64;
+
+    /**
+     * The assumptions the sensitivity study moves, one at a time; {@link #EXP5} is experiment 5's.
+     *
+     * @param youngShare   share of spends drawn from the last {@link MainnetStatistics#YOUNG_BLOCKS} blocks (the
+     *                     profile's {@link MainnetStatistics#YOUNG_SHARE})
+     * @param groupModels  the wallet model of each wallet group (parallel to {@link Shape#walletSizes}); empty: all
+     *                     {@link WalletModel#REUSE}
+     * @param groupSynced  the blocks each wallet group syncs (born at tip minus that; parallel to the groups); empty:
+     *                     born at a height uniform in the first half of the chain, experiment 5's law
+     */
+    record Assumptions(double youngShare, List<WalletModel> groupModels, List<Integer> groupSynced) {
+        static final Assumptions EXP5 = new Assumptions(MainnetStatistics.YOUNG_SHARE, List.of(), List.of());
+
+        Assumptions {
+            if (!(youngShare >= 0 && youngShare <= 1)) {
+                throw new IllegalArgumentException("young share must be in [0, 1]: " + youngShare);
+            }
+            groupModels = List.copyOf(groupModels);
+            groupSynced = List.copyOf(groupSynced);
+        }
+
+        WalletModel model(int group) {
+            return groupModels.isEmpty() ? WalletModel.REUSE : groupModels.get(group);
+        }
+    }
+
     /** Counts gathered while building, for the report. */
     record Stats(long txs, long inputs, long outputs, long priorSpends, long walletTxs, long walletChangeToSelf) {}
 
@@ -121,11 +167,34 @@ final class ProfileShapedChain {
 
     /** Builds the chain; {@code progress} counts blocks (twice: structure, then filters). */
     static Built build(Shape shape, long seed, Progress progress) {
-        return new Builder(shape, seed).run(progress);
+        return build(shape, Assumptions.EXP5, seed, progress, true);
+    }
+
+    /**
+     * Builds the chain under {@code assumptions}; without {@code filters} no block filter is built (the chain's
+     * {@code filter(b)} must then not be asked for: what only needs occurrences is faster) and {@code progress}
+     * counts blocks once.
+     */
+    static Built build(Shape shape, Assumptions assumptions, long seed, Progress progress, boolean filters) {
+        int groups = shape.walletSizes().length;
+        if (!assumptions.groupModels().isEmpty() && assumptions.groupModels().size() != groups) {
+            throw new IllegalArgumentException("one wallet model per wallet group: " + assumptions.groupModels());
+        }
+        if (!assumptions.groupSynced().isEmpty() && assumptions.groupSynced().size() != groups) {
+            throw new IllegalArgumentException("one synced range per wallet group: " + assumptions.groupSynced());
+        }
+        for (int synced : assumptions.groupSynced()) {
+            if (synced < 1 || synced > shape.blocks()) {
+                throw new IllegalArgumentException(
+                        "a synced range of " + synced + " blocks does not fit a chain of " + shape.blocks());
+            }
+        }
+        return new Builder(shape, assumptions, seed).run(progress, filters);
     }
 
     private static final class Builder {
         final Shape shape;
+        final Assumptions assumptions;
         final long seed;
         final SplittableRandom rnd;
         final MainnetStatistics.Uniform u;
@@ -147,6 +216,10 @@ final class ProfileShapedChain {
 
         final Ints unionB = new Ints();
         final List<Ints> walletUnspent = new ArrayList<>();
+        /** Per wallet: its next fresh change script and the end of its script range (no-reuse wallets only). */
+        final Ints nextChange = new Ints();
+
+        final Ints scriptsEnd = new Ints();
         int next;
         long txs;
         long inputs;
@@ -158,8 +231,9 @@ final class ProfileShapedChain {
         Ints block;
         int blockStartPos;
 
-        Builder(Shape shape, long seed) {
+        Builder(Shape shape, Assumptions assumptions, long seed) {
             this.shape = shape;
+            this.assumptions = assumptions;
             this.seed = seed;
             this.rnd = new SplittableRandom(seed);
             this.u = new MainnetStatistics.Uniform() {
@@ -176,7 +250,7 @@ final class ProfileShapedChain {
             this.prior = shape.priorOutputs();
         }
 
-        Built run(Progress progress) {
+        Built run(Progress progress, boolean withFilters) {
             int blocks = shape.blocks();
             // Wallets and their payments.
             List<MainnetLikeChain.Wallet> wallets = new ArrayList<>();
@@ -188,19 +262,30 @@ final class ProfileShapedChain {
             for (int g = 0; g < shape.walletSizes().length; g++) {
                 for (int k = 0; k < shape.walletsPerSize()[g]; k++) {
                     int n = shape.walletSizes()[g];
-                    int birth = rnd.nextInt(blocks / 2);
-                    MainnetLikeChain.Wallet w = new MainnetLikeChain.Wallet(wallets.size(), n, birth, next);
-                    wallets.add(w);
-                    walletUnspent.add(new Ints());
+                    boolean reuse = assumptions.model(g) == WalletModel.REUSE;
+                    int birth = assumptions.groupSynced().isEmpty()
+                            ? rnd.nextInt(blocks / 2)
+                            : blocks - assumptions.groupSynced().get(g);
+                    Ints pays = new Ints(); // (height, script offset) pairs
+                    int receives = 0;
                     for (int a = 0; a < n; a++) {
                         int times = 1 + geometricHalf(rnd);
                         for (int t = 0; t < times; t++) {
-                            int paid = birth + rnd.nextInt(blocks - birth);
-                            paidAt[paid].add(w.index());
-                            paidAt[paid].add(next + a);
+                            pays.add(birth + rnd.nextInt(blocks - birth));
+                            pays.add(reuse ? a : receives++);
                         }
                     }
-                    next += n;
+                    int slots = reuse ? n : receives + CHANGE_SLOTS;
+                    MainnetLikeChain.Wallet w = new MainnetLikeChain.Wallet(wallets.size(), slots, birth, next);
+                    wallets.add(w);
+                    walletUnspent.add(new Ints());
+                    nextChange.add(reuse ? -1 : next + receives);
+                    scriptsEnd.add(next + slots);
+                    for (int i = 0; i < pays.n; i += 2) {
+                        paidAt[pays.a[i]].add(w.index());
+                        paidAt[pays.a[i]].add(next + pays.a[i + 1]);
+                    }
+                    next += slots;
                 }
             }
             // Blocks.
@@ -247,7 +332,7 @@ final class ProfileShapedChain {
                     shape.params(),
                     seed,
                     occ,
-                    MainnetLikeChain.filters(occ, seed, progress),
+                    withFilters ? MainnetLikeChain.filters(occ, seed, progress) : null,
                     List.copyOf(wallets),
                     walletMulti);
             return new Built(chain, new Stats(txs, inputs, outputs, priorSpends, walletTxs, walletChange));
@@ -284,7 +369,8 @@ final class ProfileShapedChain {
         private int drawSpend(int youngFrom) {
             int limit = blockStartPos;
             int from;
-            if (MainnetStatistics.youngSpend(u) && youngFrom < limit) {
+            // The profile's youngSpend(u) is u.nextDouble() < YOUNG_SHARE: the same draw, with the share a parameter.
+            if (u.nextDouble() < assumptions.youngShare() && youngFrom < limit) {
                 from = youngFrom + rnd.nextInt(limit - youngFrom);
             } else {
                 from = (int) Math.max(0, limit - MainnetStatistics.oldSpendAge(u, limit));
@@ -370,7 +456,7 @@ final class ProfileShapedChain {
             boolean changeToSelf = nOut >= 2 && rnd.nextDouble() < shape.changeToSelfShare();
             for (int o = 0; o < nOut; o++) {
                 if (changeToSelf && o == nOut - 1) {
-                    addOutput(first, w);
+                    addOutput(nextChange.a[w] < 0 ? first : freshChange(w), w);
                     walletChange++;
                 } else {
                     addOutput(payee(), -1);
@@ -378,6 +464,15 @@ final class ProfileShapedChain {
             }
             walletTxs++;
             txs++;
+        }
+
+        /** A no-reuse wallet's next unused change script. */
+        private int freshChange(int w) {
+            int s = nextChange.a[w]++;
+            if (s >= scriptsEnd.a[w]) {
+                throw new IllegalStateException("wallet " + w + " used all its " + CHANGE_SLOTS + " change addresses");
+            }
+            return s;
         }
 
         private static void remove(Ints list, int value) {

@@ -269,6 +269,11 @@ final class RealChain {
         return spendGroups.get(b);
     }
 
+    /** The serialized size in bytes of the block at a height. */
+    int rawSize(int height) {
+        return raw.get(height).length;
+    }
+
     /** The raw block at a height (a copy). */
     byte[] rawBlock(int height) {
         return raw.get(height).clone();

@@ -13,8 +13,9 @@ import org.blockfilter.filters.bloom.UpdateFlag;
 import org.blockfilter.filters.gcs.GolombCodedSet;
 
 /**
- * Experiment 6: Bloom filter theory measured on bitcoinj's real filters, the worked 16-bit example, and the space
- * comparison of BIP 158's Golomb-coded set, a Bloom filter at the same rate and the lower bound.
+ * Experiment 6: Bloom filter theory measured on bitcoinj's real filters, the worked 16-bit example, the space
+ * comparison of BIP 158's Golomb-coded set, a Bloom filter at the same rate and the lower bound, and the seed
+ * documents' results recomputed ({@link SeedResults}).
  */
 public final class TheoryExperiment {
     static final int[] BITS_PER_ELEMENT = {4, 6, 8, 10, 12};
@@ -194,6 +195,11 @@ public final class TheoryExperiment {
                 Math.log(BIP158_M) / Math.log(2),
                 BloomMath.bitsPerElement(rate158),
                 100 * (BloomMath.bitsPerElement(rate158) / gcsMeasured - 1)));
+        Csv bloom1970 = SeedResults.bloomTable(lab);
+        bloom1970.write(dir.resolve("exp6_bloom1970.csv"));
+        Csv overflow = SeedResults.overflowTable();
+        overflow.write(dir.resolve("exp6_counting_overflow.csv"));
+        SeedResults.section(rep, bloom1970, overflow, SeedResults.probes(lab));
         rep.write();
     }
 

@@ -25,10 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
  * adversary keeps the scripts all of whose blocks were downloaded, 0 and 10..14, and guesses one of 6: P_h(1) = 1/6.
  * Co-occurrence ranks script 0 (3 of 3 downloaded blocks) alone above the others (1 of 1): P_h(1) = 1; timing
  * (every block requested within the filter batch) and a second session (the same downloads) change nothing; the
- * transaction graph has no multi-input clusters, so it equals co-occurrence: 1.
+ * transaction graph has no multi-input clusters, so it equals co-occurrence: 1. With one source the Sybils and the
+ * network observer see what source 0 sees, and no policy means the policy-aware adversaries are the blind ones: 1.
+ * Blocks 0, 2 and 5 hold one paid script each (a coinbase and one one-output payment), so their sizes are equal and a
+ * BIP 324 observer cannot tell them apart; 1, 3 and 4 differ (three outputs; two outputs and a spend; two outputs):
+ * it knows every download and gets 1 as well.
  */
 class FetchPolicyExperimentTest {
-    private static FetchPolicyExperiment.World world;
+    private static FetchPolicyRun.World world;
 
     @TempDir
     Path tmp;
@@ -39,7 +43,7 @@ class FetchPolicyExperimentTest {
         MainnetLikeChain chain =
                 MainnetLikeChain.of(5, blocks, new int[0][], List.of(new MainnetLikeChain.Wallet(0, 1, 0, 0)));
         Lab lab = new Lab(5, true, out, 1, new PrintStream(PrintStream.nullOutputStream()));
-        world = FetchPolicyExperiment.world(chain, lab, null);
+        world = FetchPolicyRun.world(chain, lab, 0, null);
     }
 
     private MainnetLikeChain.Wallet wallet() {
@@ -49,7 +53,7 @@ class FetchPolicyExperimentTest {
     @Test
     void withoutAPolicyTheEngineDownloadsExactlyTheWalletsBlocksAndEveryAdversaryGetsItsHandComputedAnswer() {
         FetchPolicyExperiment.Setting none = new FetchPolicyExperiment.Setting(1, "none");
-        FetchPolicyExperiment.Run run = FetchPolicyExperiment.run(world, wallet(), none, tmp);
+        FetchPolicyRun.Run run = FetchPolicyRun.run(world, wallet(), none, tmp);
 
         assertEquals(3, run.matched());
         assertEquals(3, run.downloads());
@@ -58,29 +62,61 @@ class FetchPolicyExperimentTest {
         assertArrayEquals(new int[] {1, 3, 4}, run.observed1Timing());
         assertArrayEquals(new int[] {1, 3, 4}, run.observed2());
 
-        DownloadAdversary.Ranking[] r =
-                FetchPolicyExperiment.attack(new DownloadAdversary(world.chain().occ), wallet(), none, run);
-        assertEquals(FetchPolicyExperiment.ADVERSARIES.size(), r.length);
-        assertEquals(1.0 / 6, r[0].ph(1), 1e-12, "uniform");
-        assertEquals(6, r[0].candidates());
-        for (int a = 1; a < r.length; a++) {
-            assertEquals(1.0, r[a].ph(1), 1e-12, FetchPolicyExperiment.ADVERSARIES.get(a));
+        int[] sizes = world.blockSizes();
+        assertEquals(sizes[0], sizes[2]);
+        assertEquals(sizes[0], sizes[5]);
+        assertArrayEquals(
+                new boolean[] {false, true, false, true, true, false},
+                FetchPolicyAdversaries.knownBySize(sizes, 0, false));
+        FetchPolicyAdversaries.Outcome o =
+                FetchPolicyAdversaries.attack(new DownloadAdversary(world.chain().occ), sizes, wallet(), none, run);
+        assertEquals(FetchPolicyAdversaries.NAMES.size(), o.ph1().length);
+        assertEquals(1.0 / 6, o.ph1()[0], 1e-12, "uniform");
+        assertEquals(Math.log(6) / Math.log(2), o.bits()[0], 1e-9, "uniform over 6");
+        for (int a = 1; a < o.ph1().length; a++) {
+            assertEquals(1.0, o.ph1()[a], 1e-12, FetchPolicyAdversaries.NAMES.get(a));
+        }
+        assertEquals(1.0, o.sizeIdentified(), 1e-12);
+    }
+
+    @Test
+    void overTorEachBlockGoesToOnePeerAndTheNetworkObserverSeesOnlyCellCounts() {
+        FetchPolicyExperiment.Setting tor = new FetchPolicyExperiment.Setting(4, "tor");
+        assertEquals(FetchPolicy.NONE, tor.policy());
+        assertEquals(1, tor.engineSources());
+        FetchPolicyRun.Run run = FetchPolicyRun.run(world, wallet(), tor, tmp);
+        assertEquals(4, run.served1().length);
+        assertArrayEquals(new int[] {1, 3, 4}, FetchPolicyRun.union(run.served1(), 4));
+        assertArrayEquals(new int[] {1, 3, 4}, FetchPolicyRun.union(run.served2(), 4));
+        int served = 0;
+        for (int[] p : run.served1()) {
+            served += p.length;
+        }
+        assertEquals(3, served, "each block from exactly one peer");
+        FetchPolicyAdversaries.Outcome o = FetchPolicyAdversaries.attack(
+                new DownloadAdversary(world.chain().occ), world.blockSizes(), wallet(), tor, run);
+        System.err.println(java.util.Arrays.toString(world.blockSizes()) + " " + java.util.Arrays.toString(o.ph1())
+                + " " + o.sizeIdentified());
+        for (double ph : o.ph1()) {
+            assertTrue(ph <= o.ph1()[FetchPolicyAdversaries.MAX]);
         }
     }
 
     @Test
     void spreadOverFourSourcesShowsSourceZeroOnlyItsShareAndTheSameShareInBothSessions() {
         FetchPolicyExperiment.Setting spread = new FetchPolicyExperiment.Setting(4, "spread,shuffle");
-        FetchPolicyExperiment.Run run = FetchPolicyExperiment.run(world, wallet(), spread, tmp);
+        FetchPolicyRun.Run run = FetchPolicyRun.run(world, wallet(), spread, tmp);
         assertEquals(3, run.downloads());
         assertTrue(run.observed1().length < 3, "source 0 saw " + run.observed1().length + " of 3");
         assertArrayEquals(run.observed1(), run.observed2());
+        // the network observer sees all four sources: every download
+        assertArrayEquals(new int[] {1, 3, 4}, FetchPolicyRun.union(run.served1(), 4));
     }
 
     @Test
     void withDecoysEveryOwnBlockIsStillDownloadedAndBothSessionsSeeTheSameBlocks() {
         FetchPolicyExperiment.Setting decoys = new FetchPolicyExperiment.Setting(1, "decoys=2,shuffle");
-        FetchPolicyExperiment.Run run = FetchPolicyExperiment.run(world, wallet(), decoys, tmp);
+        FetchPolicyRun.Run run = FetchPolicyRun.run(world, wallet(), decoys, tmp);
         assertTrue(run.ownAllDownloaded());
         assertEquals(3, run.matched());
         assertEquals(run.matched() + run.decoys(), run.downloads());
@@ -91,12 +127,12 @@ class FetchPolicyExperimentTest {
     @Test
     void theMeasurementWritesOneRowPerWalletAndSetting() {
         List<FetchPolicyExperiment.Setting> settings = FetchPolicyExperiment.settings();
-        Csv raw = FetchPolicyExperiment.measure(world, settings, 1, null);
-        assertEquals(settings.size(), raw.rows().size());
-        assertEquals(FetchPolicyExperiment.header(), raw.header());
-        List<String> first = raw.rows().get(0);
-        assertEquals("none", first.get(4));
-        assertEquals(1.0, Double.parseDouble(first.get(13)), 1e-12, "co-occurrence, no policy");
+        List<Object[]> rows = FetchPolicyExperiment.measure(world, 0, settings, 1, null);
+        assertEquals(settings.size(), rows.size());
+        Object[] first = rows.get(0);
+        assertEquals(FetchPolicyExperiment.header().size(), first.length);
+        assertEquals("none", first[5]);
+        assertEquals(1.0, (double) first[FetchPolicyExperiment.PH1_COLUMN + 1], 1e-12, "co-occurrence, no policy");
     }
 
     @Test
@@ -107,29 +143,27 @@ class FetchPolicyExperimentTest {
     @Test
     void theGridMeasuresEachPolicyOnceAndKeepsTheDecoyLevelsTheDefaultWasChosenFrom() {
         for (int sources : FetchPolicyExperiment.SOURCES) {
-            List<FetchPolicy> policies = FetchPolicyExperiment.settings().stream()
+            List<FetchPolicyExperiment.Setting> at = FetchPolicyExperiment.settings().stream()
                     .filter(s -> s.sources() == sources)
-                    .map(s -> FetchPolicy.parse(s.spec()))
                     .toList();
-            assertEquals(
-                    policies.size(), new java.util.HashSet<>(policies).size(), "a policy measured twice: " + policies);
-            for (int decoys : new int[] {0, 1, 2, 4}) {
-                assertTrue(
-                        policies.stream().anyMatch(p -> p.decoys() == decoys && p.clusters() == 0),
-                        decoys + " decoys not measured at " + sources + " sources: " + policies);
-            }
-            for (int clusters : new int[] {1, 2, 4}) {
-                assertTrue(
-                        policies.stream().anyMatch(p -> p.decoys() == 0 && p.clusters() == clusters),
-                        clusters + " decoy clusters not measured at " + sources + " sources: " + policies);
-            }
+            assertEquals(at.size(), new java.util.HashSet<>(at).size(), "a setting measured twice: " + at);
+            assertTrue(at.stream().anyMatch(FetchPolicyExperiment.Setting::isDefault), "no default at " + sources);
         }
+        List<FetchPolicy> one = FetchPolicyExperiment.settings().stream()
+                .filter(s -> s.sources() == 1)
+                .map(FetchPolicyExperiment.Setting::policy)
+                .toList();
+        for (int decoys : new int[] {0, 2, 4}) {
+            assertTrue(one.stream().anyMatch(p -> p.decoys() == decoys && p.clusters() == 0), decoys + " decoys");
+        }
+        assertTrue(one.stream().anyMatch(p -> p.decoys() == 0 && p.clusters() > 0), "cluster decoys");
+        assertTrue(FetchPolicyExperiment.settings().stream().anyMatch(FetchPolicyExperiment.Setting::tor));
     }
 
     @Test
     void csvLinesSplitAsCsvWritesThem() {
         assertEquals(
                 List.of("0", "spread,decoys=1,shuffle", "1.0"),
-                FetchPolicyExperiment.split("0,\"spread,decoys=1,shuffle\",1.0"));
+                FetchPolicySummary.split("0,\"spread,decoys=1,shuffle\",1.0"));
     }
 }

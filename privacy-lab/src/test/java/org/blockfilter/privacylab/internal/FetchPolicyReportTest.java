@@ -1,44 +1,119 @@
 package org.blockfilter.privacylab.internal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import org.blockfilter.wallet.sync.FetchPolicy;
 import org.junit.jupiter.api.Test;
 
-/** The pre-registered cluster rule, applied to hand-written summaries. */
+/** The pre-registered rule for the default and the intervals, applied to hand-written summaries. */
 class FetchPolicyReportTest {
+    private static final String MAX = FetchPolicyAdversaries.NAMES.get(FetchPolicyAdversaries.MAX);
+
     private static Csv summary() {
-        return new Csv(FetchPolicyExperiment.SUMMARY_COLUMNS);
+        return new Csv(FetchPolicySummary.COLUMNS);
     }
 
-    /** Adds the tx-graph and co-occurrence-over-two-sessions rows of one policy at N = 10, one source. */
-    private static void policy(Csv s, String spec, double bw, double graphHi, double cooc) {
-        s.row(10, 1, spec, "", "tx graph", 50, 5, 5, bw, bw, bw, 1, graphHi - 0.1, graphHi - 0.2, graphHi);
-        s.row(10, 1, spec, "", "co-occurrence + 2 sessions", 50, 5, 5, bw, bw, bw, 1, cooc, cooc, cooc);
-        // other N and sources never count
-        s.row(1, 1, spec, "", "tx graph", 50, 5, 5, 0.1, 0.1, 0.1, 1, 0.0, 0.0, 0.0);
-        s.row(10, 4, spec, "", "tx graph", 50, 5, 5, 0.1, 0.1, 0.1, 1, 0.0, 0.0, 0.0);
-    }
-
-    @Test
-    void theClusterRulePicksTheCheapestSpreadShufflePolicyUnderHalfThatIsNoWorseOnCooccurrence() {
-        Csv s = summary();
-        policy(s, "none", 1, 1.0, 1.0);
-        policy(s, "spread,decoys=4,shuffle", 7, 0.9, 0.4);
-        policy(s, "clusters=1", 3, 0.1, 0.1); // no spread, shuffle: not eligible
-        policy(s, "spread,clusters=1,shuffle", 5, 0.6, 0.3); // upper bound not below 0.5
-        policy(s, "spread,clusters=2,shuffle", 9, 0.45, 0.5); // worse co-occurrence than the baseline
-        policy(s, "spread,decoys=4,clusters=2,shuffle", 12, 0.3, 0.2); // qualifies
-        policy(s, "spread,clusters=4,shuffle", 15, 0.2, 0.2); // qualifies, costlier
-        String text = FetchPolicyReport.clusterRule(s);
-        assertTrue(text.contains("This run: `spread,decoys=4,clusters=2,shuffle`"), text);
+    /** The max-over-adversaries rows of one policy at N = 1 and 10, k = 1 and 4, all with upper bound {@code hi}. */
+    private static void policy(Csv s, String spec, double bw, double hi) {
+        for (int n : new int[] {1, 10}) {
+            for (int k : new int[] {1, 4}) {
+                s.row(n, k, spec, "", MAX, 9, 5, 5, bw, bw, bw, 1, hi - 0.1, hi - 0.2, hi, "", 1, 3, 1, 1, 3);
+            }
+        }
     }
 
     @Test
-    void withNoQualifyingPolicyTheBaselineStays() {
+    void theRulePicksTheCheapestPolicyWhoseWorstCaseUpperBoundIsBelowAHalfEverywhere() {
         Csv s = summary();
-        policy(s, "spread,decoys=4,shuffle", 7, 0.9, 0.4);
-        policy(s, "spread,clusters=1,shuffle", 5, 0.6, 0.3);
-        String text = FetchPolicyReport.clusterRule(s);
-        assertTrue(text.contains("no policy qualifies, so the default stays `spread,decoys=4,shuffle`"), text);
+        policy(s, "none", 1, 1.0);
+        policy(s, "spread,decoys=4,shuffle", 7, 0.6);
+        policy(s, "spread,clusters=2,shuffle", 9, 0.45); // qualifies
+        policy(s, "spread,decoys=4,clusters=2,shuffle", 12, 0.3); // qualifies, costlier
+        policy(s, "tor", 1, 0.1); // not a wallet policy
+        // one case over the bound disqualifies a policy
+        policy(s, "spread,decoys=2,shuffle", 4, 0.4);
+        s.row(1, 4, "spread,decoys=2,shuffle", "", MAX, 9, 5, 5, 4, 4, 4, 1, 0.5, 0.4, 0.55, "", 1, 3, 1, 1, 3);
+        FetchPolicyReport.Decision d = FetchPolicyReport.rule(s);
+        assertEquals("spread,clusters=2,shuffle", d.pick(), d.text());
+        assertTrue(d.text().contains("This run: `spread,clusters=2,shuffle`"), d.text());
+    }
+
+    @Test
+    void withNoQualifyingPolicyTheDefaultStaysAndTheTextSaysSo() {
+        Csv s = summary();
+        policy(s, "none", 1, 1.0);
+        policy(s, FetchPolicy.DEFAULT_SPEC, 7, 0.9);
+        policy(s, "spread,clusters=2,shuffle", 9, 0.8);
+        FetchPolicyReport.Decision d = FetchPolicyReport.rule(s);
+        assertNull(d.pick());
+        assertTrue(
+                d.text()
+                        .contains("no policy qualifies; the lowest worst-case upper bound is"
+                                + " `spread,clusters=2,shuffle`'s, 0.8"),
+                d.text());
+    }
+
+    /** 24 of 24: Wilson's lower bound is 24 / (24 + z^2) = 0.862 (the bootstrap gave [1, 1]). */
+    @Test
+    void theWilsonIntervalDoesNotCollapseOnAllOnes() {
+        double[] ci = FetchPolicySummary.wilson(1.0, 24);
+        assertEquals(24 / (24 + Stats.Z95 * Stats.Z95), ci[0], 1e-12);
+        assertEquals(1.0, ci[1], 1e-12);
+        // and at 0 of n the lower bound is exactly 0, not a rounding residue
+        assertEquals(0.0, FetchPolicySummary.wilson(0.0, 6)[0]);
+    }
+
+    /**
+     * Mean 0.5 over 30 wallets in three chains whose means are 0.3, 0.5, 0.7: the mean's variance from the chains is
+     * (0.04 + 0 + 0.04) / (3 x 2) = 0.01333, a simple random sample's 0.25 / 30 = 0.00833: design effect 1.6, and the
+     * interval is Wilson's for 30 / 1.6 = 18.75 trials. Equal chain means: no effect (1).
+     */
+    @Test
+    void chainToChainVarianceWidensTheIntervalByTheDesignEffect() {
+        assertEquals(1.6, FetchPolicySummary.designEffect(0.5, 30, List.of(0.3, 0.5, 0.7)), 1e-12);
+        assertEquals(1.0, FetchPolicySummary.designEffect(0.5, 30, List.of(0.5, 0.5, 0.5)), 1e-12);
+        assertEquals(1.0, FetchPolicySummary.designEffect(0.5, 30, List.of(0.3)), 1e-12);
+        double[] narrow = FetchPolicySummary.wilson(0.5, 30);
+        double[] wide = FetchPolicySummary.wilson(0.5, 30 / 1.6);
+        assertTrue(wide[0] < narrow[0] && wide[1] > narrow[1]);
+    }
+
+    /**
+     * The committed full-mode results (privacy-lab/run.sh exp8 --out privacy-lab/results) are this code's shape: raw
+     * and summary headers, every setting for every wallet size over every chain seed, every adversary, the setup and
+     * BIP 37 tables, and the report's sections for the rule, the default's leaks and the other designs.
+     */
+    @Test
+    void theCommittedResultsHaveThisExperimentsShape() throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Path.of("results", FetchPolicyExperiment.DIR);
+        Csv raw = FetchPolicySummary.read(dir.resolve("exp8_raw.csv"));
+        assertEquals(FetchPolicyExperiment.header(), raw.header());
+        Csv summary = FetchPolicySummary.read(dir.resolve("exp8_summary.csv"));
+        assertEquals(List.of(FetchPolicySummary.COLUMNS), summary.header());
+        FetchPolicySummary.Setup setup = FetchPolicySummary.Setup.read(dir.resolve("exp8_setup.csv"));
+        assertEquals(FetchPolicyExperiment.chainSeeds(false), setup.seeds());
+        ProfileShapedChain.Shape shape = FetchPolicyExperiment.shape(false);
+        assertEquals(shape.blocks(), setup.blocks());
+        int settings = FetchPolicyExperiment.settings().size();
+        assertEquals(setup.wallets() * settings, raw.rows().size());
+        assertEquals(
+                shape.walletSizes().length * settings * FetchPolicyAdversaries.NAMES.size(),
+                summary.rows().size());
+        for (List<String> r : summary.rows()) {
+            assertTrue(FetchPolicyAdversaries.NAMES.contains(r.get(4)), r.toString());
+            assertEquals(String.valueOf(setup.seeds()), r.get(20), r.toString());
+        }
+        assertEquals(
+                shape.walletSizes().length,
+                FetchPolicySummary.read(dir.resolve("exp8_bip37.csv")).rows().size());
+        String md = java.nio.file.Files.readString(dir.resolve("report.md"));
+        for (String heading : List.of(
+                "## The default", "## What the default leaks, per adversary", "## Other light-client designs")) {
+            assertTrue(md.contains(heading), heading);
+        }
+        assertTrue(md.contains(FetchPolicyReport.rule(summary).text()), "the report states the rule's outcome");
     }
 }

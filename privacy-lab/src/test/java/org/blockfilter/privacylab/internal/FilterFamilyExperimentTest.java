@@ -24,7 +24,7 @@ class FilterFamilyExperimentTest {
     static void measure(@TempDir Path out) {
         Lab lab =
                 new Lab(2014, true, out, 1, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        rows = FilterFamilyExperiment.measure(lab, 2_000);
+        rows = FilterFamilyMeasure.measure(lab, 2_000);
     }
 
     private static List<FilterFamilyExperiment.Row> family(String name) {
@@ -66,9 +66,9 @@ class FilterFamilyExperimentTest {
 
     @Test
     void gcsParameterFollowsBip158Ratio() {
-        assertEquals(Bip158.BASIC_P, FilterFamilyExperiment.gcsP(Bip158.BASIC_M));
-        assertEquals(6, FilterFamilyExperiment.gcsP(100));
-        assertEquals(16, FilterFamilyExperiment.gcsP(100_000));
+        assertEquals(Bip158.BASIC_P, FilterFamilyMeasure.gcsP(Bip158.BASIC_M));
+        assertEquals(6, FilterFamilyMeasure.gcsP(100));
+        assertEquals(16, FilterFamilyMeasure.gcsP(100_000));
     }
 
     @Test
@@ -124,7 +124,7 @@ class FilterFamilyExperimentTest {
             int q = Integer.parseInt(m.group(1));
             int rem = Integer.parseInt(m.group(2));
             assertEquals((1L << q) * (rem + 3), r.bits(), 0.0, r.parameters());
-            assertEquals(FilterFamilyExperiment.quotientLoad(r.n()), (double) r.n() / (1L << q), 1e-12);
+            assertEquals(FilterFamilyMeasure.quotientLoad(r.n()), (double) r.n() / (1L << q), 1e-12);
             assertTrue(QuotientFilter.expectedRate((double) r.n() / (1L << q), rem - 1) > r.target(), "r not minimal");
         }
     }
@@ -138,17 +138,17 @@ class FilterFamilyExperimentTest {
             assertTrue(m.matches(), r.parameters());
             int bits = Integer.parseInt(m.group(1));
             int slots = Integer.parseInt(m.group(2));
-            assertEquals(FilterFamilyExperiment.ribbonBits(r.target()), bits);
+            assertEquals(FilterFamilyMeasure.ribbonBits(r.target()), bits);
             assertEquals(Math.pow(2, -bits), r.formulaRate(), 0.0);
             assertEquals((double) slots * bits, r.bits(), 0.0);
             assertEquals(RibbonFilter.slots(r.n(), FilterFamilyExperiment.RIBBON_OVERHEAD), slots);
             assertTrue(Integer.parseInt(m.group(3)) >= 1);
         }
-        assertEquals(7, FilterFamilyExperiment.ribbonBits(1e-2));
-        assertEquals(10, FilterFamilyExperiment.ribbonBits(1e-3));
-        assertEquals(20, FilterFamilyExperiment.ribbonBits(1e-6));
-        assertEquals(20, FilterFamilyExperiment.ribbonBits(1.0 / Bip158.BASIC_M));
-        assertEquals(3, FilterFamilyExperiment.ribbonBits(0.125));
+        assertEquals(7, FilterFamilyMeasure.ribbonBits(1e-2));
+        assertEquals(10, FilterFamilyMeasure.ribbonBits(1e-3));
+        assertEquals(20, FilterFamilyMeasure.ribbonBits(1e-6));
+        assertEquals(20, FilterFamilyMeasure.ribbonBits(1.0 / Bip158.BASIC_M));
+        assertEquals(3, FilterFamilyMeasure.ribbonBits(0.125));
     }
 
     @Test

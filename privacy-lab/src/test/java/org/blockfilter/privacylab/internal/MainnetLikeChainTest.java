@@ -62,7 +62,7 @@ class MainnetLikeChainTest {
         assertEquals(15, BloomMath.bip37HashFuncs(coreBytes, 102));
         Bip37Filter bitcoinj = Bip37Filter.fromBitcoinj(new BloomFilter(102, 1e-5, 0));
         assertEquals(16, bitcoinj.hashFuncs());
-        Bip37Filter row = Bip158Experiment.bip37Filter(1, 1e-5);
+        Bip37Filter row = Bip158Tables.bip37Filter(1, 1e-5);
         assertEquals(bitcoinj.hashFuncs(), row.hashFuncs());
         assertEquals(bitcoinj.sizeBytes(), row.sizeBytes());
     }
@@ -74,7 +74,7 @@ class MainnetLikeChainTest {
         Bip158Experiment.run(new Lab(5, true, out.resolve("a"), 1, quiet));
         Bip158Experiment.run(new Lab(5, true, out.resolve("b"), 2, quiet));
         List<Path> a = csvs(out.resolve("a"));
-        assertEquals(4, a.size());
+        assertEquals(5, a.size());
         for (Path p : a) {
             Path q = out.resolve("b").resolve(out.resolve("a").relativize(p));
             assertEquals(Files.readString(p), Files.readString(q), p.toString());
@@ -89,6 +89,12 @@ class MainnetLikeChainTest {
             assertTrue(Double.parseDouble(c[12]) <= ph1 + 1e-9 && ph1 <= Double.parseDouble(c[13]) + 1e-9, line);
         }
         assertTrue(Files.exists(out.resolve("a/exp5-bip158/exp5_ph1_n10_peers1.png")));
+        String sensitivity = Files.readString(out.resolve("a/exp5-bip158/exp5_sensitivity.csv"));
+        for (String factor : List.of("wallet reuse", "share of young spends", "synced range")) {
+            assertTrue(sensitivity.contains("\n" + factor + ","), factor);
+        }
+        assertTrue(sensitivity.contains(",NO_REUSE,"), sensitivity);
+        assertTrue(Files.readString(out.resolve("a/exp5-bip158/report.md")).contains("## Sensitivity"));
     }
 
     private static List<Path> csvs(Path dir) throws IOException {

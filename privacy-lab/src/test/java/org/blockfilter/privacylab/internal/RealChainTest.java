@@ -57,12 +57,12 @@ class RealChainTest {
     @TempDir
     Path tmp;
 
-    private static FetchPolicyExperiment.World handWorld(Path out) {
+    private static FetchPolicyRun.World handWorld(Path out) {
         int[][] blocks = {{0, 10}, {1, 12}, {13}, {0, 1, 10, 11}, {0, 14}};
         int[][] groups = {{0, 1}, {10, 11}};
         MainnetLikeChain chain =
                 MainnetLikeChain.of(7, blocks, groups, List.of(new MainnetLikeChain.Wallet(0, 2, 0, 0)));
-        return FetchPolicyExperiment.world(chain, lab(out), null);
+        return FetchPolicyRun.world(chain, lab(out), 0, null);
     }
 
     private static Lab lab(Path out) {
@@ -91,7 +91,7 @@ class RealChainTest {
         return out;
     }
 
-    private static byte[] pubKey(FetchPolicyExperiment.World world, int id) {
+    private static byte[] pubKey(FetchPolicyRun.World world, int id) {
         for (MainnetLikeChain.Wallet w : world.chain().wallets()) {
             if (id >= w.firstScript() && id < w.firstScript() + w.n()) {
                 return world.accounts()[w.index()]
@@ -103,7 +103,7 @@ class RealChainTest {
     }
 
     /** Each block's filter holds exactly the model block's scripts, and is the filter rebuilt from the block alone. */
-    private static void assertFiltersHoldTheModelsElements(FetchPolicyExperiment.World world) {
+    private static void assertFiltersHoldTheModelsElements(FetchPolicyRun.World world) {
         RealChain real = world.real();
         MainnetLikeChain chain = world.chain();
         ChainSource source = real.source("s", new RealChain.Log());
@@ -131,7 +131,7 @@ class RealChainTest {
 
     @Test
     void spendsAreRealInputsGroupedByTheModelsClusters() {
-        FetchPolicyExperiment.World world = handWorld(tmp);
+        FetchPolicyRun.World world = handWorld(tmp);
         RealChain real = world.real();
         assertEquals(
                 List.of(List.of(0, 1), List.of(10, 11)),
@@ -162,7 +162,7 @@ class RealChainTest {
 
     @Test
     void theWalletsLedgerSeesItsPaymentsAndItsSpendsOnTheHandChain() {
-        FetchPolicyExperiment.World world = handWorld(tmp);
+        FetchPolicyRun.World world = handWorld(tmp);
         LightWallet wallet = sync(world, world.chain().wallets().get(0));
         assertEquals(
                 Set.of(world.real().walletPaid(0).get(1)),
@@ -170,7 +170,7 @@ class RealChainTest {
         assertEquals(4, wallet.ledger().transactions().size(), "paid in blocks 0, 1, 4, spent in 3");
     }
 
-    private LightWallet sync(FetchPolicyExperiment.World world, MainnetLikeChain.Wallet w) {
+    private LightWallet sync(FetchPolicyRun.World world, MainnetLikeChain.Wallet w) {
         LightWallet wallet = NewWallet.watchOnly(
                 tmp.resolve("w" + w.index() + ".json"),
                 List.of(HdAccount.watchOnly(
@@ -200,7 +200,7 @@ class RealChainTest {
         MainnetLikeChain.Params p =
                 new MainnetLikeChain.Params(120, 40, 10, 200, 1.0, 100_000, new int[] {1, 10}, new int[] {2, 3}, 250);
         MainnetLikeChain chain = MainnetLikeChain.build(p, 11, null);
-        FetchPolicyExperiment.World world = FetchPolicyExperiment.world(chain, lab(tmp), null);
+        FetchPolicyRun.World world = FetchPolicyRun.world(chain, lab(tmp), 0, null);
         assertFiltersHoldTheModelsElements(world);
 
         Occurrences occ = chain.occ;

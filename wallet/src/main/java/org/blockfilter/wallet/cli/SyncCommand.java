@@ -33,8 +33,11 @@ class SyncCommand extends NetworkOptions implements Callable<Integer> {
                     + " which the input scripts of one multi-input transaction, a common-input cluster, are"
                     + " adopted as decoys, their earlier blocks in the look-back window downloaded too), shuffle"
                     + " (random request order) and jitter=MS (random pause before each block request)."
-                    + " Default: ${DEFAULT-VALUE}, chosen by the privacy lab's experiment 8"
-                    + " (privacy-lab/results/exp8-fetch-policy); spread needs several --server/--peer/--export.",
+                    + " Default: ${DEFAULT-VALUE}, measured by the privacy lab's experiment 8; what it does and does"
+                    + " not protect against, per adversary: privacy-lab/results/exp8-fetch-policy/report.md, section"
+                    + " 'What the default leaks, per adversary'. spread needs several --server/--peer/--export and"
+                    + " gives nothing against a network observer, which sees the requests to every source; BIP 324"
+                    + " encryption hides a block's name but not its size, which names most blocks.",
             defaultValue = FetchPolicy.DEFAULT_SPEC)
     FetchPolicy fetchPolicy;
 

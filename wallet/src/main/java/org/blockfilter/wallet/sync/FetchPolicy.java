@@ -69,14 +69,14 @@ public record FetchPolicy(boolean spread, int decoys, int clusters, boolean shuf
     public static final FetchPolicy NONE = new FetchPolicy(false, 0, 0, false, 0);
 
     /**
-     * The default's spec, chosen by the privacy lab's experiment 8 (privacy-lab/results/exp8-fetch-policy): spread over
-     * the sources given, four seed blocks per matched block, shuffled; no jitter (the lab's timing adversary reads the
-     * order of requests against the filter scan, which jitter does not change). The lab's rule: the fewest decoys at
-     * which the co-occurrence adversary over two sessions, for a 10-address wallet with one source, falls to at most
-     * half its no-policy success (the figures: the report's results table and its section "The default", and
-     * exp8_summary.csv). Cluster decoys
-     * ({@code clusters=K}) were measured against a rule of their own (transaction-graph adversary, same case: upper
-     * 95% bound below 0.5); none met it, so they are not in the default.
+     * The default's spec: spread over the sources given, four seed blocks per matched block, shuffled; no jitter. The
+     * privacy lab's experiment 8 (privacy-lab/results/exp8-fetch-policy) measures it and the other policies against
+     * every adversary it models and the maximum over them per wallet, and chooses the default by a rule written before
+     * the run: the cheapest measured policy whose maximum-over-adversaries P_h(1) has an upper 95% bound below 0.5 for
+     * every wallet size and number of sources; if none qualifies the default stays. What this default does and does
+     * not protect against, per adversary, is the report's section "What the default leaks, per adversary" (figures
+     * there, not here); in short, {@code spread} gives nothing against a network observer, which sees the requests to
+     * every source, and only decoys change what it and a BIP 324 observer (who knows most blocks by their size) see.
      */
     public static final String DEFAULT_SPEC = "spread,decoys=4,shuffle";
 

@@ -145,6 +145,9 @@ class WalletCliTest {
         assertTrue(usage.contains("--fetch-policy=SPEC"), usage);
         assertTrue(usage.contains("Default: " + org.blockfilter.wallet.sync.FetchPolicy.DEFAULT_SPEC), usage);
         assertTrue(usage.contains("experiment 8"), usage);
+        // what the default does not protect against, and where the per-adversary figures are
+        assertTrue(usage.contains("section 'What the default leaks, per adversary'"), usage);
+        assertTrue(usage.contains("gives nothing against a network observer"), usage);
         assertTrue(usage.contains("clusters=K (0.." + org.blockfilter.wallet.sync.FetchPolicy.MAX_CLUSTERS), usage);
     }
 
