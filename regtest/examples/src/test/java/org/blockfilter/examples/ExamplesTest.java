@@ -87,4 +87,25 @@ class ExamplesTest {
                                 + paid.get("height").asInt() + ": 1.5 BTC"),
                 "the payment is in the history:\n" + run);
     }
+
+    @Test
+    void syncBitcoinjWalletFindsTheFaucetsPayment() throws Exception {
+        List<String> mnemonic = WalletKeys.newMnemonic();
+        JsonNode paid = server.faucet(receiveAddress(mnemonic), "0.7");
+
+        ExampleRun run = ExampleRun.of(
+                dir,
+                SyncBitcoinjWallet.class,
+                server.url(),
+                dir.resolve("bitcoinj.wallet").toString(),
+                String.join(" ", mnemonic));
+
+        assertEquals(0, run.exitCode(), run.toString());
+        assertTrue(run.out().contains("balance 0.7 BTC"), "the payment synced:\n" + run);
+        assertTrue(
+                run.out()
+                        .contains(paid.get("txid").asText() + " at height "
+                                + paid.get("height").asInt() + ": 0.7 BTC"),
+                "the payment is in bitcoinj's wallet:\n" + run);
+    }
 }

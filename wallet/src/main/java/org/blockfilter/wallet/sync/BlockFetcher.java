@@ -64,7 +64,7 @@ final class BlockFetcher {
         this.pool = pool;
         this.policy = policy;
         this.pause = pause;
-        this.seed = seed(state.accounts());
+        this.seed = state.decoySeed();
     }
 
     /**

@@ -3,6 +3,8 @@ package org.blockfilter.wallet.sync;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
+import org.bitcoinj.core.Block;
+import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.wallet.LightWallet;
 import org.blockfilter.wallet.WalletUpdates;
 import org.blockfilter.wallet.source.ChainSource;
@@ -22,10 +24,15 @@ import org.blockfilter.wallet.source.ChainSource;
  * <p>The balance is never silently wrong: when no honest source is left or a dispute cannot be
  * settled, sync stops with a {@link SyncException} and the wallet keeps its last verified state.
  *
+ * <p>Another wallet is synced the same way through a {@link SyncTarget}: {@link #syncChains()} runs
+ * every phase but the scan, and {@link #verifiedFilters} and {@link #matchedBlock} give a scan of
+ * its own the filters and blocks, checked and their sources judged as in {@link ScanPhase}.
+ *
  * <p>Not thread-safe; one engine per sync.
  */
 public final class SyncEngine {
-    private final LightWallet wallet;
+    private final SyncTarget wallet;
+    private final SyncState state;
     private final SourcePool pool;
     private final SyncProgress.Listener listener;
     private final FetchPolicy policy;
@@ -38,7 +45,7 @@ public final class SyncEngine {
     private final UpdateSink sink = new UpdateSink() {
         @Override
         public void apply(SyncUpdate update) {
-            WalletUpdates.apply(wallet, update);
+            wallet.apply(update);
         }
 
         @Override
@@ -77,11 +84,32 @@ public final class SyncEngine {
             SyncProgress.Listener listener,
             FetchPolicy policy,
             LongConsumer pause) {
+        this(new LightWalletTarget(wallet), sources, listener, policy, pause);
+    }
+
+    /**
+     * An engine that keeps {@code target} in step, with the given block-fetch policy; jitter pauses sleep. Updates
+     * go to {@link SyncTarget#apply}, and {@link SyncTarget#save} is called after each verified step.
+     */
+    public SyncEngine(
+            SyncTarget target,
+            List<? extends ChainSource> sources,
+            SyncProgress.Listener listener,
+            FetchPolicy policy) {
+        this(target, sources, listener, policy, SyncEngine::sleep);
+    }
+
+    private SyncEngine(
+            SyncTarget wallet,
+            List<? extends ChainSource> sources,
+            SyncProgress.Listener listener,
+            FetchPolicy policy,
+            LongConsumer pause) {
         if (sources.isEmpty()) {
             throw new IllegalArgumentException("at least one chain source is required");
         }
         this.wallet = wallet;
-        SyncState state = new SyncState(wallet);
+        this.state = new SyncState(wallet);
         this.pool = new SourcePool(state, sources);
         this.listener = listener;
         this.policy = policy;
@@ -116,7 +144,16 @@ public final class SyncEngine {
         return run(true);
     }
 
-    private SyncReport run(boolean everyStoredHeader) {
+    /**
+     * Runs every phase but the scan: block headers (reorgs included), checkpoints and filter headers, verified
+     * against every live source, to the best tip they can prove. A scan of the target's own then takes filters from
+     * {@link #verifiedFilters} and blocks from {@link #matchedBlock}, up to the filter-header tip.
+     */
+    public void syncChains() {
+        syncChains(false);
+    }
+
+    private void syncChains(boolean everyStoredHeader) {
         headers.run(sink);
         checkpoints.run(sink);
         if (everyStoredHeader) {
@@ -125,6 +162,48 @@ public final class SyncEngine {
         filterHeaders.startAtBirthday(sink);
         stored.checkTip(sink);
         filterHeaders.run(sink);
+    }
+
+    /**
+     * The filters of heights {@code start..stop} (at most {@code Bip157.MAX_CFILTERS}, at or below the filter-header
+     * tip), each checked against its verified filter header; a source that serves a false one is dropped.
+     *
+     * @throws SyncException when no live source serves them verified
+     */
+    public List<BasicFilter> verifiedFilters(int start, int stop) {
+        return pool.verifiedFilters(start, stop);
+    }
+
+    /**
+     * The block at {@code height} of the verified chain, whose verified {@code filter} matched, downloaded as the
+     * fetch policy says (source spread, jitter; no decoys), checked against its header and merkle root, and the
+     * filter checked against the block again.
+     *
+     * @throws SyncException when no source serves it or every source agreed on a false filter header chain
+     */
+    public Block matchedBlock(int height, BasicFilter filter) {
+        Block block = fetcher.fetch(height);
+        state.evidence(block).refute(filter).ifPresent(why -> {
+            throw new SyncException(
+                    "the committed filter of block " + block.getHash() + " at height " + height + " " + why
+                            + ": every source agreed on a false filter header chain",
+                    pool.faults());
+        });
+        return block;
+    }
+
+    /** The faults found so far: which source lied or failed, and why. */
+    public List<SourceFault> faults() {
+        return pool.faults();
+    }
+
+    /** The names of the sources still live. */
+    public List<String> liveSources() {
+        return pool.live().stream().map(ChainSource::name).toList();
+    }
+
+    private SyncReport run(boolean everyStoredHeader) {
+        syncChains(everyStoredHeader);
         scan.run(sink);
         sink.stepDone("done");
         List<String> rollbacks = new ArrayList<>(checkpoints.rollbacks());

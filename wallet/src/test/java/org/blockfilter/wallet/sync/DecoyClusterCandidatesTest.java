@@ -114,7 +114,8 @@ class DecoyClusterCandidatesTest {
         Block block =
                 new Block(Block.BLOCK_VERSION_BIP65, Sha256Hash.ZERO_HASH, null, Instant.EPOCH, 0x207fffffL, 0, txs);
 
-        BlockFetcher fetcher = new BlockFetcher(new SyncState(w), null, FetchPolicy.parse("clusters=1"), ms -> {});
+        BlockFetcher fetcher = new BlockFetcher(
+                new SyncState(new LightWalletTarget(w)), null, FetchPolicy.parse("clusters=1"), ms -> {});
         List<List<OutputScript>> candidates = fetcher.clusterCandidates(block);
 
         Set<Set<OutputScript>> got = candidates.stream().map(Set::copyOf).collect(Collectors.toSet());
