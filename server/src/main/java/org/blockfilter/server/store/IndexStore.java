@@ -158,24 +158,8 @@ public final class IndexStore implements AutoCloseable {
         }
     }
 
-    /**
-     * Opens with RocksDB replaying the write-ahead logs alone, refusing any damage in them (after a
-     * clean close, the usual case, nothing else reads them). Only when RocksDB finds a log damaged
-     * are the logs scanned to say what point-in-time recovery drops ({@link WalRecovery}), and
-     * the store opened with that recovery.
-     */
     private static IndexStore openRecovering(Path dir, int undoDepth) throws RocksDBException {
-        try {
-            return new IndexStore(dir, undoDepth, null, WALRecoveryMode.AbsoluteConsistency);
-        } catch (RocksDBException e) {
-            if (!StoreDamage.isDamage(e)) {
-                throw e;
-            }
-            Optional<WalRecovery.Damage> wal = WalRecovery.scan(dir);
-            IndexStore store = new IndexStore(dir, undoDepth, null, WALRecoveryMode.PointInTimeRecovery);
-            wal.ifPresent(d -> WalRecovery.warn(dir, d, store.tip()));
-            return store;
-        }
+        return WalRecovery.open(dir, mode -> new IndexStore(dir, undoDepth, null, mode), IndexStore::tip);
     }
 
     public static IndexStore open(Path dir) {

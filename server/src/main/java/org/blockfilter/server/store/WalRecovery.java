@@ -9,8 +9,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WALRecoveryMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +39,31 @@ final class WalRecovery {
 
     /** What the logs hold from their first damaged record on; empty if none is damaged. */
     record Damage(Path file, long offset, int batches) {}
+
+    /** Opens a store with a chosen write-ahead-log recovery mode. */
+    interface Opener<T> {
+        T open(WALRecoveryMode mode) throws RocksDBException;
+    }
+
+    /**
+     * Opens with RocksDB replaying the write-ahead logs alone, refusing any damage in them (after a
+     * clean close, the usual case, nothing else reads them). Only when RocksDB finds a log damaged
+     * are the logs scanned ({@link #scan}) to say what point-in-time recovery drops, and the store
+     * opened with that recovery; the WARN names the tip that survived.
+     */
+    static <T> T open(Path dir, Opener<T> opener, Function<T, Optional<ChainTip>> tip) throws RocksDBException {
+        try {
+            return opener.open(WALRecoveryMode.AbsoluteConsistency);
+        } catch (RocksDBException e) {
+            if (!StoreDamage.isDamage(e)) {
+                throw e;
+            }
+            Optional<Damage> wal = scan(dir);
+            T store = opener.open(WALRecoveryMode.PointInTimeRecovery);
+            wal.ifPresent(d -> warn(dir, d, tip.apply(store)));
+            return store;
+        }
+    }
 
     /** Reads every write-ahead log of {@code dir}, oldest first; never throws. */
     static Optional<Damage> scan(Path dir) {
