@@ -157,6 +157,14 @@ public final class BasicFilter {
         return set.firstAbsent(scripts);
     }
 
+    /**
+     * Per script of {@code scripts}, whether the block may contain it ({@link #match} of each); one pass
+     * over the filter, however many scripts are asked.
+     */
+    public boolean[] matchEach(List<byte[]> scripts) {
+        return set.matchEach(scripts);
+    }
+
     /** Whether any of {@code elements} may be in the block. An empty query matches nothing. */
     public boolean matchAnyElement(Collection<FilterElement> elements) {
         Objects.requireNonNull(elements, "elements");

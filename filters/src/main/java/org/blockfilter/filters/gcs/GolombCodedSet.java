@@ -340,6 +340,42 @@ public final class GolombCodedSet {
         return firstAbsent;
     }
 
+    /**
+     * Per item of {@code items}, whether the set may hold it (each absent one matches with false-positive
+     * rate about 1/M): {@link #match} of each, in one walk of the stream for all of them, so asking which
+     * of a block's thousands of scripts another filter holds is linear in the set's size, not quadratic.
+     */
+    public boolean[] matchEach(List<byte[]> items) {
+        Objects.requireNonNull(items, "items");
+        int count = items.size();
+        boolean[] out = new boolean[count];
+        long[] targets = new long[count];
+        Integer[] order = new Integer[count];
+        for (int i = 0; i < count; i++) {
+            byte[] item = Objects.requireNonNull(items.get(i), "item");
+            targets[i] = hashToRange(SipHash.hash24(k0, k1, item, 0, item.length), f) ^ Long.MIN_VALUE;
+            order[i] = i;
+        }
+        if (n == 0) {
+            return out;
+        }
+        Arrays.sort(order, (a, b) -> Long.compare(targets[a], targets[b]));
+        RiceCodec.Reader reader = reader();
+        long value = 0;
+        long current = 0;
+        int read = 0;
+        for (int index : order) {
+            long target = targets[index];
+            while ((read == 0 || current < target) && read < n) {
+                value += reader.next();
+                current = value ^ Long.MIN_VALUE;
+                read++;
+            }
+            out[index] = read > 0 && current == target;
+        }
+        return out;
+    }
+
     private boolean matchSortedFlipped(long[] targets, int count) {
         RiceCodec.Reader reader = reader();
         long value = 0;

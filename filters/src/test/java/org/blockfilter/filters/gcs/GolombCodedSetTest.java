@@ -89,6 +89,30 @@ class GolombCodedSetTest {
     }
 
     @Test
+    void matchEachAgreesWithMatchingEachItem() {
+        Random random = new Random(11);
+        for (int round = 0; round < 200; round++) {
+            List<byte[]> members = randomItems(random, random.nextInt(60));
+            GolombCodedSet set = GolombCodedSet.build(P, M, KEY, members);
+            List<byte[]> query = new ArrayList<>();
+            for (int i = random.nextInt(40); i > 0; i--) {
+                boolean member = !members.isEmpty() && random.nextInt(3) > 0;
+                query.add(
+                        member
+                                ? members.get(random.nextInt(members.size()))
+                                : randomItems(random, 1).get(0));
+            }
+            boolean[] each = set.matchEach(query);
+            assertEquals(query.size(), each.length);
+            for (int i = 0; i < query.size(); i++) {
+                assertEquals(set.match(query.get(i)), each[i], "round " + round + ", item " + i);
+            }
+        }
+        assertEquals(0, GolombCodedSet.build(P, M, KEY, List.of()).matchEach(List.of()).length);
+        assertFalse(GolombCodedSet.build(P, M, KEY, List.of()).matchEach(List.of(new byte[] {1}))[0]);
+    }
+
+    @Test
     void firstAbsentOfAnEmptyQueryIsNone() {
         assertEquals(-1, GolombCodedSet.build(P, M, KEY, List.of()).firstAbsent(List.of()));
         assertEquals(0, GolombCodedSet.build(P, M, KEY, List.of()).firstAbsent(List.of(new byte[] {1})));
