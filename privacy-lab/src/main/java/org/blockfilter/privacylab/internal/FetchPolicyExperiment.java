@@ -15,10 +15,11 @@ import org.blockfilter.wallet.sync.FetchPolicy;
 
 /**
  * Experiment 8: the real wallet's block-fetch policy, measured. Lab wallets (HD, P2WPKH, watch-only from their
- * account key) sync a {@link RealChain} built from experiment 5's {@link ProfileShapedChain} (a quarter of mainnet's
- * transactions per block in full mode, see {@link #MAINNET_TX_PER_BLOCK_SHARE_DIVISOR}), for several chain seeds, with the wallet module's real {@link org.blockfilter.wallet.sync.SyncEngine} over k
+ * account key) sync a {@link RealChain} built from experiment 5's {@link ProfileShapedChain} (mainnet's transactions
+ * per block in full mode), for several chain seeds, with the wallet module's real
+ * {@link org.blockfilter.wallet.sync.SyncEngine} over k
  * in-memory sources that log every filter and block request ({@link FetchPolicyRun}). Each wallet syncs twice (a
- * second session: rescan from its birthday). The adversaries of {@link FetchPolicyAdversaries} then rank the chain's
+ * second session: rescan from its birthday); block-by-block settings sync after every new block first. The adversaries of {@link FetchPolicyAdversaries} then rank the chain's
  * scripts from what each observer saw; P_h(1) per wallet, the mean per (N, sources, policy, adversary) with a Wilson
  * interval whose sample size is shrunk by the chain-seed design effect ({@link FetchPolicySummary}), against the
  * bandwidth the policy costs.
@@ -36,10 +37,28 @@ public final class FetchPolicyExperiment {
             return spec.equals("tor") || spec.startsWith("tor,");
         }
 
+        /**
+         * A spec starting with {@value #INCREMENTAL} is a wallet synced block by block: a sync after every
+         * {@link #INCREMENTAL_STEP} new blocks from its birthday to the tip (then, as every setting, a rescan from the
+         * birthday as its second session), with the rest of the spec as its policy.
+         */
+        boolean incremental() {
+            return spec.startsWith(INCREMENTAL);
+        }
+
+        /** The policy part of the spec (without {@code tor} or {@value #INCREMENTAL}). */
+        String policySpec() {
+            if (incremental()) {
+                return spec.substring(INCREMENTAL.length());
+            }
+            if (tor()) {
+                return spec.equals("tor") ? "none" : spec.substring(4);
+            }
+            return spec;
+        }
+
         FetchPolicy policy() {
-            return tor()
-                    ? (spec.equals("tor") ? FetchPolicy.NONE : FetchPolicy.parse(spec.substring(4)))
-                    : FetchPolicy.parse(spec);
+            return FetchPolicy.parse(policySpec());
         }
 
         /** The sources the engine syncs against (one for tor: the peers are drawn afterwards). */
@@ -48,9 +67,15 @@ public final class FetchPolicyExperiment {
         }
 
         boolean isDefault() {
-            return !tor() && policy().equals(FetchPolicy.DEFAULT);
+            return !tor() && !incremental() && policy().equals(FetchPolicy.DEFAULT);
         }
     }
+
+    /** The spec prefix of a wallet synced block by block ({@link Setting#incremental}). */
+    static final String INCREMENTAL = "incremental,";
+
+    /** A block-by-block wallet syncs after every this many new blocks: a sync per block. */
+    static final int INCREMENTAL_STEP = 1;
 
     /**
      * The measured grid per number of sources, plus the default if a grid lacks it. The default is chosen from these
@@ -70,6 +95,9 @@ public final class FetchPolicyExperiment {
 
     /** The Tor settings, at the largest k only (a random peer per block needs peers to choose from). */
     static final List<String> TOR_SPECS = List.of("tor");
+
+    /** The block-by-block settings, at every k: no policy and the default, against the same adversaries. */
+    static final List<String> INCREMENTAL_SPECS = List.of(INCREMENTAL + "none", INCREMENTAL + FetchPolicy.DEFAULT_SPEC);
 
     private static List<String> withDefault(List<String> grid) {
         FetchPolicy def = FetchPolicy.parse(FetchPolicy.DEFAULT_SPEC);
@@ -96,32 +124,31 @@ public final class FetchPolicyExperiment {
         for (String s : TOR_SPECS) {
             out.add(new Setting(SOURCES[SOURCES.length - 1], s));
         }
+        for (int k : SOURCES) {
+            for (String s : INCREMENTAL_SPECS) {
+                out.add(new Setting(k, s));
+            }
+        }
         return out;
     }
 
-    /** Report order of a spec (grid, then tor). */
+    /** Report order of a spec (grid, then tor, then block by block). */
     static int specOrder(String spec) {
         int i = SPECS.indexOf(spec);
-        return i >= 0 ? i : SPECS.size() + TOR_SPECS.indexOf(spec);
+        if (i >= 0) {
+            return i;
+        }
+        int t = TOR_SPECS.indexOf(spec);
+        return t >= 0 ? SPECS.size() + t : SPECS.size() + TOR_SPECS.size() + INCREMENTAL_SPECS.indexOf(spec);
     }
 
-    /**
-     * Full mode's blocks hold mainnet's transactions per block divided by this. The wallet verifies each downloaded
-     * block by matching every script the block requires against its filter one at a time, a cost that grows with the
-     * square of the block's elements: at mainnet size a 10-address wallet's sync took tens of CPU seconds, and the
-     * grid did not fit the machine's time box. 1 is mainnet.
-     */
-    static final int MAINNET_TX_PER_BLOCK_SHARE_DIVISOR = 4;
-
-    /** Experiment 5's chain at mainnet's statistics (transactions per block: see above); quick mode: short, small blocks. */
+    /** Experiment 5's chain at mainnet's statistics and block size; quick mode: short, small blocks. */
     static ProfileShapedChain.Shape shape(boolean quick) {
         return quick
                 ? ProfileShapedChain.Shape.mainnet(120, new int[] {1, 10}, new int[] {4, 2}, 250)
                         .withTxPerBlock(150)
                         .withPriorOutputs(200_000)
-                : ProfileShapedChain.Shape.mainnet(100, new int[] {1, 10}, new int[] {4, 1}, 250)
-                        .withTxPerBlock(org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
-                                / MAINNET_TX_PER_BLOCK_SHARE_DIVISOR);
+                : ProfileShapedChain.Shape.mainnet(300, new int[] {1, 10}, new int[] {4, 4}, 250);
     }
 
     /** Chain seeds: each a different chain (and wallets); intervals carry the variance between them. */

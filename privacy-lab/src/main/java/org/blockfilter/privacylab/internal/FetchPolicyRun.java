@@ -25,7 +25,9 @@ import org.blockfilter.wallet.sync.SyncReport;
 
 /**
  * One wallet's two sync sessions in experiment 8, with the real wallet and sync engine against k logging sources, and
- * what each source (and the network between them) saw. Stateless.
+ * what each source (and the network between them) saw: the first session one sync of the whole range, or for a
+ * block-by-block setting ({@link FetchPolicyExperiment.Setting#incremental}) a sync after every new block from the
+ * birthday to the tip; the second a rescan of the range from the birthday. Stateless.
  */
 final class FetchPolicyRun {
     private FetchPolicyRun() {}
@@ -115,10 +117,32 @@ final class FetchPolicyRun {
                             .withSealing(Sealing.NONE));
             int k = s.engineSources();
             RealChain.Log log1 = new RealChain.Log();
-            SyncReport r1 = session(world, wallet, s, k, log1);
+            int matched;
+            int decoys;
+            if (s.incremental()) {
+                // Block by block: a sync each time the chain grows by the step, from the birthday to the tip, one
+                // log for the whole history (each sync's block requests follow its own filter batch).
+                matched = 0;
+                decoys = 0;
+                int tip = world.real().tipHeight();
+                for (int t = Math.min(tip, w.birth() + FetchPolicyExperiment.INCREMENTAL_STEP);
+                        ;
+                        t = Math.min(tip, t + FetchPolicyExperiment.INCREMENTAL_STEP)) {
+                    SyncReport r = session(world, wallet, s, k, log1, t);
+                    matched += r.matchedBlocks();
+                    decoys += r.decoyBlocks();
+                    if (t == tip) {
+                        break;
+                    }
+                }
+            } else {
+                SyncReport r1 = session(world, wallet, s, k, log1, world.real().tipHeight());
+                matched = r1.matchedBlocks();
+                decoys = r1.decoyBlocks();
+            }
             wallet.rescanFrom(w.birth() + 1);
             RealChain.Log log2 = new RealChain.Log();
-            session(world, wallet, s, k, log2);
+            session(world, wallet, s, k, log2, world.real().tipHeight());
             int[] own = world.chain().ownBlocks(w);
             TreeSet<Integer> all = new TreeSet<>();
             long bytes = 0;
@@ -144,17 +168,18 @@ final class FetchPolicyRun {
                 t1 = a1;
                 t2 = a2;
             }
-            return new Run(r1.matchedBlocks(), downloads, r1.decoyBlocks(), bytes, a1, t1, a2, t2, ownAll);
+            return new Run(matched, downloads, decoys, bytes, a1, t1, a2, t2, ownAll);
         } finally {
             FetchPolicyExperiment.deleteTree(dir);
         }
     }
 
+    /** One sync of {@code wallet} against k sources whose tip is at height {@code tip}. */
     private static SyncReport session(
-            World world, LightWallet wallet, FetchPolicyExperiment.Setting s, int k, RealChain.Log log) {
+            World world, LightWallet wallet, FetchPolicyExperiment.Setting s, int k, RealChain.Log log, int tip) {
         List<ChainSource> sources = new ArrayList<>();
         for (int i = 0; i < k; i++) {
-            sources.add(world.real().source("source-" + i, log));
+            sources.add(world.real().source("source-" + i, log, tip));
         }
         return new SyncEngine(wallet, sources, null, s.policy(), log::pause).sync();
     }

@@ -227,6 +227,12 @@ public final class Plot {
         return this;
     }
 
+    /** Text centred at (x, y) in data units, e.g. the name of a point. */
+    public Plot label(String text, double x, double y) {
+        chart.addAnnotation(new org.knowm.xchart.AnnotationText(text, x, y, false));
+        return this;
+    }
+
     /** Names the x ticks (e.g. categories placed at 0, 1, 2 ...). */
     public Plot xTicks(java.util.function.Function<Double, String> label) {
         chart.getStyler().setxAxisTickLabelsFormattingFunction(label);

@@ -322,6 +322,18 @@ final class RealChain {
 
     /** An honest source over this chain that logs each filter and block request. Not thread-safe. */
     ChainSource source(String name, Log log) {
+        return source(name, log, tipHeight());
+    }
+
+    /**
+     * An honest source over this chain as it was when its tip was at height {@code tip} (a later block is unknown to
+     * it), logging each filter and block request: what a wallet that syncs as the chain grows talks to. Not
+     * thread-safe.
+     */
+    ChainSource source(String name, Log log, int tip) {
+        if (tip < 0 || tip > tipHeight()) {
+            throw new IllegalArgumentException("tip " + tip + " outside 0.." + tipHeight());
+        }
         return new ChainSource() {
             @Override
             public String name() {
@@ -330,7 +342,7 @@ final class RealChain {
 
             @Override
             public int tipHeight() {
-                return RealChain.this.tipHeight();
+                return tip;
             }
 
             @Override
@@ -344,7 +356,7 @@ final class RealChain {
 
             private int stop(int start, Sha256Hash stopHash, int max) {
                 Integer stop = heights.get(stopHash);
-                if (stop == null || stop < start || stop - start + 1 > max) {
+                if (stop == null || stop > tip || stop < start || stop - start + 1 > max) {
                     throw new SourceException(name, "bad range " + start + ".." + stopHash);
                 }
                 return stop;
@@ -382,7 +394,7 @@ final class RealChain {
             @Override
             public byte[] block(Sha256Hash blockHash) {
                 Integer h = heights.get(blockHash);
-                if (h == null) {
+                if (h == null || h > tip) {
                     throw new SourceException(name, "unknown block " + blockHash);
                 }
                 log.add(name, true, h, h);

@@ -102,6 +102,58 @@ class FetchPolicyExperimentTest {
         }
     }
 
+    /**
+     * Synced after every block (six syncs, tips at heights 1..6) with no policy, the wallet downloads what one sync of
+     * the range downloads, each block in the sync whose filters covered it: the same answers as the range sync.
+     */
+    @Test
+    void blockByBlockTheWalletDownloadsWhatOneRangeSyncDownloadsEachInItsOwnSync() {
+        FetchPolicyExperiment.Setting byBlock =
+                new FetchPolicyExperiment.Setting(1, FetchPolicyExperiment.INCREMENTAL + "none");
+        assertTrue(byBlock.incremental());
+        assertEquals(FetchPolicy.NONE, byBlock.policy());
+        assertTrue(!byBlock.isDefault());
+        FetchPolicyRun.Run run = FetchPolicyRun.run(world, wallet(), byBlock, tmp);
+        assertEquals(3, run.matched());
+        assertEquals(3, run.downloads());
+        assertArrayEquals(new int[] {1, 3, 4}, run.observed1());
+        assertArrayEquals(new int[] {1, 3, 4}, run.observed1Timing());
+        assertArrayEquals(new int[] {1, 3, 4}, run.observed2());
+        FetchPolicyAdversaries.Outcome o = FetchPolicyAdversaries.attack(
+                new DownloadAdversary(world.chain().occ), world.blockSizes(), wallet(), byBlock, run);
+        assertEquals(1.0 / 6, o.ph1()[0], 1e-12, "uniform");
+        assertEquals(1.0, o.ph1()[FetchPolicyAdversaries.MAX], 1e-12);
+    }
+
+    /** With the default policy block by block, every own block is still downloaded and the decoys are counted. */
+    @Test
+    void blockByBlockWithTheDefaultEveryOwnBlockIsDownloaded() {
+        FetchPolicyExperiment.Setting byBlock =
+                new FetchPolicyExperiment.Setting(1, FetchPolicyExperiment.INCREMENTAL + FetchPolicy.DEFAULT_SPEC);
+        assertEquals(FetchPolicy.DEFAULT, byBlock.policy());
+        FetchPolicyRun.Run run = FetchPolicyRun.run(world, wallet(), byBlock, tmp);
+        assertTrue(run.ownAllDownloaded());
+        assertEquals(3, run.matched());
+        assertEquals(run.matched() + run.decoys(), run.downloads());
+    }
+
+    /** A source as of an earlier tip knows no later block (a growing chain), and refuses a tip past the chain's. */
+    @Test
+    void aSourceAsOfAnEarlierTipKnowsNoLaterBlock() {
+        RealChain.Log log = new RealChain.Log();
+        org.blockfilter.wallet.source.ChainSource src = world.real().source("early", log, 3);
+        assertEquals(3, src.tipHeight());
+        assertEquals(4, src.blockHeaders(0, 10).size());
+        org.blockfilter.wallet.source.ChainSource full = world.real().source("full", log);
+        byte[] header4 = full.blockHeaders(4, 1).get(0);
+        org.bitcoinj.base.Sha256Hash hash4 =
+                org.bitcoinj.core.Block.read(java.nio.ByteBuffer.wrap(header4)).getHash();
+        org.junit.jupiter.api.Assertions.assertThrows(
+                org.blockfilter.wallet.source.SourceException.class, () -> src.block(hash4));
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> world.real().source("late", log, 7));
+    }
+
     @Test
     void spreadOverFourSourcesShowsSourceZeroOnlyItsShareAndTheSameShareInBothSessions() {
         FetchPolicyExperiment.Setting spread = new FetchPolicyExperiment.Setting(4, "spread,shuffle");

@@ -41,6 +41,18 @@ class FetchPolicyReportTest {
         assertTrue(d.text().contains("This run: `spread,clusters=2,shuffle`"), d.text());
     }
 
+    /** A block-by-block row is the same policy synced another way, not a candidate (as Tor is not). */
+    @Test
+    void blockByBlockRowsAreNotCandidatesForTheDefault() {
+        Csv s = summary();
+        policy(s, "none", 1, 1.0);
+        policy(s, FetchPolicy.DEFAULT_SPEC, 7, 0.9);
+        policy(s, FetchPolicyExperiment.INCREMENTAL + FetchPolicy.DEFAULT_SPEC, 7, 0.3);
+        FetchPolicyReport.Decision d = FetchPolicyReport.rule(s);
+        assertNull(d.pick(), d.text());
+        assertTrue(d.text().contains("the lowest worst-case upper bound is `" + FetchPolicy.DEFAULT_SPEC + "`'s, 0.9"));
+    }
+
     @Test
     void withNoQualifyingPolicyTheDefaultStaysAndTheTextSaysSo() {
         Csv s = summary();
@@ -54,6 +66,32 @@ class FetchPolicyReportTest {
                         .contains("no policy qualifies; the lowest worst-case upper bound is"
                                 + " `spread,clusters=2,shuffle`'s, 0.8"),
                 d.text());
+    }
+
+    /**
+     * The frontier is the lower envelope: (1, 0.9), (2, 0.5), (4, 0.2) survive; (3, 0.6) and (5, 0.2) are dominated
+     * (a cheaper policy leaks less, or as little); the steps hold each level until the next point and on to x = 6.
+     */
+    @Test
+    void theFrontierIsTheLowerEnvelopeOfThePoliciesDrawnAsSteps() {
+        List<double[]> points = List.of(
+                new double[] {3, 0.6},
+                new double[] {1, 0.9},
+                new double[] {5, 0.2},
+                new double[] {2, 0.5},
+                new double[] {4, 0.2});
+        List<double[]> env = FetchPolicyPlots.lowerEnvelope(points);
+        assertEquals(
+                List.of("1.0 0.9", "2.0 0.5", "4.0 0.2"),
+                env.stream().map(p -> p[0] + " " + p[1]).toList());
+        assertEquals(
+                List.of("1.0 0.9", "2.0 0.9", "2.0 0.5", "4.0 0.5", "4.0 0.2", "6.0 0.2"),
+                FetchPolicyPlots.steps(env, 6).stream()
+                        .map(p -> p[0] + " " + p[1])
+                        .toList());
+        assertEquals("decoys=4 (default)", FetchPolicyPlots.shortName(FetchPolicy.DEFAULT_SPEC));
+        assertEquals("spread", FetchPolicyPlots.shortName("spread,shuffle"));
+        assertEquals("clusters=2", FetchPolicyPlots.shortName("spread,clusters=2,shuffle"));
     }
 
     /** 24 of 24: Wilson's lower bound is 24 / (24 + z^2) = 0.862 (the bootstrap gave [1, 1]). */
