@@ -292,10 +292,19 @@ public final class Ledger {
         List<Utxo> out = new ArrayList<>();
         for (WalletTx t : adding) {
             Transaction tx = parsed(t);
-            for (TransactionOutput o : tx.getOutputs()) {
+            // By position: TransactionOutput.getIndex() searches the output list, quadratic in a transaction
+            // that pays thousands of outputs (a batch payout holding one of ours).
+            List<TransactionOutput> outputs = tx.getOutputs();
+            Sha256Hash txid = null;
+            for (int i = 0; i < outputs.size(); i++) {
+                TransactionOutput o = outputs.get(i);
                 OutputScript script = OutputScript.of(o.getScriptBytes());
-                TransactionOutPoint op = new TransactionOutPoint(o.getIndex(), tx.getTxId());
-                if (isMine.test(script) && !spent.contains(op)) {
+                if (!isMine.test(script)) {
+                    continue;
+                }
+                txid = txid == null ? tx.getTxId() : txid;
+                TransactionOutPoint op = new TransactionOutPoint(i, txid);
+                if (!spent.contains(op)) {
                     out.add(new Utxo(op, o.getValue(), script, t.height(), tx.isCoinBase()));
                 }
             }
