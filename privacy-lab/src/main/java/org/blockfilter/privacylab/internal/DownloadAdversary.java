@@ -200,7 +200,13 @@ public final class DownloadAdversary {
 
     /** Candidates grouped by their (observed, in-range) block counts and whether they cannot be decoys. */
     private static final class Tally {
-        private final Map<Long, long[]> byPattern = new HashMap<>();
+        // An open-addressing map from pattern key to (real, fake) counts: a rank adds one candidate per script of
+        // every observed block, hundreds of thousands at mainnet block size, and a boxed map was the lab's top cost.
+        private long[] keys = new long[64];
+        private long[] reals = new long[64];
+        private long[] fakes = new long[64];
+        private boolean[] used = new boolean[64];
+        private int size;
 
         void add(int o, int t, int real, int fake) {
             add(o, t, real, fake, false);
@@ -208,25 +214,66 @@ public final class DownloadAdversary {
 
         void add(int o, int t, int real, int fake, boolean notDecoy) {
             long key = ((long) o << 32) | t | (notDecoy ? 1L << 63 : 0);
-            long[] rf = byPattern.computeIfAbsent(key, k -> new long[2]);
-            rf[0] += real;
-            rf[1] += fake;
+            int i = slot(key);
+            if (!used[i]) {
+                used[i] = true;
+                keys[i] = key;
+                if (++size * 2 > keys.length) {
+                    grow();
+                    i = slot(key);
+                }
+            }
+            reals[i] += real;
+            fakes[i] += fake;
+        }
+
+        private int slot(long key) {
+            int mask = keys.length - 1;
+            int i = (int) (Long.hashCode(key * 0x9E3779B97F4A7C15L) & mask);
+            while (used[i] && keys[i] != key) {
+                i = (i + 1) & mask;
+            }
+            return i;
+        }
+
+        private void grow() {
+            long[] k = keys;
+            long[] r = reals;
+            long[] f = fakes;
+            boolean[] u = used;
+            keys = new long[k.length * 2];
+            reals = new long[k.length * 2];
+            fakes = new long[k.length * 2];
+            used = new boolean[k.length * 2];
+            for (int j = 0; j < k.length; j++) {
+                if (u[j]) {
+                    int i = slot(k[j]);
+                    used[i] = true;
+                    keys[i] = k[j];
+                    reals[i] = r[j];
+                    fakes[i] = f[j];
+                }
+            }
         }
 
         Ranking ranking(double pW, double pO, boolean flat) {
             // Groups by (tier, score): candidates that cannot be decoys first (tier 1), then by score.
             Map<List<Double>, long[]> byScore = new HashMap<>();
-            for (Map.Entry<Long, long[]> e : byPattern.entrySet()) {
-                int o = (int) ((e.getKey() >>> 32) & 0x7fffffffL);
-                int t = (int) (long) e.getKey();
-                double tier = e.getKey() < 0 ? 1 : 0;
+            for (int j = 0; j < keys.length; j++) {
+                if (!used[j]) {
+                    continue;
+                }
+                long key = keys[j];
+                int o = (int) ((key >>> 32) & 0x7fffffffL);
+                int t = (int) key;
+                double tier = key < 0 ? 1 : 0;
                 double score = flat ? 0 : score(o, t, pW, pO);
                 if (score == Double.NEGATIVE_INFINITY) {
                     continue;
                 }
                 long[] rf = byScore.computeIfAbsent(List.of(tier, score), k -> new long[2]);
-                rf[0] += e.getValue()[0];
-                rf[1] += e.getValue()[1];
+                rf[0] += reals[j];
+                rf[1] += fakes[j];
             }
             List<Map.Entry<List<Double>, long[]>> groups = new ArrayList<>(byScore.entrySet());
             groups.sort((a, b) -> {
