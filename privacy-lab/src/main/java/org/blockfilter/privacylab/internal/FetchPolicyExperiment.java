@@ -38,18 +38,26 @@ public final class FetchPolicyExperiment {
         }
 
         /**
-         * A spec starting with {@value #INCREMENTAL} is a wallet synced block by block: a sync after every
-         * {@link #INCREMENTAL_STEP} new blocks from its birthday to the tip (then, as every setting, a rescan from the
-         * birthday as its second session), with the rest of the spec as its policy.
+         * A spec {@code incremental=S,POLICY} is a wallet synced block by block: a sync after every S new blocks from
+         * its birthday to the tip (then, as every setting, a rescan from the birthday as its second session), under
+         * POLICY.
          */
         boolean incremental() {
-            return spec.startsWith(INCREMENTAL);
+            return spec.startsWith(INCREMENTAL_PREFIX);
         }
 
-        /** The policy part of the spec (without {@code tor} or {@value #INCREMENTAL}). */
+        /** The blocks between a block-by-block wallet's syncs. */
+        int step() {
+            if (!incremental()) {
+                throw new IllegalStateException("not a block-by-block setting: " + spec);
+            }
+            return Integer.parseInt(spec.substring(INCREMENTAL_PREFIX.length(), spec.indexOf(',')));
+        }
+
+        /** The policy part of the spec (without {@code tor} or {@code incremental=S}). */
         String policySpec() {
             if (incremental()) {
-                return spec.substring(INCREMENTAL.length());
+                return spec.substring(spec.indexOf(',') + 1);
             }
             if (tor()) {
                 return spec.equals("tor") ? "none" : spec.substring(4);
@@ -71,11 +79,17 @@ public final class FetchPolicyExperiment {
         }
     }
 
-    /** The spec prefix of a wallet synced block by block ({@link Setting#incremental}). */
-    static final String INCREMENTAL = "incremental,";
+    private static final String INCREMENTAL_PREFIX = "incremental=";
 
-    /** A block-by-block wallet syncs after every this many new blocks: a sync per block. */
-    static final int INCREMENTAL_STEP = 1;
+    /**
+     * The grid's block-by-block wallet syncs after every this many new blocks: hourly at mainnet's 144 blocks a day (a
+     * sync per block costs the wallet a save of its file per sync, and at mainnet block size the lab's wallets hold
+     * blocks' whole payment transactions).
+     */
+    static final int INCREMENTAL_STEP = 6;
+
+    /** The spec prefix of the grid's block-by-block settings ({@link Setting#incremental}). */
+    static final String INCREMENTAL = INCREMENTAL_PREFIX + INCREMENTAL_STEP + ",";
 
     /**
      * The measured grid per number of sources, plus the default if a grid lacks it. The default is chosen from these
@@ -96,7 +110,10 @@ public final class FetchPolicyExperiment {
     /** The Tor settings, at the largest k only (a random peer per block needs peers to choose from). */
     static final List<String> TOR_SPECS = List.of("tor");
 
-    /** The block-by-block settings, at every k: no policy and the default, against the same adversaries. */
+    /**
+     * The block-by-block settings: no policy and the default at one source, the default at the largest k, against the
+     * same adversaries.
+     */
     static final List<String> INCREMENTAL_SPECS = List.of(INCREMENTAL + "none", INCREMENTAL + FetchPolicy.DEFAULT_SPEC);
 
     private static List<String> withDefault(List<String> grid) {
@@ -113,7 +130,7 @@ public final class FetchPolicyExperiment {
 
     private FetchPolicyExperiment() {}
 
-    /** Every (sources, spec) of the grid, and Tor at the largest k. */
+    /** Every (sources, spec) of the grid, Tor at the largest k, and the block-by-block settings. */
     static List<Setting> settings() {
         List<Setting> out = new ArrayList<>();
         for (int k : SOURCES) {
@@ -126,7 +143,9 @@ public final class FetchPolicyExperiment {
         }
         for (int k : SOURCES) {
             for (String s : INCREMENTAL_SPECS) {
-                out.add(new Setting(k, s));
+                if (k == 1 || s.endsWith(FetchPolicy.DEFAULT_SPEC)) {
+                    out.add(new Setting(k, s));
+                }
             }
         }
         return out;
@@ -148,7 +167,7 @@ public final class FetchPolicyExperiment {
                 ? ProfileShapedChain.Shape.mainnet(120, new int[] {1, 10}, new int[] {4, 2}, 250)
                         .withTxPerBlock(150)
                         .withPriorOutputs(200_000)
-                : ProfileShapedChain.Shape.mainnet(300, new int[] {1, 10}, new int[] {4, 4}, 250);
+                : ProfileShapedChain.Shape.mainnet(300, new int[] {1, 10}, new int[] {5, 4}, 250);
     }
 
     /** Chain seeds: each a different chain (and wallets); intervals carry the variance between them. */

@@ -26,8 +26,8 @@ import org.blockfilter.wallet.sync.SyncReport;
 /**
  * One wallet's two sync sessions in experiment 8, with the real wallet and sync engine against k logging sources, and
  * what each source (and the network between them) saw: the first session one sync of the whole range, or for a
- * block-by-block setting ({@link FetchPolicyExperiment.Setting#incremental}) a sync after every new block from the
- * birthday to the tip; the second a rescan of the range from the birthday. Stateless.
+ * block-by-block setting ({@link FetchPolicyExperiment.Setting#incremental}) a sync after every few new blocks from
+ * the birthday to the tip; the second a rescan of the range from the birthday. Stateless.
  */
 final class FetchPolicyRun {
     private FetchPolicyRun() {}
@@ -125,9 +125,7 @@ final class FetchPolicyRun {
                 matched = 0;
                 decoys = 0;
                 int tip = world.real().tipHeight();
-                for (int t = Math.min(tip, w.birth() + FetchPolicyExperiment.INCREMENTAL_STEP);
-                        ;
-                        t = Math.min(tip, t + FetchPolicyExperiment.INCREMENTAL_STEP)) {
+                for (int t = Math.min(tip, w.birth() + s.step()); ; t = Math.min(tip, t + s.step())) {
                     SyncReport r = session(world, wallet, s, k, log1, t);
                     matched += r.matchedBlocks();
                     decoys += r.decoyBlocks();

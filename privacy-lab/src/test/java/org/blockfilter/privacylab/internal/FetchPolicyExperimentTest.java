@@ -108,9 +108,9 @@ class FetchPolicyExperimentTest {
      */
     @Test
     void blockByBlockTheWalletDownloadsWhatOneRangeSyncDownloadsEachInItsOwnSync() {
-        FetchPolicyExperiment.Setting byBlock =
-                new FetchPolicyExperiment.Setting(1, FetchPolicyExperiment.INCREMENTAL + "none");
+        FetchPolicyExperiment.Setting byBlock = new FetchPolicyExperiment.Setting(1, "incremental=1,none");
         assertTrue(byBlock.incremental());
+        assertEquals(1, byBlock.step());
         assertEquals(FetchPolicy.NONE, byBlock.policy());
         assertTrue(!byBlock.isDefault());
         FetchPolicyRun.Run run = FetchPolicyRun.run(world, wallet(), byBlock, tmp);
@@ -125,11 +125,11 @@ class FetchPolicyExperimentTest {
         assertEquals(1.0, o.ph1()[FetchPolicyAdversaries.MAX], 1e-12);
     }
 
-    /** With the default policy block by block, every own block is still downloaded and the decoys are counted. */
+    /** With the default policy, a sync every two blocks, every own block is still downloaded and decoys are counted. */
     @Test
     void blockByBlockWithTheDefaultEveryOwnBlockIsDownloaded() {
         FetchPolicyExperiment.Setting byBlock =
-                new FetchPolicyExperiment.Setting(1, FetchPolicyExperiment.INCREMENTAL + FetchPolicy.DEFAULT_SPEC);
+                new FetchPolicyExperiment.Setting(1, "incremental=2," + FetchPolicy.DEFAULT_SPEC);
         assertEquals(FetchPolicy.DEFAULT, byBlock.policy());
         FetchPolicyRun.Run run = FetchPolicyRun.run(world, wallet(), byBlock, tmp);
         assertTrue(run.ownAllDownloaded());

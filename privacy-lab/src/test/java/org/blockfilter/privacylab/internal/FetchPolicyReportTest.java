@@ -53,6 +53,25 @@ class FetchPolicyReportTest {
         assertTrue(d.text().contains("the lowest worst-case upper bound is `" + FetchPolicy.DEFAULT_SPEC + "`'s, 0.9"));
     }
 
+    /** The block-by-block table pairs each block-by-block row with the same policy's range row, adversary by adversary. */
+    @Test
+    void theBlockByBlockTablePairsEachPolicyWithItsRangeSync() {
+        Csv s = summary();
+        String inc = FetchPolicyExperiment.INCREMENTAL + FetchPolicy.DEFAULT_SPEC;
+        for (String a : FetchPolicyAdversaries.NAMES) {
+            s.row(10, 1, FetchPolicy.DEFAULT_SPEC, "yes", a, 9, 5, 5, 7, 6, 8, 1, 0.4, 0.3, 0.5, "", 1, 3, 1, 1, 3);
+            s.row(10, 1, inc, "", a, 9, 5, 5, 7.5, 6, 8, 1, 0.6, 0.5, 0.7, "", 1, 3, 1, 1, 3);
+        }
+        Csv t = FetchPolicyReport.byBlock(s);
+        assertEquals(2, t.rows().size());
+        assertEquals(
+                List.of("10", "1", FetchPolicy.DEFAULT_SPEC, "one range", "7 [6, 8]"),
+                t.rows().get(0).subList(0, 5));
+        assertEquals("0.4 [0.3, 0.5]", t.rows().get(0).get(5));
+        assertEquals("block by block", t.rows().get(1).get(3));
+        assertEquals("0.6 [0.5, 0.7]", t.rows().get(1).get(5 + FetchPolicyReport.BY_BLOCK_ADVERSARIES.size() - 1));
+    }
+
     @Test
     void withNoQualifyingPolicyTheDefaultStaysAndTheTextSaysSo() {
         Csv s = summary();
