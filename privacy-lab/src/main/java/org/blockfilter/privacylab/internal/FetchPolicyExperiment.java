@@ -301,7 +301,7 @@ public final class FetchPolicyExperiment {
         double rawBytes = 0;
         int wallets = 0;
         Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
-        Csv change = new Csv(CHANGE_HEADER);
+        Csv change = new Csv(ChangeLinkingCheck.HEADER);
         for (int c : chains) {
             long t0 = System.nanoTime();
             long chainSeed = lab.seed("exp8/chain", c);
@@ -321,8 +321,9 @@ public final class FetchPolicyExperiment {
                 bip37.row(c, w, (int) b37.get(w)[0], b37.get(w)[1], b37.get(w)[2]);
             }
             long t1 = System.nanoTime();
-            ChangeLinks.Truth truth = built.changes().truth;
-            change.row(c, truth.txs(), truth.links(), truth.correct(), truth.walletLinks(), truth.walletFreshChange());
+            change.row(ChangeLinkingCheck.row(c, ProfileShapedChain.WalletModel.REUSE, built));
+            change.row(ChangeLinkingCheck.row(
+                    c, ProfileShapedChain.WalletModel.NO_REUSE, ChangeLinkingCheck.noReuse(shape, chainSeed)));
             List<Object[]> rows = measure(
                     world,
                     built.changes(),
@@ -353,24 +354,8 @@ public final class FetchPolicyExperiment {
         report(lab, dir, shape, setup, settings, raw, bip37, change);
     }
 
-    /** Per chain: the one-time-change heuristic's links against the chain's ground truth ({@link ChangeLinks.Truth}). */
+    /** Per chain and wallet model: the one-time-change heuristic against ground truth ({@link ChangeLinkingCheck}). */
     static final String CHANGE_FILE = "exp8_change_links.csv";
-
-    static final String[] CHANGE_HEADER = {"chain", "txs", "links", "correct", "wallet_links", "wallet_fresh_change"};
-
-    /** The heuristic's counts summed over the chains of a {@link #CHANGE_FILE} table. */
-    static ChangeLinks.Truth changeTruth(Csv change) {
-        ChangeLinks.Truth t = new ChangeLinks.Truth(0, 0, 0, 0, 0);
-        for (List<String> r : change.rows()) {
-            t = t.plus(new ChangeLinks.Truth(
-                    Long.parseLong(r.get(1)),
-                    Long.parseLong(r.get(2)),
-                    Long.parseLong(r.get(3)),
-                    Long.parseLong(r.get(4)),
-                    Long.parseLong(r.get(5))));
-        }
-        return t;
-    }
 
     /** Per wallet size: wallets, mean P_h(1) and mean posterior entropy of today's HD BIP 37 wallet, from its raw rows. */
     static Csv bip37Summary(ProfileShapedChain.Shape shape, Csv raw) {
@@ -398,7 +383,7 @@ public final class FetchPolicyExperiment {
         Path dir = lab.dir(DIR);
         Csv raw = new Csv(header().toArray(String[]::new));
         Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
-        Csv change = new Csv(CHANGE_HEADER);
+        Csv change = new Csv(ChangeLinkingCheck.HEADER);
         List<FetchPolicySummary.Setup> setups = new ArrayList<>();
         for (Path part : parts) {
             Path d = part.resolve(DIR);
@@ -454,7 +439,7 @@ public final class FetchPolicyExperiment {
         Csv bip37 = bip37Summary(shape, bip37Raw);
         bip37.write(dir.resolve("exp8_bip37.csv"));
         List<String> plots = FetchPolicyPlots.plots(dir, shape.walletSizes(), summary);
-        FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, bip37, changeTruth(change), plots);
+        FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, bip37, change, plots);
     }
 
     /**

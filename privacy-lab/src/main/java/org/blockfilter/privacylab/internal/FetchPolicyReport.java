@@ -23,7 +23,7 @@ final class FetchPolicyReport {
             List<FetchPolicyExperiment.Setting> settings,
             Csv summary,
             Csv bip37,
-            ChangeLinks.Truth change,
+            Csv change,
             List<String> plots) {
         Report rep = new Report(dir, "Experiment 8: the real wallet's block-fetch policy, measured");
         rep.paragraph(lab.regenerate("exp8"));
@@ -102,7 +102,7 @@ final class FetchPolicyReport {
                 + " entropy in bits):");
         rep.table(pivot(summary, 8, FetchPolicyAdversaries.NAMES.size()));
         rep.paragraph(sizes(summary));
-        rep.paragraph(changePrecision(change));
+        rep.paragraph(ChangeLinkingCheck.text(change));
         rep.paragraph(findings(summary));
         for (String f : plots) {
             rep.image(f, f);
@@ -275,32 +275,6 @@ final class FetchPolicyReport {
         }
         rows.values().forEach(r -> out.row(r.toArray()));
         return out;
-    }
-
-    /** The change heuristic's precision against the chain's ground truth, summed over the chains. */
-    static String changePrecision(ChangeLinks.Truth t) {
-        return String.format(
-                Locale.ROOT,
-                "Change linking against ground truth (the chain knows each transaction's change; %s, summed over"
-                        + " the chains): of %s transactions the one-time-change heuristic named a change output in %s,"
-                        + " %s of them right (precision %s; a background transaction's fresh output is a payee in this"
-                        + " model, so every link there is false). In the wallets' own transactions: %s links, precision"
-                        + " %s; it found the change of %s of the %s wallet transactions with change to a fresh script"
-                        + " (recall %s).",
-                FetchPolicyExperiment.CHANGE_FILE,
-                Lab.count(t.txs()),
-                Lab.count(t.links()),
-                Lab.count(t.correct()),
-                share(t.precision()),
-                Lab.count(t.walletLinks()),
-                share(t.walletPrecision()),
-                Lab.count(t.correct()),
-                Lab.count(t.walletFreshChange()),
-                share(t.walletRecall()));
-    }
-
-    private static String share(double x) {
-        return Double.isNaN(x) ? "n/a" : String.valueOf(Stats.sig(x, 3));
     }
 
     /** The share of downloads a size observer knows, from the summary (exact sizes; Tor cells). */
