@@ -135,8 +135,9 @@ final class FetchPolicyReport {
                         + " block requires against its filter one at a time (a cost that grows with the square of a"
                         + " block's elements: at mainnet size tens of CPU seconds per 10-address wallet sync), so"
                         + " block size and grid are what fit the machine's time box.",
-                "One wallet model (experiment 5's, with address reuse); a wallet that never reuses addresses is"
-                        + " not simulated here.",
+                "One wallet model synced (experiment 5's, with address reuse); a wallet that never reuses"
+                        + " addresses is not synced here (the change-linking check above builds it on the same shape"
+                        + " and seeds, without syncs or filter false positives).",
                 "Change linking meets only what the chain holds: the wallets here reuse addresses (change goes"
                         + " back to the first input's script or not to the wallet), so on their transactions the"
                         + " heuristic can only draw false links; payments to a wallet are outputs of no transaction,"
