@@ -110,10 +110,7 @@ public final class FetchPolicyExperiment {
     /** The Tor settings, at the largest k only (a random peer per block needs peers to choose from). */
     static final List<String> TOR_SPECS = List.of("tor");
 
-    /**
-     * The block-by-block settings: no policy and the default at one source, the default at the largest k, against the
-     * same adversaries.
-     */
+    /** The block-by-block settings, at one source: no policy and the default, against the same adversaries. */
     static final List<String> INCREMENTAL_SPECS = List.of(INCREMENTAL + "none", INCREMENTAL + FetchPolicy.DEFAULT_SPEC);
 
     private static List<String> withDefault(List<String> grid) {
@@ -141,12 +138,8 @@ public final class FetchPolicyExperiment {
         for (String s : TOR_SPECS) {
             out.add(new Setting(SOURCES[SOURCES.length - 1], s));
         }
-        for (int k : SOURCES) {
-            for (String s : INCREMENTAL_SPECS) {
-                if (k == 1 || s.endsWith(FetchPolicy.DEFAULT_SPEC)) {
-                    out.add(new Setting(k, s));
-                }
-            }
+        for (String s : INCREMENTAL_SPECS) {
+            out.add(new Setting(1, s));
         }
         return out;
     }
@@ -167,7 +160,7 @@ public final class FetchPolicyExperiment {
                 ? ProfileShapedChain.Shape.mainnet(120, new int[] {1, 10}, new int[] {4, 2}, 250)
                         .withTxPerBlock(150)
                         .withPriorOutputs(200_000)
-                : ProfileShapedChain.Shape.mainnet(300, new int[] {1, 10}, new int[] {5, 4}, 250);
+                : ProfileShapedChain.Shape.mainnet(300, new int[] {1, 10}, new int[] {4, 4}, 250);
     }
 
     /** Chain seeds: each a different chain (and wallets); intervals carry the variance between them. */
@@ -206,7 +199,12 @@ public final class FetchPolicyExperiment {
 
     /** Runs every (wallet, setting) of one chain on {@code threads} threads; raw rows in wallet then setting order. */
     static List<Object[]> measure(
-            FetchPolicyRun.World world, int chainIndex, List<Setting> settings, int threads, Progress progress) {
+            FetchPolicyRun.World world,
+            ChangeLinks changes,
+            int chainIndex,
+            List<Setting> settings,
+            int threads,
+            Progress progress) {
         MainnetLikeChain chain = world.chain();
         Path tmp;
         try {
@@ -228,11 +226,12 @@ public final class FetchPolicyExperiment {
         List<RuntimeException> failures = new ArrayList<>();
         Runnable worker = () -> {
             DownloadAdversary adv = new DownloadAdversary(chain.occ);
+            ChangeAdversary change = new ChangeAdversary(chain.occ, changes);
             try {
                 for (int i = next.getAndIncrement(); i < units.size(); i = next.getAndIncrement()) {
                     int[] u = units.get(i);
                     MainnetLikeChain.Wallet w = chain.wallets().get(u[0]);
-                    rows[u[0]][u[1]] = row(world, adv, chainIndex, w, settings.get(u[1]), tmp);
+                    rows[u[0]][u[1]] = row(world, adv, change, chainIndex, w, settings.get(u[1]), tmp);
                     if (progress != null) {
                         progress.add(1);
                     }
@@ -273,6 +272,7 @@ public final class FetchPolicyExperiment {
     static Object[] row(
             FetchPolicyRun.World world,
             DownloadAdversary adv,
+            ChangeAdversary change,
             int chainIndex,
             MainnetLikeChain.Wallet w,
             Setting s,
@@ -282,7 +282,7 @@ public final class FetchPolicyExperiment {
             throw new IllegalStateException(
                     "wallet " + w.index() + " under " + s + " did not download every block paying it");
         }
-        FetchPolicyAdversaries.Outcome o = FetchPolicyAdversaries.attack(adv, world.blockSizes(), w, s, run);
+        FetchPolicyAdversaries.Outcome o = FetchPolicyAdversaries.attack(adv, change, world.blockSizes(), w, s, run);
         int range = world.chain().blocks() - w.birth();
         List<Object> row = new ArrayList<>(List.of(
                 w.index(),
@@ -340,6 +340,7 @@ public final class FetchPolicyExperiment {
         double rawBytes = 0;
         int wallets = 0;
         Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
+        Csv change = new Csv(ChangeLinkingCheck.HEADER);
         for (int c : chains) {
             long t0 = System.nanoTime();
             long chainSeed = lab.seed("exp8/chain", c);
@@ -359,8 +360,12 @@ public final class FetchPolicyExperiment {
                 bip37.row(c, w, (int) b37.get(w)[0], b37.get(w)[1], b37.get(w)[2]);
             }
             long t1 = System.nanoTime();
+            change.row(ChangeLinkingCheck.row(c, ProfileShapedChain.WalletModel.REUSE, built));
+            change.row(ChangeLinkingCheck.row(
+                    c, ProfileShapedChain.WalletModel.NO_REUSE, ChangeLinkingCheck.noReuse(shape, chainSeed)));
             List<Object[]> rows = measure(
                     world,
+                    built.changes(),
                     c,
                     settings,
                     lab.threads(),
@@ -384,8 +389,12 @@ public final class FetchPolicyExperiment {
                 lab.threads());
         setup.write(dir.resolve("exp8_setup.csv"));
         bip37.write(dir.resolve("exp8_bip37_raw.csv"));
-        report(lab, dir, shape, setup, settings, raw, bip37);
+        change.write(dir.resolve(CHANGE_FILE));
+        report(lab, dir, shape, setup, settings, raw, bip37, change);
     }
+
+    /** Per chain and wallet model: the one-time-change heuristic against ground truth ({@link ChangeLinkingCheck}). */
+    static final String CHANGE_FILE = "exp8_change_links.csv";
 
     /** Per wallet size: wallets, mean P_h(1) and mean posterior entropy of today's HD BIP 37 wallet, from its raw rows. */
     static Csv bip37Summary(ProfileShapedChain.Shape shape, Csv raw) {
@@ -413,11 +422,13 @@ public final class FetchPolicyExperiment {
         Path dir = lab.dir(DIR);
         Csv raw = new Csv(header().toArray(String[]::new));
         Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
+        Csv change = new Csv(ChangeLinkingCheck.HEADER);
         List<FetchPolicySummary.Setup> setups = new ArrayList<>();
         for (Path part : parts) {
             Path d = part.resolve(DIR);
             FetchPolicySummary.read(d.resolve("exp8_raw.csv")).rows().forEach(r -> raw.row(r.toArray()));
             FetchPolicySummary.read(d.resolve("exp8_bip37_raw.csv")).rows().forEach(r -> bip37.row(r.toArray()));
+            FetchPolicySummary.read(d.resolve(CHANGE_FILE)).rows().forEach(r -> change.row(r.toArray()));
             setups.add(FetchPolicySummary.Setup.read(d.resolve("exp8_setup.csv")));
         }
         FetchPolicySummary.Setup first = setups.get(0);
@@ -448,7 +459,8 @@ public final class FetchPolicyExperiment {
         raw.write(dir.resolve("exp8_raw.csv"));
         bip37.write(dir.resolve("exp8_bip37_raw.csv"));
         setup.write(dir.resolve("exp8_setup.csv"));
-        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37);
+        change.write(dir.resolve(CHANGE_FILE));
+        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37, change);
     }
 
     /** Summary, plots and report from the raw rows. */
@@ -459,18 +471,19 @@ public final class FetchPolicyExperiment {
             FetchPolicySummary.Setup setup,
             List<Setting> settings,
             Csv raw,
-            Csv bip37Raw) {
+            Csv bip37Raw,
+            Csv change) {
         Csv summary = FetchPolicySummary.summarise(lab, raw);
         summary.write(dir.resolve("exp8_summary.csv"));
         Csv bip37 = bip37Summary(shape, bip37Raw);
         bip37.write(dir.resolve("exp8_bip37.csv"));
         List<String> plots = FetchPolicyPlots.plots(dir, shape.walletSizes(), summary);
-        FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, bip37, plots);
+        FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, bip37, change, plots);
     }
 
     /**
-     * Rewrites summary, plots and report from the {@code exp8_raw.csv}, {@code exp8_setup.csv} and
-     * {@code exp8_bip37_raw.csv} in the output
+     * Rewrites summary, plots and report from the {@code exp8_raw.csv}, {@code exp8_setup.csv},
+     * {@code exp8_bip37_raw.csv} and {@link #CHANGE_FILE} in the output
      * directory without re-running the syncs (the raw rows do not depend on which policy is the default).
      */
     public static void rerender(Lab lab) {
@@ -478,7 +491,8 @@ public final class FetchPolicyExperiment {
         Csv raw = FetchPolicySummary.read(dir.resolve("exp8_raw.csv"));
         FetchPolicySummary.Setup setup = FetchPolicySummary.Setup.read(dir.resolve("exp8_setup.csv"));
         Csv bip37 = FetchPolicySummary.read(dir.resolve("exp8_bip37_raw.csv"));
-        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37);
+        Csv change = FetchPolicySummary.read(dir.resolve(CHANGE_FILE));
+        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37, change);
     }
 
     /** Groups of raw rows by a key, in first-seen order. */
