@@ -35,7 +35,10 @@ class SyncCommand extends NetworkOptions implements Callable<Integer> {
                     + " (random request order) and jitter=MS (random pause before each block request)."
                     + " Default: ${DEFAULT-VALUE}, measured by the privacy lab's experiment 8; what it does and does"
                     + " not protect against, per adversary: privacy-lab/results/exp8-fetch-policy/report.md, section"
-                    + " 'What the default leaks, per adversary'. spread needs several --server/--peer/--export and"
+                    + " 'What the default leaks, per adversary' (every sync, block by block too). Decoys hide the"
+                    + " wallet's blocks among others only from an adversary that does not know the decoy rules: one"
+                    + " that does names a wallet script seen in more downloaded blocks than a decoy may be in ("
+                    + FetchPolicy.DECOY_MAX_BLOCKS + "). spread needs several --server/--peer/--export and"
                     + " gives nothing against a network observer, which sees the requests to every source; BIP 324"
                     + " encryption hides a block's name but not its size, which names most blocks.",
             defaultValue = FetchPolicy.DEFAULT_SPEC)

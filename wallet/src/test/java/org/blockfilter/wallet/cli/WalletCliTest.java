@@ -148,6 +148,10 @@ class WalletCliTest {
         // what the default does not protect against, and where the per-adversary figures are
         assertTrue(usage.contains("section 'What the default leaks, per adversary'"), usage);
         assertTrue(usage.contains("gives nothing against a network observer"), usage);
+        assertTrue(
+                usage.contains("names a wallet script seen in more downloaded blocks than a decoy may be in ("
+                        + org.blockfilter.wallet.sync.FetchPolicy.DECOY_MAX_BLOCKS + ")"),
+                usage);
         assertTrue(usage.contains("clusters=K (0.." + org.blockfilter.wallet.sync.FetchPolicy.MAX_CLUSTERS), usage);
     }
 
