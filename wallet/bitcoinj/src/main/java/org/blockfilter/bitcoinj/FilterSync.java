@@ -109,17 +109,19 @@ public final class FilterSync implements AutoCloseable {
      * away the wallet's addresses as in BIP 37 sync (the privacy lab's experiments 1 and 4 measure how few false
      * positives hide them at bitcoinj's rate), and every transaction it relays and the wallet then fetches is one
      * of the wallet's. That is most of what compact filters protect, for as long as the link is open. A
-     * trusted node of your own as the only peer removes the cost; Tor hides the wallet's IP address from the
-     * peer but not which addresses and transactions are the wallet's. Mempool contents from a peer are not
+     * trusted node of your own as the only peer removes the cost; Tor would hide the wallet's IP address from
+     * the peer but not which addresses and transactions are the wallet's (the link has no proxy setting: it
+     * connects directly). Mempool contents from a peer are not
      * verified: a peer can withhold or invent unconfirmed transactions, which bitcoinj shows as pending and
      * which only a block confirms.
      *
      * @param mempoolPeers           peers for the BIP 37 mempool link (BIP 37 nodes, e.g. Bitcoin Core with
      *     {@code -peerbloomfilters} or btcd); empty for none, the default
      * @param bloomFalsePositiveRate the Bloom filter's false-positive rate, in (0, 1); bitcoinj's own default
-     *     ({@link PeerGroup#DEFAULT_BLOOM_FILTER_FP_RATE}, 0.00001) unless changed: within the rates bitcoinj
-     *     offers a higher one buys little privacy (the privacy lab's experiment 1) and costs every false-positive
-     *     mempool transaction in bandwidth
+     *     ({@link PeerGroup#DEFAULT_BLOOM_FILTER_FP_RATE}, 0.00001) unless changed, the filter bitcoinj's own BIP
+     *     37 sync sends. A higher rate puts more strangers' addresses beside the wallet's (the privacy lab's
+     *     experiment 1), costs the bandwidth of every false-positive mempool transaction, and does not hide an
+     *     address that has spent (its public key and hash must both match: experiments 3 and 4)
      */
     public record Options(List<InetSocketAddress> mempoolPeers, double bloomFalsePositiveRate) {
         /** Compact filters only: no mempool link; bitcoinj's default Bloom false-positive rate if one is added. */
