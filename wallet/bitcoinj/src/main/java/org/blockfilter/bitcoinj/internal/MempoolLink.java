@@ -22,8 +22,9 @@ import org.bitcoinj.wallet.Wallet;
  * announces 70013 yet sends BIP 155's {@code sendaddrv2}, which btcd accepts only from 70016 and answers by
  * disconnecting.
  *
- * <p>Must be created on a thread whose bitcoinj {@code Context} is the wallet's: the peers' threads inherit it, and
- * bitcoinj keeps transaction confidence per context. Thread-safe as {@code PeerGroup} is.
+ * <p>Create it on the thread that feeds the wallet's chain: the peers' threads inherit that thread's bitcoinj {@code
+ * Context}, whose confidence table records which peers announced a transaction. Thread-safe as {@code PeerGroup}
+ * is.
  */
 public final class MempoolLink implements AutoCloseable {
     /** BIP 155's sendaddrv2 is accepted by btcd from this protocol version (BIP 339's, wtxidrelay) on. */
