@@ -108,7 +108,10 @@ public final class FilterSync implements AutoCloseable {
      * <p><b>Its privacy cost.</b> Each mempool peer learns what a BIP 37 sync tells it: the Bloom filter gives
      * away the wallet's addresses as in BIP 37 sync (the privacy lab's experiments 1 and 4 measure how few false
      * positives hide them at bitcoinj's rate), and every transaction it relays and the wallet then fetches is one
-     * of the wallet's. That is most of what compact filters protect, for as long as the link is open. A
+     * of the wallet's. That is most of what compact filters protect, for as long as the link is open. As in
+     * bitcoinj's own sync, {@code PeerGroup.addWallet} makes the link the wallet's transaction broadcaster: its
+     * pending transactions are sent to the peers when the link starts, and {@code Wallet.sendCoins} sends
+     * through it, so the peers also see the wallet's own payments come from its connection. A
      * trusted node of your own as the only peer removes the cost; Tor would hide the wallet's IP address from
      * the peer but not which addresses and transactions are the wallet's (the link has no proxy setting: it
      * connects directly). Mempool contents from a peer are not

@@ -14,7 +14,8 @@ import org.bitcoinj.wallet.Wallet;
  * the compact-filter scan alone. What it does is bitcoinj's: {@link PeerGroup#addWallet} builds the Bloom filter
  * from the wallet's keys and scripts at the given false-positive rate, sends {@code filterload} and {@code mempool}
  * to each peer on connect and again when the wallet adds keys or scripts (its look-ahead moves), requests announced
- * transactions with {@code getdata} and hands the relevant ones to {@code Wallet.receivePending}.
+ * transactions with {@code getdata} and hands the relevant ones to {@code Wallet.receivePending}; it also becomes the
+ * wallet's transaction broadcaster (bitcoinj then sends the wallet's pending transactions to the peers).
  *
  * <p>Two settings differ from a {@code PeerGroup} left alone: it connects only to the given peers (no localhost
  * probe, no discovery), and its version message asks peers not to relay transactions before the filter arrives
