@@ -281,7 +281,10 @@ public final class FilterSync implements AutoCloseable {
      */
     public Report sync(List<? extends ChainSource> sources, FetchPolicy policy, SyncProgress.Listener listener) {
         Context.getOrCreate();
-        SyncEngine engine = new SyncEngine(target, sources, listener, policy);
+        SyncEngine engine = new SyncEngine(
+                target,
+                sources,
+                SyncEngine.Options.defaults().withListener(listener).withFetchPolicy(policy));
         engine.syncChains();
         int from = meetingHeight() + 1;
         int tip = target.filterHeaders().tipHeight();
