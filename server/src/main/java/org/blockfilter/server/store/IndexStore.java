@@ -10,6 +10,7 @@ import static org.blockfilter.server.store.RecordCodec.outpointKey;
 import static org.blockfilter.server.store.RecordCodec.tipValue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -265,6 +266,16 @@ public final class IndexStore implements AutoCloseable {
     /** {@link #block}'s record undecoded, for serving its filter without copying it. */
     public Optional<BlockRecord> blockRecord(Sha256Hash hash) {
         return read(() -> Optional.ofNullable(db.get(blocks, hash.serialize())).map(v -> new BlockRecord(hash, v)));
+    }
+
+    /**
+     * {@link #blockRecord(Sha256Hash)} read straight into {@code buffer} (direct; its first 32
+     * remaining bytes take the key, the record follows), so a filter is served from there with no
+     * copy on the heap; the record is valid while those bytes are. One that does not fit is read
+     * onto the heap, as {@link #blockRecord(Sha256Hash)} reads it.
+     */
+    public Optional<BlockRecord> blockRecord(Sha256Hash hash, ByteBuffer buffer) {
+        return read(() -> RecordReads.blockRecord(db, blocks, database.servingRead, hash, buffer));
     }
 
     /** The best-chain block hash at {@code height}, as indexed. */
