@@ -327,7 +327,7 @@ public final class IndexStore implements AutoCloseable {
         try {
             ensureOpen();
             snapshot = snapshot();
-            options = readOptions(snapshot);
+            options = readOptions(snapshot).setFillCache(false);
             OptionalInt stop = BestChainRange.stopHeight(db, blocks, heights, options, startHeight, stopHash);
             if (stop.isEmpty()) {
                 return Optional.empty();

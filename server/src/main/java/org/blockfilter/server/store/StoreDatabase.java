@@ -88,7 +88,7 @@ final class StoreDatabase implements AutoCloseable {
         }
         this.syncWrite = track(new WriteOptions().setSync(true));
         this.asyncWrite = track(new WriteOptions().setSync(false));
-        this.servingRead = track(new ReadOptions());
+        this.servingRead = track(new ReadOptions().setFillCache(false));
     }
 
     /**
