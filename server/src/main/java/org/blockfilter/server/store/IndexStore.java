@@ -268,12 +268,7 @@ public final class IndexStore implements AutoCloseable {
         return read(() -> Optional.ofNullable(db.get(blocks, hash.serialize())).map(v -> new BlockRecord(hash, v)));
     }
 
-    /**
-     * {@link #blockRecord(Sha256Hash)} read straight into {@code buffer} (direct; its first 32
-     * remaining bytes take the key, the record follows), so a filter is served from there with no
-     * copy on the heap; the record is valid while those bytes are. One that does not fit is read
-     * onto the heap, as {@link #blockRecord(Sha256Hash)} reads it.
-     */
+    /** {@link #blockRecord(Sha256Hash)} read into {@code buffer} where it fits ({@link RecordReads}). */
     public Optional<BlockRecord> blockRecord(Sha256Hash hash, ByteBuffer buffer) {
         return read(() -> RecordReads.blockRecord(db, blocks, database.servingRead, hash, buffer));
     }

@@ -19,6 +19,11 @@ final class RecordReads {
 
     private RecordReads() {}
 
+    /**
+     * The record of {@code hash} read straight into {@code buffer} (direct; its first 32 remaining
+     * bytes take the key, the record follows), valid while those bytes are; one that does not fit,
+     * or a heap buffer, is read onto the heap. Empty if the block is not indexed.
+     */
     static Optional<BlockRecord> blockRecord(
             RocksDB db, ColumnFamilyHandle blocks, ReadOptions options, Sha256Hash hash, ByteBuffer buffer)
             throws RocksDBException {
