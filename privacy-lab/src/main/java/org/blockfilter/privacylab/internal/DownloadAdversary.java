@@ -185,7 +185,7 @@ public final class DownloadAdversary {
     }
 
     /** Blocks {@code list[lo..hi)} (ascending) at or after {@code from}, counting only visible ones when given. */
-    private static int count(int[] list, int lo, int hi, int from, boolean[] visible) {
+    static int count(int[] list, int lo, int hi, int from, boolean[] visible) {
         if (visible == null) {
             return Occurrences.countFrom(list, lo, hi, from);
         }
@@ -199,7 +199,7 @@ public final class DownloadAdversary {
     }
 
     /** Candidates grouped by their (observed, in-range) block counts and whether they cannot be decoys. */
-    private static final class Tally {
+    static final class Tally {
         private final Map<Long, long[]> byPattern = new HashMap<>();
 
         void add(int o, int t, int real, int fake) {

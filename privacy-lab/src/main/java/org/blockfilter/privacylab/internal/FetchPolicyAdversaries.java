@@ -20,6 +20,9 @@ import org.blockfilter.wallet.sync.FetchPolicy;
  *   <li>a BIP 324 observer: sees only each message's byte count, so it knows a downloaded block only when no other
  *   block of the synced range has its size; then policy-aware on what it recovered, counting each candidate's blocks
  *   over the blocks it can tell (a wallet's block it cannot tell says nothing);</li>
+ *   <li>change detection on top of common-input clustering ({@link ChangeAdversary}: the one-time-change heuristic's
+ *   links in the observed blocks join clusters) for source 0 over 2 sessions, blind and policy-aware, and for the
+ *   network observer (policy-aware);</li>
  *   <li>the maximum over all of them, per wallet.</li>
  * </ul>
  *
@@ -48,6 +51,9 @@ final class FetchPolicyAdversaries {
             "network observer (v1): tx graph",
             "BIP 324 sizes: co-occurrence",
             "BIP 324 sizes: tx graph",
+            "change linking + 2 sessions",
+            "policy-aware change linking + 2 sessions",
+            "network observer (v1): change linking",
             "max over adversaries");
 
     static final int MAX = NAMES.size() - 1;
@@ -91,6 +97,7 @@ final class FetchPolicyAdversaries {
 
     static Outcome attack(
             DownloadAdversary adv,
+            ChangeAdversary change,
             int[] blockSizes,
             MainnetLikeChain.Wallet w,
             FetchPolicyExperiment.Setting s,
@@ -146,6 +153,11 @@ final class FetchPolicyAdversaries {
         r[11] = net.graph();
         r[12] = bip324.cooccurrence();
         r[13] = bip324.graph();
+        r[14] = change.rank(both, from, lo, hi, pw1Both, Integer.MAX_VALUE, Integer.MAX_VALUE, null);
+        r[15] = change.rank(both, from, lo, hi, pw1Both, th[0], th[1], null);
+        r[16] = tor
+                ? change.rank(sized, from, lo, hi, 1.0, th[0], th[1], exact)
+                : change.rank(every, from, lo, hi, 1.0, th[0], th[1], null);
         double[] ph = new double[NAMES.size()];
         double[] bits = new double[NAMES.size()];
         int best = 0;

@@ -160,7 +160,12 @@ public final class FetchPolicyExperiment {
 
     /** Runs every (wallet, setting) of one chain on {@code threads} threads; raw rows in wallet then setting order. */
     static List<Object[]> measure(
-            FetchPolicyRun.World world, int chainIndex, List<Setting> settings, int threads, Progress progress) {
+            FetchPolicyRun.World world,
+            ChangeLinks changes,
+            int chainIndex,
+            List<Setting> settings,
+            int threads,
+            Progress progress) {
         MainnetLikeChain chain = world.chain();
         Path tmp;
         try {
@@ -182,11 +187,12 @@ public final class FetchPolicyExperiment {
         List<RuntimeException> failures = new ArrayList<>();
         Runnable worker = () -> {
             DownloadAdversary adv = new DownloadAdversary(chain.occ);
+            ChangeAdversary change = new ChangeAdversary(chain.occ, changes);
             try {
                 for (int i = next.getAndIncrement(); i < units.size(); i = next.getAndIncrement()) {
                     int[] u = units.get(i);
                     MainnetLikeChain.Wallet w = chain.wallets().get(u[0]);
-                    rows[u[0]][u[1]] = row(world, adv, chainIndex, w, settings.get(u[1]), tmp);
+                    rows[u[0]][u[1]] = row(world, adv, change, chainIndex, w, settings.get(u[1]), tmp);
                     if (progress != null) {
                         progress.add(1);
                     }
@@ -227,6 +233,7 @@ public final class FetchPolicyExperiment {
     static Object[] row(
             FetchPolicyRun.World world,
             DownloadAdversary adv,
+            ChangeAdversary change,
             int chainIndex,
             MainnetLikeChain.Wallet w,
             Setting s,
@@ -236,7 +243,7 @@ public final class FetchPolicyExperiment {
             throw new IllegalStateException(
                     "wallet " + w.index() + " under " + s + " did not download every block paying it");
         }
-        FetchPolicyAdversaries.Outcome o = FetchPolicyAdversaries.attack(adv, world.blockSizes(), w, s, run);
+        FetchPolicyAdversaries.Outcome o = FetchPolicyAdversaries.attack(adv, change, world.blockSizes(), w, s, run);
         int range = world.chain().blocks() - w.birth();
         List<Object> row = new ArrayList<>(List.of(
                 w.index(),
@@ -294,6 +301,7 @@ public final class FetchPolicyExperiment {
         double rawBytes = 0;
         int wallets = 0;
         Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
+        Csv change = new Csv(ChangeLinkingCheck.HEADER);
         for (int c : chains) {
             long t0 = System.nanoTime();
             long chainSeed = lab.seed("exp8/chain", c);
@@ -313,8 +321,12 @@ public final class FetchPolicyExperiment {
                 bip37.row(c, w, (int) b37.get(w)[0], b37.get(w)[1], b37.get(w)[2]);
             }
             long t1 = System.nanoTime();
+            change.row(ChangeLinkingCheck.row(c, ProfileShapedChain.WalletModel.REUSE, built));
+            change.row(ChangeLinkingCheck.row(
+                    c, ProfileShapedChain.WalletModel.NO_REUSE, ChangeLinkingCheck.noReuse(shape, chainSeed)));
             List<Object[]> rows = measure(
                     world,
+                    built.changes(),
                     c,
                     settings,
                     lab.threads(),
@@ -338,8 +350,12 @@ public final class FetchPolicyExperiment {
                 lab.threads());
         setup.write(dir.resolve("exp8_setup.csv"));
         bip37.write(dir.resolve("exp8_bip37_raw.csv"));
-        report(lab, dir, shape, setup, settings, raw, bip37);
+        change.write(dir.resolve(CHANGE_FILE));
+        report(lab, dir, shape, setup, settings, raw, bip37, change);
     }
+
+    /** Per chain and wallet model: the one-time-change heuristic against ground truth ({@link ChangeLinkingCheck}). */
+    static final String CHANGE_FILE = "exp8_change_links.csv";
 
     /** Per wallet size: wallets, mean P_h(1) and mean posterior entropy of today's HD BIP 37 wallet, from its raw rows. */
     static Csv bip37Summary(ProfileShapedChain.Shape shape, Csv raw) {
@@ -367,11 +383,13 @@ public final class FetchPolicyExperiment {
         Path dir = lab.dir(DIR);
         Csv raw = new Csv(header().toArray(String[]::new));
         Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
+        Csv change = new Csv(ChangeLinkingCheck.HEADER);
         List<FetchPolicySummary.Setup> setups = new ArrayList<>();
         for (Path part : parts) {
             Path d = part.resolve(DIR);
             FetchPolicySummary.read(d.resolve("exp8_raw.csv")).rows().forEach(r -> raw.row(r.toArray()));
             FetchPolicySummary.read(d.resolve("exp8_bip37_raw.csv")).rows().forEach(r -> bip37.row(r.toArray()));
+            FetchPolicySummary.read(d.resolve(CHANGE_FILE)).rows().forEach(r -> change.row(r.toArray()));
             setups.add(FetchPolicySummary.Setup.read(d.resolve("exp8_setup.csv")));
         }
         FetchPolicySummary.Setup first = setups.get(0);
@@ -402,7 +420,8 @@ public final class FetchPolicyExperiment {
         raw.write(dir.resolve("exp8_raw.csv"));
         bip37.write(dir.resolve("exp8_bip37_raw.csv"));
         setup.write(dir.resolve("exp8_setup.csv"));
-        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37);
+        change.write(dir.resolve(CHANGE_FILE));
+        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37, change);
     }
 
     /** Summary, plots and report from the raw rows. */
@@ -413,18 +432,19 @@ public final class FetchPolicyExperiment {
             FetchPolicySummary.Setup setup,
             List<Setting> settings,
             Csv raw,
-            Csv bip37Raw) {
+            Csv bip37Raw,
+            Csv change) {
         Csv summary = FetchPolicySummary.summarise(lab, raw);
         summary.write(dir.resolve("exp8_summary.csv"));
         Csv bip37 = bip37Summary(shape, bip37Raw);
         bip37.write(dir.resolve("exp8_bip37.csv"));
         List<String> plots = FetchPolicyPlots.plots(dir, shape.walletSizes(), summary);
-        FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, bip37, plots);
+        FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, bip37, change, plots);
     }
 
     /**
-     * Rewrites summary, plots and report from the {@code exp8_raw.csv}, {@code exp8_setup.csv} and
-     * {@code exp8_bip37_raw.csv} in the output
+     * Rewrites summary, plots and report from the {@code exp8_raw.csv}, {@code exp8_setup.csv},
+     * {@code exp8_bip37_raw.csv} and {@link #CHANGE_FILE} in the output
      * directory without re-running the syncs (the raw rows do not depend on which policy is the default).
      */
     public static void rerender(Lab lab) {
@@ -432,7 +452,8 @@ public final class FetchPolicyExperiment {
         Csv raw = FetchPolicySummary.read(dir.resolve("exp8_raw.csv"));
         FetchPolicySummary.Setup setup = FetchPolicySummary.Setup.read(dir.resolve("exp8_setup.csv"));
         Csv bip37 = FetchPolicySummary.read(dir.resolve("exp8_bip37_raw.csv"));
-        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37);
+        Csv change = FetchPolicySummary.read(dir.resolve(CHANGE_FILE));
+        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37, change);
     }
 
     /** Groups of raw rows by a key, in first-seen order. */

@@ -149,8 +149,8 @@ final class ProfileShapedChain {
     /** Counts gathered while building, for the report. */
     record Stats(long txs, long inputs, long outputs, long priorSpends, long walletTxs, long walletChangeToSelf) {}
 
-    /** The chain and its build counts. */
-    record Built(MainnetLikeChain chain, Stats stats) {}
+    /** The chain, its build counts and the change links the one-time-change heuristic draws in it. */
+    record Built(MainnetLikeChain chain, Stats stats, ChangeLinks changes) {}
 
     /** A growable int list. */
     private static final class Ints {
@@ -220,6 +220,17 @@ final class ProfileShapedChain {
         final Ints nextChange = new Ints();
 
         final Ints scriptsEnd = new Ints();
+        /** Scripts that appeared in the chain so far (the one-time-change heuristic's "seen before"). */
+        final BitSet seen = new BitSet();
+        /** Change links so far: per block the first link, then (input, change, correct) per link. */
+        final Ints linkStart = new Ints();
+
+        final Ints linkInput = new Ints();
+        final Ints linkChange = new Ints();
+        final Ints linkCorrect = new Ints();
+        long heuristicTxs;
+        long walletLinks;
+        long walletFreshChange;
         int next;
         long txs;
         long inputs;
@@ -297,13 +308,16 @@ final class ProfileShapedChain {
                 blockStartPos = prior + outScript.n;
                 int youngFrom = recentStarts[b % MainnetStatistics.YOUNG_BLOCKS];
                 recentStarts[b % MainnetStatistics.YOUNG_BLOCKS] = blockStartPos;
+                linkStart.add(linkInput.n);
                 int target = MainnetStatistics.txPerBlock(u, shape.txPerBlock());
                 for (int i = 1; i < target; i++) {
                     backgroundTx(youngFrom);
                 }
+                seen.set(next);
                 addOutput(next++, -1); // coinbase
                 txs++;
                 for (int i = 0; i < paidAt[b].n; i += 2) {
+                    seen.set(paidAt[b].a[i + 1]);
                     addOutput(paidAt[b].a[i + 1], paidAt[b].a[i]);
                 }
                 paidAt[b] = null;
@@ -335,7 +349,47 @@ final class ProfileShapedChain {
                     withFilters ? MainnetLikeChain.filters(occ, seed, progress) : null,
                     List.copyOf(wallets),
                     walletMulti);
-            return new Built(chain, new Stats(txs, inputs, outputs, priorSpends, walletTxs, walletChange));
+            linkStart.add(linkInput.n);
+            boolean[] correct = new boolean[linkCorrect.n];
+            long right = 0;
+            for (int i = 0; i < correct.length; i++) {
+                correct[i] = linkCorrect.a[i] != 0;
+                right += linkCorrect.a[i];
+            }
+            ChangeLinks changes = new ChangeLinks(
+                    Arrays.copyOf(linkStart.a, linkStart.n),
+                    Arrays.copyOf(linkInput.a, linkInput.n),
+                    Arrays.copyOf(linkChange.a, linkChange.n),
+                    correct,
+                    new ChangeLinks.Truth(heuristicTxs, linkInput.n, right, walletLinks, walletFreshChange));
+            return new Built(chain, new Stats(txs, inputs, outputs, priorSpends, walletTxs, walletChange), changes);
+        }
+
+        /**
+         * Applies the one-time-change heuristic to a transaction as the chain emits it ({@code change}: the script of
+         * its real change output, -1 when it has none the heuristic could find), records the link, and marks its
+         * scripts seen.
+         */
+        private void heuristic(Ints ins, Ints outs, int change, boolean wallet) {
+            heuristicTxs++;
+            for (int i = 0; i < ins.n; i++) {
+                seen.set(ins.a[i]);
+            }
+            int named = ChangeAdversary.oneTimeChange(ins.a, ins.n, outs.a, outs.n, seen);
+            if (wallet && change >= 0) {
+                walletFreshChange++;
+            }
+            if (named >= 0) {
+                linkInput.add(ins.a[0]);
+                linkChange.add(named);
+                linkCorrect.add(named == change ? 1 : 0);
+                if (wallet) {
+                    walletLinks++;
+                }
+            }
+            for (int i = 0; i < outs.n; i++) {
+                seen.set(outs.a[i]);
+            }
         }
 
         private void addOutput(int script, int wallet) {
@@ -391,6 +445,7 @@ final class ProfileShapedChain {
             int nOut = MainnetStatistics.outputsPerTx(u);
             int first = -1;
             int clusterHead = -1;
+            Ints ins = new Ints();
             for (int k = 0; k < nIn; ) {
                 int pos = drawSpend(youngFrom);
                 if (walletOutput.get(pos)) {
@@ -399,6 +454,7 @@ final class ProfileShapedChain {
                 }
                 int s = scriptAt(pos);
                 block.add(s);
+                ins.add(s);
                 inputs++;
                 if (first < 0) {
                     first = s;
@@ -415,9 +471,14 @@ final class ProfileShapedChain {
                 k++;
             }
             boolean changeToSelf = nOut >= 2 && rnd.nextDouble() < shape.changeToSelfShare();
+            Ints outs = new Ints();
             for (int o = 0; o < nOut; o++) {
-                addOutput(changeToSelf && o == nOut - 1 ? first : payee(), -1);
+                int s = changeToSelf && o == nOut - 1 ? first : payee();
+                outs.add(s);
+                addOutput(s, -1);
             }
+            // Change back to an input's script is not one-time change; a payee is never change in this model.
+            heuristic(ins, outs, -1, false);
             txs++;
         }
 
@@ -440,9 +501,11 @@ final class ProfileShapedChain {
                 }
             }
             int first = outScript.a[pos - prior];
+            Ints ins = new Ints();
             for (int p : in) {
                 int s = outScript.a[p - prior];
                 block.add(s);
+                ins.add(s);
                 inputs++;
                 if (s != first) {
                     unionA.add(first);
@@ -454,14 +517,22 @@ final class ProfileShapedChain {
             }
             int nOut = MainnetStatistics.outputsPerTx(u);
             boolean changeToSelf = nOut >= 2 && rnd.nextDouble() < shape.changeToSelfShare();
+            Ints outs = new Ints();
+            int fresh = -1;
             for (int o = 0; o < nOut; o++) {
                 if (changeToSelf && o == nOut - 1) {
-                    addOutput(nextChange.a[w] < 0 ? first : freshChange(w), w);
+                    int s = nextChange.a[w] < 0 ? first : freshChange(w);
+                    fresh = s == first ? -1 : s;
+                    outs.add(s);
+                    addOutput(s, w);
                     walletChange++;
                 } else {
-                    addOutput(payee(), -1);
+                    int s = payee();
+                    outs.add(s);
+                    addOutput(s, -1);
                 }
             }
+            heuristic(ins, outs, fresh, true);
             walletTxs++;
             txs++;
         }

@@ -46,6 +46,12 @@ class FetchPolicyExperimentTest {
         world = FetchPolicyRun.world(chain, lab, 0, null);
     }
 
+    /** The hand-written chain has no transactions, so no change links: change linking is the transaction graph. */
+    private static ChangeAdversary noChange() {
+        return new ChangeAdversary(
+                world.chain().occ, ChangeLinks.none(world.chain().blocks()));
+    }
+
     private MainnetLikeChain.Wallet wallet() {
         return world.chain().wallets().get(0);
     }
@@ -68,8 +74,8 @@ class FetchPolicyExperimentTest {
         assertArrayEquals(
                 new boolean[] {false, true, false, true, true, false},
                 FetchPolicyAdversaries.knownBySize(sizes, 0, false));
-        FetchPolicyAdversaries.Outcome o =
-                FetchPolicyAdversaries.attack(new DownloadAdversary(world.chain().occ), sizes, wallet(), none, run);
+        FetchPolicyAdversaries.Outcome o = FetchPolicyAdversaries.attack(
+                new DownloadAdversary(world.chain().occ), noChange(), sizes, wallet(), none, run);
         assertEquals(FetchPolicyAdversaries.NAMES.size(), o.ph1().length);
         assertEquals(1.0 / 6, o.ph1()[0], 1e-12, "uniform");
         assertEquals(Math.log(6) / Math.log(2), o.bits()[0], 1e-9, "uniform over 6");
@@ -94,7 +100,7 @@ class FetchPolicyExperimentTest {
         }
         assertEquals(3, served, "each block from exactly one peer");
         FetchPolicyAdversaries.Outcome o = FetchPolicyAdversaries.attack(
-                new DownloadAdversary(world.chain().occ), world.blockSizes(), wallet(), tor, run);
+                new DownloadAdversary(world.chain().occ), noChange(), world.blockSizes(), wallet(), tor, run);
         System.err.println(java.util.Arrays.toString(world.blockSizes()) + " " + java.util.Arrays.toString(o.ph1())
                 + " " + o.sizeIdentified());
         for (double ph : o.ph1()) {
@@ -127,7 +133,8 @@ class FetchPolicyExperimentTest {
     @Test
     void theMeasurementWritesOneRowPerWalletAndSetting() {
         List<FetchPolicyExperiment.Setting> settings = FetchPolicyExperiment.settings();
-        List<Object[]> rows = FetchPolicyExperiment.measure(world, 0, settings, 1, null);
+        List<Object[]> rows = FetchPolicyExperiment.measure(
+                world, ChangeLinks.none(world.chain().blocks()), 0, settings, 1, null);
         assertEquals(settings.size(), rows.size());
         Object[] first = rows.get(0);
         assertEquals(FetchPolicyExperiment.header().size(), first.length);
