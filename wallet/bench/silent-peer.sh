@@ -2,7 +2,7 @@
 # How long `sync` takes with one honest source and one peer that accepts connections and never
 # says a word, against the demo server (embedded regtest node, 300 blocks).
 #   wallet/bench/silent-peer.sh [OTHER_WALLET_LAUNCHER]
-# Builds nothing: needs server/target/blockfilter-server.jar and wallet/target/blockfilter-wallet.jar
+# Builds nothing: needs server/target/blockfilter-server.jar and wallet/cli/target/blockfilter-wallet.jar
 # (./mvnw -B -q -DskipTests package). With an argument, the same runs use that launcher too
 # (e.g. the wallet of another checkout) and the ratio is printed. Needs python3 and curl.
 set -eu

@@ -180,15 +180,16 @@ public final class BlockfilterServer implements AutoCloseable {
                     settings.demo.seed(),
                     settings.demo.blockInterval().toSeconds());
             demo = opened(LiveDemo.start(settings.demo));
-            client = JsonRpcClient.create(
-                    demo.node().rpcUri(), demo.node().rpcUser(), demo.node().rpcPassword(), settings.rpcTimeout);
+            client = opened(JsonRpcClient.create(
+                    demo.node().rpcUri(), demo.node().rpcUser(), demo.node().rpcPassword(), settings.rpcTimeout));
         } else if (settings.rpc != null) {
             client = settings.rpc.client();
         } else {
             try {
-                client = settings.rpcCookie != null
-                        ? JsonRpcClient.fromCookieFile(settings.rpcUrl, settings.rpcCookie, settings.rpcTimeout)
-                        : JsonRpcClient.fromUrl(settings.rpcUrl, settings.rpcTimeout);
+                client = opened(
+                        settings.rpcCookie != null
+                                ? JsonRpcClient.fromCookieFile(settings.rpcUrl, settings.rpcCookie, settings.rpcTimeout)
+                                : JsonRpcClient.fromUrl(settings.rpcUrl, settings.rpcTimeout));
             } catch (IOException e) {
                 throw new StartException("cannot read the cookie file " + settings.rpcCookie + ": " + e);
             } catch (IllegalArgumentException e) {

@@ -98,7 +98,10 @@ public final class BlockfilterServerBuilder {
         return this;
     }
 
-    /** The node behind an RPC client made by the caller (its own timeout, a proxy in between). */
+    /**
+     * The node behind an RPC client made by the caller (its own timeout, a proxy in between), who
+     * closes it after the server; clients the server makes itself it closes.
+     */
     public BlockfilterServerBuilder node(BitcoinRpc rpc) {
         clearNode();
         this.rpc = Objects.requireNonNull(rpc, "rpc");

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every class docs/architecture.md names in backticks ({@code Class}, {@code pkg.Class}, {@code Class.method}) is a
- * main source file of the server, wallet or filters module, in that package, and every method it names is declared
+ * main source file of the server, wallet (library or command line), bitcoinj adapter or filters module, in that package, and every method it names is declared
  * there, so the page cannot drift from the code.
  */
 class ArchitectureDocTest {
@@ -25,6 +25,7 @@ class ArchitectureDocTest {
     private static final List<String> MODULES = List.of(
             "server/src/main/java/org/blockfilter/server",
             "wallet/src/main/java/org/blockfilter/wallet",
+            "wallet/cli/src/main/java/org/blockfilter/wallet",
             "wallet/bitcoinj/src/main/java/org/blockfilter/bitcoinj",
             "filters/src/main/java/org/blockfilter/filters");
     /** A capitalised identifier, optionally after lower-case package parts and before one member name. */

@@ -179,7 +179,13 @@ final class FetchPolicyRun {
         for (int i = 0; i < k; i++) {
             sources.add(world.real().source("source-" + i, log, tip));
         }
-        return new SyncEngine(wallet, sources, null, s.policy(), log::pause).sync();
+        return new SyncEngine(
+                        wallet,
+                        sources,
+                        SyncEngine.Options.defaults()
+                                .withFetchPolicy(s.policy())
+                                .withPause(log::pause))
+                .sync();
     }
 
     /** Blocks given to k peers, each to one drawn uniformly. */

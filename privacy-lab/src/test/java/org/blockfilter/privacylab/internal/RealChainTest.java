@@ -184,9 +184,9 @@ class RealChainTest {
         new SyncEngine(
                         wallet,
                         List.of(world.real().source("s", new RealChain.Log())),
-                        null,
-                        FetchPolicy.parse("none"),
-                        ms -> {})
+                        SyncEngine.Options.defaults()
+                                .withFetchPolicy(FetchPolicy.parse("none"))
+                                .withPause(ms -> {}))
                 .sync();
         return wallet;
     }

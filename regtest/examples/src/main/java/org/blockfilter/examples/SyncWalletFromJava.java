@@ -34,7 +34,7 @@ public final class SyncWalletFromJava {
                 List.of(AddressKind.P2WPKH),
                 NewWallet.Options.of(Chain.REGTEST).withBirthday(Birthday.ofHeight(0)));
         try (RestSource source = RestSource.create(server, Duration.ofSeconds(30))) {
-            SyncReport report = new SyncEngine(wallet, List.of(source), progress -> {}).sync();
+            SyncReport report = new SyncEngine(wallet, List.of(source), SyncEngine.Options.defaults()).sync();
             System.out.println("synced to height " + report.tipHeight() + ", " + report.matchedBlocks()
                     + " blocks matched of " + report.filtersScanned());
         }

@@ -109,33 +109,45 @@ public final class P2pServer implements AutoCloseable {
                 LOG.warn("event=p2p_accept_failed error=\"{}\"", e.toString());
                 continue;
             }
-            if (!admit(socket)) {
-                closeQuietly(socket);
-                continue;
-            }
             try {
-                socket.setTcpNoDelay(true);
-                socket.setKeepAlive(true);
-            } catch (SocketException e) {
+                serve(socket);
+            } catch (RuntimeException e) {
+                // A bug of ours must cost one connection, not the listener: a dead accept thread
+                // leaves every later client waiting in the kernel's queue for an answer.
+                LOG.warn("event=p2p_accept_failed error=\"{}\"", e.toString(), e);
                 closeQuietly(socket);
-                continue;
             }
-            PeerSession session = new PeerSession(socket, config, responder, metrics, bans, slots, this::removed);
-            peers.add(session);
-            metrics.peers().set(peers.size());
-            Thread reader = new Thread(
-                    () -> {
-                        try {
-                            session.run();
-                        } finally {
-                            readers.remove(Thread.currentThread());
-                        }
-                    },
-                    "p2p-peer-" + socket.getRemoteSocketAddress());
-            reader.setDaemon(true);
-            readers.add(reader);
-            reader.start();
         }
+    }
+
+    /** Admits a new connection and starts its session, or closes it. */
+    private void serve(Socket socket) {
+        if (!admit(socket)) {
+            closeQuietly(socket);
+            return;
+        }
+        try {
+            socket.setTcpNoDelay(true);
+            socket.setKeepAlive(true);
+        } catch (SocketException e) {
+            closeQuietly(socket); // gone already
+            return;
+        }
+        PeerSession session = new PeerSession(socket, config, responder, metrics, bans, slots, this::removed);
+        peers.add(session);
+        metrics.peers().set(peers.size());
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        session.run();
+                    } finally {
+                        readers.remove(Thread.currentThread());
+                    }
+                },
+                "p2p-peer-" + socket.getRemoteSocketAddress());
+        reader.setDaemon(true);
+        readers.add(reader);
+        reader.start();
     }
 
     /** Bans, then the slot rules (docs/p2p.md, "Slots"): refuses, or makes room by evicting a peer. */

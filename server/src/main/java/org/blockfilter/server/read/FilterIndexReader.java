@@ -35,6 +35,16 @@ public interface FilterIndexReader {
     }
 
     /**
+     * {@link #filterView(Sha256Hash)} read into {@code buffer} (direct, any content) where the
+     * implementation can, so the filter reaches the socket with no copy on the heap: the view's
+     * filter may then be a region of {@code buffer}, valid while the caller does not reuse it.
+     * This default ignores the buffer.
+     */
+    default Optional<FilterView> filterView(Sha256Hash blockHash, ByteBuffer buffer) {
+        return filterView(blockHash);
+    }
+
+    /**
      * Best-chain filters from {@code startHeight} to the block {@code stopHash}, inclusive, read
      * from one snapshot (BIP 157 getcfilters/getcfheaders semantics). Empty if stopHash is not on
      * the indexed best chain or is below startHeight. The caller enforces the size limits.

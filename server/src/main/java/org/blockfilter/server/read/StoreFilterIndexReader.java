@@ -59,11 +59,18 @@ public final class StoreFilterIndexReader implements FilterIndexReader {
 
     @Override
     public Optional<FilterView> filterView(Sha256Hash blockHash) {
-        return store.blockRecord(blockHash).map(r -> {
-            int height = r.height();
-            boolean active = store.hashAt(height).map(blockHash::equals).orElse(false);
-            return new FilterView(blockHash, height, r.filterHash(), active, r.filter());
-        });
+        return store.blockRecord(blockHash).map(this::view);
+    }
+
+    @Override
+    public Optional<FilterView> filterView(Sha256Hash blockHash, ByteBuffer buffer) {
+        return store.blockRecord(blockHash, buffer).map(this::view);
+    }
+
+    private FilterView view(BlockRecord r) {
+        int height = r.height();
+        boolean active = store.hashAt(height).map(r.blockHash()::equals).orElse(false);
+        return new FilterView(r.blockHash(), height, r.filterHash(), active, r.filter());
     }
 
     @Override

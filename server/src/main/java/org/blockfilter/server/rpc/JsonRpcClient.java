@@ -24,10 +24,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,9 +42,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * JSON object with a {@code result} or {@code error} member is an {@link RpcException} that says
  * what came back.
  *
- * <p>Immutable and thread-safe. Parameters may contain nulls only where the node accepts them.
+ * <p>Threads: a call runs on the caller's thread ({@code HttpClient.send}); the HTTP client's own
+ * tasks run on at most {@value #HTTP_THREADS} threads of this client, which end after 30 s idle,
+ * and at {@link #close} as soon as they are idle. Not {@code sendAsync}: the JDK 17 client hands
+ * each of its answers on to CompletableFuture's default pool, which on a machine with fewer than
+ * three cores starts a new thread for every task, whatever executor the client was given.
+ *
+ * <p>Thread-safe. Parameters may contain nulls only where the node accepts them.
  */
-public final class JsonRpcClient {
+public final class JsonRpcClient implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     /** For a member read out of a larger stream, where trailing tokens are the rest of the answer. */
     private static final ObjectMapper STREAM = new ObjectMapper();
@@ -52,20 +60,40 @@ public final class JsonRpcClient {
      */
     public static final int MAX_ANSWER_BYTES = 16 << 20;
 
+    /** The most threads the HTTP client runs its tasks on (reading answers, completing exchanges). */
+    static final int HTTP_THREADS = 2;
+    /** How long an idle HTTP client thread waits for work before it ends. */
+    private static final long IDLE_THREAD_SECONDS = 30;
+
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+
     private final URI endpoint;
     private final String authorization;
     private final Duration timeout;
+    private final String threadNamePrefix;
+    private final ThreadPoolExecutor executor;
     private final HttpClient http;
     private final AtomicLong ids = new AtomicLong();
+    private volatile boolean closed;
 
     private JsonRpcClient(URI endpoint, String user, String password, Duration timeout) {
         this.endpoint = endpoint;
         this.authorization =
                 "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         this.timeout = timeout;
+        this.threadNamePrefix = "jsonrpc-" + CLIENTS.incrementAndGet() + "-http-";
+        AtomicInteger threads = new AtomicInteger();
+        this.executor = new ThreadPoolExecutor(
+                HTTP_THREADS, HTTP_THREADS, IDLE_THREAD_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, threadNamePrefix + threads.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        executor.allowCoreThreadTimeOut(true);
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(timeout)
+                .executor(executor)
                 .build();
     }
 
@@ -226,28 +254,27 @@ public final class JsonRpcClient {
     }
 
     private HttpResponse<byte[]> send(String method, ObjectNode request, int maxAnswerBytes) {
-        CompletableFuture<HttpResponse<byte[]>> pending = null;
+        if (closed) {
+            throw new RpcException(method, RpcException.TRANSPORT, "the client of " + endpoint + " is closed", null);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        HttpRequest httpRequest;
         try {
-            HttpRequest httpRequest = HttpRequest.newBuilder(endpoint)
+            httpRequest = HttpRequest.newBuilder(endpoint)
                     .timeout(timeout)
                     .header("Authorization", authorization)
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(request)))
                     .build();
-            pending = http.sendAsync(httpRequest, info -> new LimitedBody(maxAnswerBytes));
-            // The request timeout ends when the headers arrive; this one also bounds the body.
-            return pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (IOException e) {
-            throw new RpcException(method, RpcException.TRANSPORT, unreachable(e), e);
-        } catch (TimeoutException e) {
-            pending.cancel(true);
-            throw new RpcException(
-                    method,
-                    RpcException.TRANSPORT,
-                    "no complete answer from " + endpoint + " within " + timeout.toMillis() + " ms",
-                    e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
+            throw new RpcException(method, RpcException.TRANSPORT, "cannot encode the request: " + e.getMessage(), e);
+        }
+        try {
+            // The request timeout ends when the headers arrive; the body's deadline bounds the rest.
+            return http.send(httpRequest, info -> new LimitedBody(maxAnswerBytes, deadline));
+        } catch (IOException e) {
+            // send wraps what failed the exchange in an exception of its own with the same message.
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
             if (cause instanceof AnswerTooLarge) {
                 throw new RpcException(
                         method,
@@ -255,11 +282,36 @@ public final class JsonRpcClient {
                         "answer from " + endpoint + " is larger than " + maxAnswerBytes + " bytes; not read",
                         cause);
             }
+            if (cause instanceof TimeoutException) {
+                throw new RpcException(
+                        method,
+                        RpcException.TRANSPORT,
+                        "no complete answer from " + endpoint + " within " + timeout.toMillis() + " ms",
+                        cause);
+            }
             throw new RpcException(method, RpcException.TRANSPORT, unreachable(cause), cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RpcException(method, RpcException.TRANSPORT, "interrupted", e);
         }
+    }
+
+    /**
+     * Ends the HTTP client's threads once a call still in flight has finished; calls after this
+     * fail. The JDK 17 client has no close of its own: its selector thread ends once the client is
+     * unreachable.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        // Not shutdown(): an exchange still in flight would have its next task refused, and its
+        // caller would wait forever. Idle threads end at once instead, and a late task gets one.
+        executor.setKeepAliveTime(1, TimeUnit.MILLISECONDS);
+    }
+
+    /** What the names of this client's HTTP threads start with, for tests. */
+    String threadNamePrefix() {
+        return threadNamePrefix;
     }
 
     /**
@@ -316,15 +368,26 @@ public final class JsonRpcClient {
         }
     }
 
-    /** Collects a body up to {@code limit} bytes, and cancels the download past it. */
+    /**
+     * Collects a body up to {@code limit} bytes by {@code deadline} ({@link System#nanoTime}), and
+     * cancels the download past either. The deadline is CompletableFuture's timeout, whose one
+     * timer thread the JVM shares.
+     */
     private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
         private final int limit;
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-        private Flow.Subscription subscription;
+        private volatile Flow.Subscription subscription;
 
-        LimitedBody(int limit) {
+        LimitedBody(int limit, long deadline) {
             this.limit = limit;
+            result.orTimeout(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            result.whenComplete((body, failure) -> {
+                Flow.Subscription s = subscription;
+                if (failure instanceof TimeoutException && s != null) {
+                    s.cancel();
+                }
+            });
         }
 
         @Override
@@ -335,6 +398,10 @@ public final class JsonRpcClient {
         @Override
         public void onSubscribe(Flow.Subscription s) {
             subscription = s;
+            if (result.isDone()) {
+                s.cancel(); // timed out before the body began
+                return;
+            }
             s.request(Long.MAX_VALUE);
         }
 

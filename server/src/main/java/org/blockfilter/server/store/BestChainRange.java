@@ -10,24 +10,29 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 
 /**
  * The cursor behind {@link IndexStore#openActiveRange}: best-chain blocks of one range read
- * through one {@link ReadOptions} (a snapshot on a primary) as they are asked for. What it holds
- * (the options, the snapshot, the store's read lock) is given back by the {@code release} action
- * on {@link #close()}. Not thread-safe: one owner, the thread that opened it.
+ * through one {@link ReadOptions} (a snapshot on a primary) as they are asked for, the height
+ * entries by one iterator (a range's heights are consecutive keys; one seek instead of a lookup
+ * per block), the records by key. What it holds (the iterator, the options, the snapshot, the
+ * store's read lock) is given back on {@link #close()}, the rest by the {@code release} action.
+ * Not thread-safe: one owner, the thread that opened it.
  */
 final class BestChainRange implements ActiveRangeCursor {
     private final RocksDB db;
     private final ColumnFamilyHandle blocks;
-    private final ColumnFamilyHandle heights;
     private final ReadOptions options;
     private final Runnable release;
     private final java.util.function.Function<RocksDBException, StoreException> failed;
     private final int stopHeight;
     private int next;
+    private final RocksIterator heightEntries;
+    /** The height of the entry {@link #heightEntries} is at; below the range before the first. */
+    private int entryHeight;
     // Scratch of writeNextEntry (direct: RocksDB's ByteBuffer gets take direct buffers only).
-    private final ByteBuffer heightKey = ByteBuffer.allocateDirect(4);
+    private final ByteBuffer entryKey = ByteBuffer.allocateDirect(4);
     private final ByteBuffer hashValue = ByteBuffer.allocateDirect(32);
     private final ByteBuffer blockKey = ByteBuffer.allocateDirect(32);
     private final byte[] hashBytes = new byte[32];
@@ -46,11 +51,12 @@ final class BestChainRange implements ActiveRangeCursor {
         this.failed = failed;
         this.db = db;
         this.blocks = blocks;
-        this.heights = heights;
         this.options = options;
         this.next = startHeight;
         this.stopHeight = stopHeight;
         this.release = release;
+        this.entryHeight = startHeight - 1;
+        this.heightEntries = db.newIterator(heights, options);
     }
 
     /**
@@ -98,16 +104,38 @@ final class BestChainRange implements ActiveRangeCursor {
         if (!hasNext()) {
             throw new NoSuchElementException("range ends at height " + stopHeight);
         }
-        int h = next++;
+        int h = next;
         try {
-            byte[] hash = db.get(heights, options, RecordCodec.heightKey(h));
-            byte[] value = hash == null ? null : db.get(blocks, options, hash);
+            seekHeight(h);
+            byte[] hash = heightEntries.value();
+            byte[] value = hash.length == 32 ? db.get(blocks, options, hash) : null;
             if (value == null) {
                 throw corrupt(h);
             }
+            next++;
             return new BlockRecord(Sha256Hash.wrapReversed(hash), value);
         } catch (RocksDBException e) {
             throw failed.apply(e);
+        }
+    }
+
+    /** Puts {@link #heightEntries} at the entry of height {@code h} (the one it is at, or next). */
+    private void seekHeight(int h) throws RocksDBException {
+        if (entryHeight != h) {
+            if (entryHeight == h - 1 && heightEntries.isValid()) {
+                heightEntries.next();
+            } else {
+                heightEntries.seek(RecordCodec.heightKey(h));
+            }
+            entryHeight = h;
+        }
+        if (!heightEntries.isValid()) {
+            heightEntries.status(); // throws what stopped it (damage); else the entry is missing
+            throw corrupt(h);
+        }
+        entryKey.clear();
+        if (heightEntries.key(entryKey) != 4 || entryKey.getInt(0) != h) {
+            throw corrupt(h);
         }
     }
 
@@ -119,10 +147,9 @@ final class BestChainRange implements ActiveRangeCursor {
         int h = next;
         int start = out.position();
         try {
-            heightKey.clear();
-            heightKey.putInt(h).flip();
+            seekHeight(h);
             hashValue.clear();
-            if (db.get(heights, options, heightKey, hashValue) != 32) {
+            if (heightEntries.value(hashValue) != 32) {
                 throw corrupt(h);
             }
             blockKey.clear();
@@ -168,6 +195,7 @@ final class BestChainRange implements ActiveRangeCursor {
             return;
         }
         open = false;
+        heightEntries.close();
         release.run();
     }
 }

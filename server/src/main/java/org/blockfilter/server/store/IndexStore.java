@@ -10,6 +10,7 @@ import static org.blockfilter.server.store.RecordCodec.outpointKey;
 import static org.blockfilter.server.store.RecordCodec.tipValue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -267,6 +268,11 @@ public final class IndexStore implements AutoCloseable {
         return read(() -> Optional.ofNullable(db.get(blocks, hash.serialize())).map(v -> new BlockRecord(hash, v)));
     }
 
+    /** {@link #blockRecord(Sha256Hash)} read into {@code buffer} where it fits ({@link RecordReads}). */
+    public Optional<BlockRecord> blockRecord(Sha256Hash hash, ByteBuffer buffer) {
+        return read(() -> RecordReads.blockRecord(db, blocks, database.servingRead, hash, buffer));
+    }
+
     /** The best-chain block hash at {@code height}, as indexed. */
     public Optional<Sha256Hash> hashAt(int height) {
         if (height < 0) {
@@ -316,7 +322,7 @@ public final class IndexStore implements AutoCloseable {
         try {
             ensureOpen();
             snapshot = snapshot();
-            options = readOptions(snapshot);
+            options = readOptions(snapshot).setFillCache(false);
             OptionalInt stop = BestChainRange.stopHeight(db, blocks, heights, options, startHeight, stopHash);
             if (stop.isEmpty()) {
                 return Optional.empty();

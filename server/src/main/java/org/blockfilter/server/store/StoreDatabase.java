@@ -15,6 +15,7 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.LRUCache;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WALRecoveryMode;
@@ -33,6 +34,8 @@ final class StoreDatabase implements AutoCloseable {
     final RocksDB db;
     final WriteOptions syncWrite;
     final WriteOptions asyncWrite;
+    /** The options of the reads that serve filters (checksums verified, as every read's). */
+    final ReadOptions servingRead;
 
     /**
      * Opens (a primary creating what is missing) the database in {@code dir}.
@@ -85,6 +88,7 @@ final class StoreDatabase implements AutoCloseable {
         }
         this.syncWrite = track(new WriteOptions().setSync(true));
         this.asyncWrite = track(new WriteOptions().setSync(false));
+        this.servingRead = track(new ReadOptions().setFillCache(false));
     }
 
     /**

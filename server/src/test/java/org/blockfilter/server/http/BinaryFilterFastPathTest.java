@@ -60,6 +60,7 @@ class BinaryFilterFastPathTest {
             int size = switch (h) {
                 case 3 -> 100; // 1-byte CompactSize
                 case 7 -> 300_000; // 5-byte CompactSize, larger than the fast path's buffer
+                case 12 -> 70_000; // 5-byte CompactSize, within the range buffer
                 default -> 15_000 + random.nextInt(10_000);
             };
             if (h == STALE_HEIGHT) {

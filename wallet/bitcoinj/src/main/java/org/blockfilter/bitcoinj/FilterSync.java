@@ -2,6 +2,7 @@ package org.blockfilter.bitcoinj;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,12 +15,15 @@ import org.bitcoinj.core.Block;
 import org.bitcoinj.core.BlockChain;
 import org.bitcoinj.core.Context;
 import org.bitcoinj.core.NetworkParameters;
+import org.bitcoinj.core.Peer;
+import org.bitcoinj.core.PeerGroup;
 import org.bitcoinj.core.PrunedException;
 import org.bitcoinj.core.StoredBlock;
 import org.bitcoinj.core.VerificationException;
 import org.bitcoinj.store.BlockStoreException;
 import org.bitcoinj.store.SPVBlockStore;
 import org.bitcoinj.wallet.Wallet;
+import org.blockfilter.bitcoinj.internal.MempoolLink;
 import org.blockfilter.bitcoinj.internal.WalletTarget;
 import org.blockfilter.filters.BasicFilter;
 import org.blockfilter.filters.Bip157;
@@ -56,9 +60,10 @@ import org.blockfilter.wallet.sync.SyncProgress;
  * A restart resumes from where bitcoinj's chain is (the verified header and filter-header chains are
  * kept in memory and verified again from the base checkpoint).
  *
- * <p>Only confirmed transactions: filters cover blocks, not the mempool. A transaction the wallet
- * sends ({@link Wallet#commitTx}) is pending until its block is scanned; payments to the wallet
- * appear when they confirm.
+ * <p>Filters cover blocks, not the mempool: by default a transaction the wallet sends ({@link
+ * Wallet#commitTx}) is pending until its block is scanned, and payments to the wallet appear when
+ * they confirm. {@link Options#withMempoolPeers} adds, off by default, a BIP 37 link for
+ * unconfirmed transactions only; read its privacy cost there.
  *
  * <p>Not thread-safe: one {@link #sync} at a time, and no other chain may feed the same wallet and
  * store meanwhile. Arguments must not be null except where documented.
@@ -70,8 +75,11 @@ public final class FilterSync implements AutoCloseable {
     private final SPVBlockStore store;
     private final BlockChain blockChain;
     private final WalletTarget target;
+    /** The BIP 37 link for unconfirmed transactions; null unless asked for. */
+    private final MempoolLink mempool;
 
-    private FilterSync(Chain chain, Wallet wallet, Path walletFile, SPVBlockStore store, HeaderCheckpoint base)
+    private FilterSync(
+            Chain chain, Wallet wallet, Path walletFile, SPVBlockStore store, HeaderCheckpoint base, Options options)
             throws BlockStoreException {
         this.chain = chain;
         this.wallet = wallet;
@@ -79,6 +87,74 @@ public final class FilterSync implements AutoCloseable {
         this.store = store;
         this.blockChain = new BlockChain(NetworkParameters.of(wallet.network()), wallet, store);
         this.target = new WalletTarget(chain, wallet, base, store.getChainHead().getHeight());
+        this.mempool = options.mempoolPeers().isEmpty()
+                ? null
+                : MempoolLink.start(wallet, options.mempoolPeers(), options.bloomFalsePositiveRate());
+    }
+
+    /**
+     * How a {@link FilterSync} is opened; immutable. {@link #DEFAULT}: compact filters only, no BIP 37 connection.
+     *
+     * <p><b>The mempool link</b> ({@link #withMempoolPeers}, off by default) is the combination bitcoinj's
+     * maintainers proposed for unconfirmed transactions: blocks and confirmations still come only from the
+     * compact filters, while bitcoinj's own BIP 37 client (a {@link PeerGroup} without a block chain, so it
+     * downloads no block) connects to the given peers, loads a Bloom filter of the wallet's keys and scripts
+     * ({@code filterload}), asks for their mempool ({@code mempool}) and fetches announced transactions, which reach
+     * the wallet as bitcoinj delivers them ({@code Wallet.receivePending}): pending, counted in {@code
+     * BalanceType.ESTIMATED} and not in {@code AVAILABLE}. When such a transaction's block is scanned it becomes
+     * {@code BUILDING}, the same transaction, not a second one. bitcoinj recalculates and resends the filter when
+     * the wallet adds keys (its look-ahead moves) or scripts.
+     *
+     * <p><b>Its privacy cost.</b> Each mempool peer learns what a BIP 37 sync tells it: the Bloom filter gives
+     * away the wallet's addresses as in BIP 37 sync (the privacy lab's experiments 1 and 4 measure how few false
+     * positives hide them at bitcoinj's rate), and every transaction it relays and the wallet then fetches is one
+     * of the wallet's. That is most of what compact filters protect, for as long as the link is open. As in
+     * bitcoinj's own sync, {@code PeerGroup.addWallet} makes the link the wallet's transaction broadcaster: its
+     * pending transactions are sent to the peers when the link starts, and {@code Wallet.sendCoins} sends
+     * through it, so the peers also see the wallet's own payments come from its connection. A
+     * trusted node of your own as the only peer removes the cost; Tor would hide the wallet's IP address from
+     * the peer but not which addresses and transactions are the wallet's (the link has no proxy setting: it
+     * connects directly). Mempool contents from a peer are not
+     * verified: a peer can withhold or invent unconfirmed transactions, which bitcoinj shows as pending and
+     * which only a block confirms.
+     *
+     * @param mempoolPeers           peers for the BIP 37 mempool link (BIP 37 nodes, e.g. Bitcoin Core with
+     *     {@code -peerbloomfilters} or btcd); empty for none, the default
+     * @param bloomFalsePositiveRate the Bloom filter's false-positive rate, in (0, 1); bitcoinj's own default
+     *     ({@link PeerGroup#DEFAULT_BLOOM_FILTER_FP_RATE}, 0.00001) unless changed, the filter bitcoinj's own BIP
+     *     37 sync sends. A higher rate puts more strangers' addresses beside the wallet's (the privacy lab's
+     *     experiment 1), costs the bandwidth of every false-positive mempool transaction, and does not hide an
+     *     address that has spent (its public key and hash must both match: experiments 3 and 4)
+     */
+    public record Options(List<InetSocketAddress> mempoolPeers, double bloomFalsePositiveRate) {
+        /** Compact filters only: no mempool link; bitcoinj's default Bloom false-positive rate if one is added. */
+        public static final Options DEFAULT = new Options(List.of(), PeerGroup.DEFAULT_BLOOM_FILTER_FP_RATE);
+
+        /**
+         * Copies the list; checks the rate.
+         *
+         * @throws IllegalArgumentException when the rate is not in (0, 1)
+         */
+        public Options {
+            mempoolPeers = List.copyOf(mempoolPeers);
+            if (!(bloomFalsePositiveRate > 0 && bloomFalsePositiveRate < 1)) {
+                throw new IllegalArgumentException(
+                        "Bloom filter false-positive rate " + bloomFalsePositiveRate + " is not between 0 and 1");
+            }
+        }
+
+        /**
+         * These options with the BIP 37 mempool link to {@code peers} (empty: no link); read its privacy cost in
+         * {@link Options}.
+         */
+        public Options withMempoolPeers(List<InetSocketAddress> peers) {
+            return new Options(peers, bloomFalsePositiveRate);
+        }
+
+        /** These options with the mempool link's Bloom filter at {@code rate}. */
+        public Options withBloomFalsePositiveRate(double rate) {
+            return new Options(mempoolPeers, rate);
+        }
     }
 
     /**
@@ -91,6 +167,17 @@ public final class FilterSync implements AutoCloseable {
      * @throws IllegalStateException when the store cannot be opened or does not hold the wallet's last seen block
      */
     public static FilterSync open(Wallet wallet, Path walletFile, Path blockStore) {
+        return open(wallet, walletFile, blockStore, Options.DEFAULT);
+    }
+
+    /**
+     * As {@link #open(Wallet, Path, Path)}, with {@code options}: when they name mempool peers, the BIP 37 link
+     * starts connecting to them now, in the calling thread's bitcoinj {@code Context} (the wallet's), and stops on
+     * {@link #close()}; a peer that is silent, absent or disconnects leaves the filter sync as it is.
+     *
+     * @throws IllegalStateException when the store cannot be opened or does not hold the wallet's last seen block
+     */
+    public static FilterSync open(Wallet wallet, Path walletFile, Path blockStore, Options options) {
         Context.getOrCreate();
         Chain chain = Chain.ofBitcoinj((BitcoinNetwork) wallet.network());
         List<HeaderCheckpoint> shipped = ChainStart.shipped(chain);
@@ -108,7 +195,7 @@ public final class FilterSync implements AutoCloseable {
                         .filter(c -> c.height() <= head)
                         .reduce((a, b) -> b.height() > a.height() ? b : a)
                         .orElse(chain.genesisCheckpoint());
-                return new FilterSync(chain, wallet, walletFile, store, base);
+                return new FilterSync(chain, wallet, walletFile, store, base, options);
             } catch (BlockStoreException | RuntimeException e) {
                 store.close();
                 throw e;
@@ -194,7 +281,10 @@ public final class FilterSync implements AutoCloseable {
      */
     public Report sync(List<? extends ChainSource> sources, FetchPolicy policy, SyncProgress.Listener listener) {
         Context.getOrCreate();
-        SyncEngine engine = new SyncEngine(target, sources, listener, policy);
+        SyncEngine engine = new SyncEngine(
+                target,
+                sources,
+                SyncEngine.Options.defaults().withListener(listener).withFetchPolicy(policy));
         engine.syncChains();
         int from = meetingHeight() + 1;
         int tip = target.filterHeaders().tipHeight();
@@ -291,10 +381,18 @@ public final class FilterSync implements AutoCloseable {
         return blockChain;
     }
 
-    /** Saves the wallet (when a file was given) and closes the block store. */
+    /** The mempool link's peers connected now (handshake done); empty when there is no link. */
+    public List<Peer> mempoolPeers() {
+        return mempool == null ? List.of() : mempool.connectedPeers();
+    }
+
+    /** Stops the mempool link (when there is one), saves the wallet (when a file was given), closes the block store. */
     @Override
     public void close() {
         try {
+            if (mempool != null) {
+                mempool.close();
+            }
             save();
         } finally {
             try {

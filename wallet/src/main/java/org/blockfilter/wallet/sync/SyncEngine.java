@@ -2,6 +2,7 @@ package org.blockfilter.wallet.sync;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.LongConsumer;
 import org.bitcoinj.core.Block;
 import org.blockfilter.filters.BasicFilter;
@@ -60,60 +61,65 @@ public final class SyncEngine {
         }
     };
 
-    /** An engine with the {@link FetchPolicy#DEFAULT default} block-fetch policy. */
-    public SyncEngine(LightWallet wallet, List<? extends ChainSource> sources, SyncProgress.Listener listener) {
-        this(wallet, sources, listener, FetchPolicy.DEFAULT);
+    /**
+     * How an engine runs, beyond what it syncs and from where: its progress listener, its block-fetch privacy policy
+     * and how it waits out the policy's jitter pauses. Immutable; compares its listener and pause by reference. Start
+     * from {@link #defaults()} and change what differs with the {@code withX} copies.
+     *
+     * @param listener called with each progress value on the syncing thread; null for none
+     * @param fetchPolicy which blocks are fetched from which source, with which decoys, in what order
+     * @param pause called with each jitter pause in milliseconds: it sleeps in production; a simulation advances
+     *     its own clock
+     */
+    public record Options(SyncProgress.Listener listener, FetchPolicy fetchPolicy, LongConsumer pause) {
+        private static final Options DEFAULTS = new Options(null, FetchPolicy.DEFAULT, SyncEngine::sleep);
+
+        /** Refuses a null fetch policy or pause. */
+        public Options {
+            Objects.requireNonNull(fetchPolicy, "fetchPolicy");
+            Objects.requireNonNull(pause, "pause");
+        }
+
+        /** No progress listener, the {@link FetchPolicy#DEFAULT default} fetch policy, pauses that sleep. */
+        public static Options defaults() {
+            return DEFAULTS;
+        }
+
+        /** These options with progress reported to {@code listener} (null: not reported). */
+        public Options withListener(SyncProgress.Listener listener) {
+            return new Options(listener, fetchPolicy, pause);
+        }
+
+        /** These options with blocks fetched under {@code fetchPolicy}. */
+        public Options withFetchPolicy(FetchPolicy fetchPolicy) {
+            return new Options(listener, fetchPolicy, pause);
+        }
+
+        /** These options with each jitter pause handed to {@code pause} (in milliseconds) instead of slept. */
+        public Options withPause(LongConsumer pause) {
+            return new Options(listener, fetchPolicy, pause);
+        }
     }
 
-    /** An engine with the given block-fetch policy; jitter pauses sleep. */
-    public SyncEngine(
-            LightWallet wallet,
-            List<? extends ChainSource> sources,
-            SyncProgress.Listener listener,
-            FetchPolicy policy) {
-        this(wallet, sources, listener, policy, SyncEngine::sleep);
+    /** An engine that syncs {@code wallet} from {@code sources} and saves it after each verified step. */
+    public SyncEngine(LightWallet wallet, List<? extends ChainSource> sources, Options options) {
+        this(new LightWalletTarget(wallet), sources, options);
     }
 
     /**
-     * An engine with the given block-fetch policy; {@code pause} is called with each jitter pause in milliseconds
-     * (it sleeps in production; a simulation advances its own clock).
+     * An engine that keeps {@code target} in step with {@code sources}: updates go to {@link SyncTarget#apply}, and
+     * {@link SyncTarget#save} is called after each verified step.
      */
-    public SyncEngine(
-            LightWallet wallet,
-            List<? extends ChainSource> sources,
-            SyncProgress.Listener listener,
-            FetchPolicy policy,
-            LongConsumer pause) {
-        this(new LightWalletTarget(wallet), sources, listener, policy, pause);
-    }
-
-    /**
-     * An engine that keeps {@code target} in step, with the given block-fetch policy; jitter pauses sleep. Updates
-     * go to {@link SyncTarget#apply}, and {@link SyncTarget#save} is called after each verified step.
-     */
-    public SyncEngine(
-            SyncTarget target,
-            List<? extends ChainSource> sources,
-            SyncProgress.Listener listener,
-            FetchPolicy policy) {
-        this(target, sources, listener, policy, SyncEngine::sleep);
-    }
-
-    private SyncEngine(
-            SyncTarget wallet,
-            List<? extends ChainSource> sources,
-            SyncProgress.Listener listener,
-            FetchPolicy policy,
-            LongConsumer pause) {
+    public SyncEngine(SyncTarget target, List<? extends ChainSource> sources, Options options) {
         if (sources.isEmpty()) {
             throw new IllegalArgumentException("at least one chain source is required");
         }
-        this.wallet = wallet;
+        this.wallet = Objects.requireNonNull(target, "target");
         this.state = new SyncState(wallet);
         this.pool = new SourcePool(state, sources);
-        this.listener = listener;
-        this.policy = policy;
-        this.fetcher = new BlockFetcher(state, pool, policy, pause);
+        this.listener = options.listener();
+        this.policy = options.fetchPolicy();
+        this.fetcher = new BlockFetcher(state, pool, policy, options.pause());
         FilterDispute dispute = new FilterDispute(state, pool);
         this.headers = new HeaderPhase(state, pool);
         this.checkpoints = new CheckpointPhase(state, pool, dispute);

@@ -42,7 +42,7 @@ public final class HeaderStorageBenchmark {
             long w0 = wchar();
             t0 = System.nanoTime();
             LightWallet w = checkpoint == null ? restore(file, tip - 5) : restoreFrom(file, tip - 5, src, checkpoint);
-            new SyncEngine(w, List.of(src), null, FetchPolicy.NONE).sync();
+            new SyncEngine(w, List.of(src), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE)).sync();
             System.out.printf(
                     "restore (%s): %.2f s, %d bytes written, lowest header asked %d%n",
                     checkpoint == null ? "from genesis" : "from checkpoint " + checkpoint,
@@ -56,7 +56,11 @@ public final class HeaderStorageBenchmark {
                 w0 = wchar();
                 t0 = System.nanoTime();
                 LightWallet again = LightWallet.load(file);
-                new SyncEngine(again, List.of(src), null, FetchPolicy.NONE).sync();
+                new SyncEngine(
+                                again,
+                                List.of(src),
+                                SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE))
+                        .sync();
                 System.out.printf(
                         "one-block sync %d (load + sync to %d): %.3f s, %d bytes written%n",
                         i, src.tipHeight(), secs(t0), wchar() - w0);

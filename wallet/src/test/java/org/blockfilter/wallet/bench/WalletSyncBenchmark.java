@@ -84,7 +84,7 @@ public class WalletSyncBenchmark {
 
     @Benchmark
     public SyncReport syncFromGenesis() {
-        return new SyncEngine(wallet, List.of(new MemorySource("memory", chain)), null).sync();
+        return new SyncEngine(wallet, List.of(new MemorySource("memory", chain)), SyncEngine.Options.defaults()).sync();
     }
 
     private static void delete(Path p) throws IOException {

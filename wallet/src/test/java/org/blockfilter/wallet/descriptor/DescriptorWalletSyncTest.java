@@ -79,7 +79,11 @@ class DescriptorWalletSyncTest {
         chain.mineBlock(List.of(chain.pay(List.of(m.derive(true, 2).address()), Coin.CENT)));
         chain.mineBlock(List.of(chain.pay(List.of(n.derive(false, 1).address()), Coin.CENT)));
         chain.mine(2);
-        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null, FetchPolicy.NONE).sync();
+        new SyncEngine(
+                        w,
+                        List.of(new MemorySource("honest", chain)),
+                        SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE))
+                .sync();
 
         Coin expected = Coin.COIN.multiply(3).add(Coin.CENT.multiply(2));
         assertEquals(expected, w.ledger().balance(true));

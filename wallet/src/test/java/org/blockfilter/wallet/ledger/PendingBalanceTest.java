@@ -40,7 +40,7 @@ class PendingBalanceTest {
 
     /** Syncs from {@code src}, then pays the miner 0.01 BTC at 2 sat/vB through it (pending). */
     private static PreparedPayment syncAndPayACent(LightWallet w, Spender spender, MemorySource src) {
-        new SyncEngine(w, List.of(src), null).sync();
+        new SyncEngine(w, List.of(src), SyncEngine.Options.defaults()).sync();
         PreparedPayment p =
                 spender.prepare(w.unlock(TestWallets.PASSPHRASE), src.chain().minerAddress(), Coin.CENT, 2);
         spender.broadcast(p, List.of(src));
@@ -80,7 +80,7 @@ class PendingBalanceTest {
         RegtestChainBuilder fork = chain.forkAt(5);
         fork.mine(4);
         src.switchTo(fork);
-        new SyncEngine(w, List.of(src), null).sync();
+        new SyncEngine(w, List.of(src), SyncEngine.Options.defaults()).sync();
 
         assertEquals(Coin.ZERO, w.ledger().balance(false), "no phantom change from a payment whose input is gone");
         for (HistoryEntry e : w.ledger().history()) {

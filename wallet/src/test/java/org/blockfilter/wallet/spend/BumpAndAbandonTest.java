@@ -57,7 +57,7 @@ class BumpAndAbandonTest {
     }
 
     private void sync() {
-        new SyncEngine(w, List.of(src), null).sync();
+        new SyncEngine(w, List.of(src), SyncEngine.Options.defaults()).sync();
     }
 
     private PreparedPayment send(Coin amount, long rate) {

@@ -43,7 +43,7 @@ class CoinControlTest {
                             .address()),
                     Coin.COIN)));
         }
-        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
+        new SyncEngine(w, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
         WalletKeys keys = w.unlock(TestWallets.PASSPHRASE);
         List<TransactionOutPoint> coins = w.ledger().spendable(w.headers().tipHeight()).stream()
                 .map(Utxo::outpoint)

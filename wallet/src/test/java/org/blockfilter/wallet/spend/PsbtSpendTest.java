@@ -58,7 +58,7 @@ class PsbtSpendTest {
         }
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(to, Coin.CENT)));
-        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
+        new SyncEngine(w, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
         return w;
     }
 
@@ -155,7 +155,7 @@ class PsbtSpendTest {
         for (int n = 0; n < accounts.size(); n++) {
             Path file = dir.resolve("watch-" + n + ".json");
             LightWallet watch = watchOnly(file, accounts.get(n));
-            new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
+            new SyncEngine(watch, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
             watch = LightWallet.load(file); // the origin survives the file
             Psbt psbt = new Spender(watch)
                     .preparePsbt(chain.minerAddress(), Coin.MILLICOIN, 2)
@@ -231,7 +231,7 @@ class PsbtSpendTest {
         HdAccount account = watch.keys().account(kind).orElseThrow();
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(account.derive(false, 0).address()), Coin.CENT)));
-        new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
+        new SyncEngine(watch, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
 
         long rate = 3;
         PsbtPayment built = new Spender(watch).preparePsbt(chain.minerAddress(), Coin.MILLICOIN, rate);
@@ -283,7 +283,7 @@ class PsbtSpendTest {
         HdAccount account = watch.keys().account(AddressKind.P2SH_P2WPKH).orElseThrow();
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(account.derive(false, 0).address()), Coin.CENT)));
-        new SyncEngine(watch, List.of(new MemorySource("honest", chain)), null).sync();
+        new SyncEngine(watch, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
         PsbtPayment built = new Spender(watch).preparePsbt(chain.minerAddress(), Coin.MILLICOIN, 2);
         assertEquals(account.derive(true, 0).address(), built.summary().changeAddress());
         PsbtSigner.Result signed = PsbtSigner.sign(built.psbt(), new WalletPsbtKeys(a));

@@ -35,7 +35,7 @@ class RelayRulesTest {
                 .address();
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(a), Coin.COIN)));
-        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
+        new SyncEngine(w, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
         return w;
     }
 

@@ -39,7 +39,7 @@ class SpenderTest {
         Address a = w.keys().account(kind).orElseThrow().derive(false, 0).address();
         chain.mine(2);
         chain.mineBlock(List.of(chain.pay(List.of(a), value)));
-        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
+        new SyncEngine(w, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
         return w;
     }
 
@@ -61,7 +61,7 @@ class SpenderTest {
                                 .derive(false, 0)
                                 .address()),
                 Coin.CENT)));
-        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
+        new SyncEngine(w, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
         WalletKeys keys = w.unlock(TestWallets.PASSPHRASE);
 
         PreparedPayment p = new Spender(w).prepare(keys, chain.minerAddress(), Coin.CENT.add(Coin.MILLICOIN), 3);
@@ -91,7 +91,7 @@ class SpenderTest {
                 () -> spender.prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT, 2));
 
         chain.mineMempool();
-        new SyncEngine(w, List.of(src), null).sync();
+        new SyncEngine(w, List.of(src), SyncEngine.Options.defaults()).sync();
         WalletTx confirmed = w.ledger().get(p.txid()).orElseThrow();
         assertEquals(chain.tipHeight(), confirmed.height());
         assertEquals(Coin.COIN.subtract(Coin.CENT).subtract(p.fee()), w.ledger().balance(true));
@@ -142,7 +142,7 @@ class SpenderTest {
                                 .derive(false, 0)
                                 .address()),
                 Coin.CENT)));
-        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
+        new SyncEngine(w, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
 
         PreparedPayment p = new Spender(w)
                 .prepare(w.unlock(TestWallets.PASSPHRASE), chain.minerAddress(), Coin.CENT.add(Coin.MILLICOIN), 3);

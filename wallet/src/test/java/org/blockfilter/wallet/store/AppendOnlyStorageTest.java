@@ -40,7 +40,7 @@ class AppendOnlyStorageTest {
     }
 
     private static SyncReport sync(LightWallet w, MemorySource src) {
-        return new SyncEngine(w, List.of(src), null, FetchPolicy.NONE).sync();
+        return new SyncEngine(w, List.of(src), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE)).sync();
     }
 
     @Test

@@ -44,7 +44,7 @@ class KillNineSyncTest {
             LightWallet w = LightWallet.load(Path.of(args[0]));
             System.out.println("syncing");
             System.out.flush();
-            new SyncEngine(w, List.of(src), null, FetchPolicy.NONE).sync();
+            new SyncEngine(w, List.of(src), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE)).sync();
             System.out.println("done");
         }
     }
@@ -97,7 +97,9 @@ class KillNineSyncTest {
                         + " ms)");
 
         LightWallet last = LightWallet.load(lastKilled);
-        SyncReport r = new SyncEngine(last, List.of(truth), null, FetchPolicy.NONE).sync();
+        SyncReport r = new SyncEngine(
+                        last, List.of(truth), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE))
+                .sync();
         assertEquals(List.of(), r.dropped());
         assertEquals(TIP, last.headers().tipHeight());
         assertEquals(TIP, last.scannedHeight());

@@ -38,7 +38,7 @@ class LongChainStorageTest {
                 NewWallet.Options.of(Chain.REGTEST)
                         .withBirthday(LightWallet.Birthday.ofHeight(189_995))
                         .withScryptN(1 << 10));
-        new SyncEngine(w, List.of(src), null, FetchPolicy.NONE).sync();
+        new SyncEngine(w, List.of(src), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE)).sync();
 
         LightWallet again = LightWallet.load(w.file());
         assertEquals(190_000, again.headers().tipHeight());

@@ -56,7 +56,11 @@ class SealedWalletFileTest {
                 .address();
         chain.mineBlock(List.of(chain.pay(List.of(a, t), Coin.COIN)));
         chain.mine(3);
-        new SyncEngine(w, List.of(new MemorySource("honest", chain), new MemorySource("second", chain)), null).sync();
+        new SyncEngine(
+                        w,
+                        List.of(new MemorySource("honest", chain), new MemorySource("second", chain)),
+                        SyncEngine.Options.defaults())
+                .sync();
         w.keys().nextReceive(AddressKind.P2PKH);
         w.save();
         return w;

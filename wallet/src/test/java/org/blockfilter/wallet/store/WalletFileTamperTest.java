@@ -53,7 +53,7 @@ class WalletFileTamperTest {
                 .address();
         chain.mineBlock(List.of(chain.pay(List.of(a), Coin.COIN)));
         chain.mine(3);
-        new SyncEngine(wallet, List.of(new MemorySource("honest", chain)), null).sync();
+        new SyncEngine(wallet, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
     }
 
     /** Edits the file's JSON; {@code keepChecksum} false drops the checksum, as a deliberate editor would. */
@@ -114,7 +114,8 @@ class WalletFileTamperTest {
         LightWallet w = LightWallet.load(wallet.file());
         WalletFileException e = assertThrows(
                 WalletFileException.class,
-                () -> new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).verifyAndSync());
+                () -> new SyncEngine(w, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults())
+                        .verifyAndSync());
         assertTrue(
                 e.getMessage().contains(fh.toString()) && e.getMessage().contains("rescan --from 2"), e.getMessage());
     }
@@ -123,7 +124,8 @@ class WalletFileTamperTest {
     void flippedFilterHeaderWithItsChecksumRecomputedIsRepairedByVerify() throws Exception {
         flipRecord(ChainFiles.filterHeaders(wallet.file()), 32, 2, true);
         LightWallet w = LightWallet.load(wallet.file());
-        SyncReport r = new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).verifyAndSync();
+        SyncReport r = new SyncEngine(w, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults())
+                .verifyAndSync();
         assertEquals(List.of(), r.dropped(), "the honest source is not blamed for the file");
         assertEquals(1, r.rollbacks().size(), r.rollbacks().toString());
         assertEquals(chain.filterHeader(chain.tipHeight()), w.filterHeaders().header(chain.tipHeight()));

@@ -109,7 +109,11 @@ class FetchPolicyClusterSyncTest {
     }
 
     private static SyncReport sync(LightWallet w, FetchPolicy p, RecordingSource source) {
-        return new SyncEngine(w, List.of(source), null, p, ms -> {}).sync();
+        return new SyncEngine(
+                        w,
+                        List.of(source),
+                        SyncEngine.Options.defaults().withFetchPolicy(p).withPause(ms -> {}))
+                .sync();
     }
 
     private static Set<Integer> downloads(RecordingSource s) {

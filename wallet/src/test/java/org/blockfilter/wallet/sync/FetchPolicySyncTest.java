@@ -90,7 +90,11 @@ class FetchPolicySyncTest {
     }
 
     private static SyncReport sync(LightWallet w, FetchPolicy p, List<? extends MemorySource> sources) {
-        return new SyncEngine(w, sources, null, p, ms -> {}).sync();
+        return new SyncEngine(
+                        w,
+                        sources,
+                        SyncEngine.Options.defaults().withFetchPolicy(p).withPause(ms -> {}))
+                .sync();
     }
 
     private static Set<Integer> decoys(List<RecordingSource> sources, SyncReport r, LightWallet w) {
@@ -193,7 +197,13 @@ class FetchPolicySyncTest {
                 return b;
             }
         };
-        SyncReport r = new SyncEngine(w, List.of(liar, honest), null, FetchPolicy.parse("decoys=2"), ms -> {}).sync();
+        SyncReport r = new SyncEngine(
+                        w,
+                        List.of(liar, honest),
+                        SyncEngine.Options.defaults()
+                                .withFetchPolicy(FetchPolicy.parse("decoys=2"))
+                                .withPause(ms -> {}))
+                .sync();
         assertEquals(1, r.dropped().size(), r.dropped().toString());
         assertEquals("liar", r.dropped().get(0).source());
         assertEquals(SourceFault.Kind.LIED, r.dropped().get(0).kind());
@@ -205,7 +215,11 @@ class FetchPolicySyncTest {
         LightWallet w = wallet("w", TestWallets.MNEMONIC);
         List<Long> pauses = new ArrayList<>();
         SyncReport r = new SyncEngine(
-                        w, List.of(new RecordingSource("j", chain)), null, FetchPolicy.parse("jitter=250"), pauses::add)
+                        w,
+                        List.of(new RecordingSource("j", chain)),
+                        SyncEngine.Options.defaults()
+                                .withFetchPolicy(FetchPolicy.parse("jitter=250"))
+                                .withPause(pauses::add))
                 .sync();
         assertEquals(r.matchedBlocks() + r.decoyBlocks(), pauses.size());
         assertTrue(pauses.stream().allMatch(ms -> ms >= 0 && ms <= 250), pauses.toString());

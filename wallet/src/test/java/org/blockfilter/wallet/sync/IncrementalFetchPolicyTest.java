@@ -98,7 +98,11 @@ class IncrementalFetchPolicyTest {
     }
 
     private static SyncReport sync(LightWallet w, FetchPolicy p, List<RecordingSource> sources) {
-        return new SyncEngine(w, sources, null, p, ms -> {}).sync();
+        return new SyncEngine(
+                        w,
+                        sources,
+                        SyncEngine.Options.defaults().withFetchPolicy(p).withPause(ms -> {}))
+                .sync();
     }
 
     /** Per source, the heights it was asked for. */

@@ -51,7 +51,7 @@ class LiarRecoveryTest {
     }
 
     private static SyncReport sync(LightWallet w, ChainSource... sources) {
-        return new SyncEngine(w, List.of(sources), null).sync();
+        return new SyncEngine(w, List.of(sources), SyncEngine.Options.defaults()).sync();
     }
 
     /** Changes one byte of the filter hash at {@code height} in every cfheaders answer that covers it. */

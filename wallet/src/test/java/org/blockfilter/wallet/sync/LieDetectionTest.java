@@ -54,7 +54,7 @@ class LieDetectionTest {
     }
 
     private SyncReport sync(ChainSource... sources) {
-        return new SyncEngine(wallet, List.of(sources), null).sync();
+        return new SyncEngine(wallet, List.of(sources), SyncEngine.Options.defaults()).sync();
     }
 
     /**
@@ -63,7 +63,9 @@ class LieDetectionTest {
      * one particular block depends on both; a test of block verification must not.
      */
     private SyncReport syncFirstSourceFirst(ChainSource... sources) {
-        return new SyncEngine(wallet, List.of(sources), null, FetchPolicy.NONE).sync();
+        return new SyncEngine(
+                        wallet, List.of(sources), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE))
+                .sync();
     }
 
     private static SourceFault fault(SyncReport r, String name) {

@@ -37,7 +37,11 @@ class SourceClassificationTest {
 
         SyncException e = assertThrows(
                 SyncException.class,
-                () -> new SyncEngine(testnet, List.of(new MemorySource("regtest-server", regtest)), null).sync());
+                () -> new SyncEngine(
+                                testnet,
+                                List.of(new MemorySource("regtest-server", regtest)),
+                                SyncEngine.Options.defaults())
+                        .sync());
 
         assertEquals(1, e.faults().size(), e.getMessage());
         SourceFault f = e.faults().get(0);

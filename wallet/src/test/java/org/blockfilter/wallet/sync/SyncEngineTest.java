@@ -32,7 +32,7 @@ class SyncEngineTest {
     }
 
     private static SyncReport sync(LightWallet w, MemorySource... sources) {
-        return new SyncEngine(w, List.of(sources), null).sync();
+        return new SyncEngine(w, List.of(sources), SyncEngine.Options.defaults()).sync();
     }
 
     @Test
@@ -47,7 +47,8 @@ class SyncEngineTest {
         chain.mine(3);
         MemorySource src = new MemorySource("honest", chain);
 
-        SyncReport r = new SyncEngine(w, List.of(src), null, FetchPolicy.NONE).sync();
+        SyncReport r =
+                new SyncEngine(w, List.of(src), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE)).sync();
 
         assertEquals(chain.tipHeight(), r.tipHeight());
         assertEquals(Coin.COIN.add(Coin.CENT.multiply(2)), w.ledger().balance(true));
@@ -215,7 +216,11 @@ class SyncEngineTest {
         RegtestChainBuilder chain = new RegtestChainBuilder();
         chain.mine(30);
         List<SyncProgress> seen = new ArrayList<>();
-        new SyncEngine(w, List.of(new MemorySource("honest", chain)), seen::add).sync();
+        new SyncEngine(
+                        w,
+                        List.of(new MemorySource("honest", chain)),
+                        SyncEngine.Options.defaults().withListener(seen::add))
+                .sync();
         SyncProgress last = seen.get(seen.size() - 1);
         assertEquals(30, last.headersHeight());
         assertEquals(30, last.filterHeadersHeight());

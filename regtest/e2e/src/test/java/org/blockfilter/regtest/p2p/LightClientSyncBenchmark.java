@@ -49,7 +49,7 @@ public final class LightClientSyncBenchmark {
 
     private static final Duration CLIENT_TIMEOUT = Duration.ofMinutes(30);
     /** The packaged wallet, as a user runs it; without it the test classpath (~100 jars) is used, which starts slower. */
-    private static final Path WALLET_JAR = Path.of("../../wallet/target/blockfilter-wallet.jar")
+    private static final Path WALLET_JAR = Path.of("../../wallet/cli/target/blockfilter-wallet.jar")
             .toAbsolutePath()
             .normalize();
 

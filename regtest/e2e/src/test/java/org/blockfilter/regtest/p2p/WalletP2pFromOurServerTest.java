@@ -75,7 +75,7 @@ class WalletP2pFromOurServerTest {
         server.awaitNodeTip();
         try (P2pSource source = P2pSource.connect(
                 server.p2pAddress(), Chain.REGTEST, P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(20)))) {
-            SyncReport first = new SyncEngine(w, List.of(source), null).sync();
+            SyncReport first = new SyncEngine(w, List.of(source), SyncEngine.Options.defaults()).sync();
             assertEquals(node.tipHeight(), first.tipHeight());
             assertEquals(node.tipHash(), w.headers().tipHash());
             assertEquals(paid, w.ledger().balance(true), "the wallet holds exactly what the scenario paid it");
@@ -88,13 +88,13 @@ class WalletP2pFromOurServerTest {
             assertTrue(node.mempool().contains(txid), "the spend relayed through our server is in the node's mempool");
             node.mine(1);
             server.awaitNodeTip();
-            new SyncEngine(w, List.of(source), null).sync();
+            new SyncEngine(w, List.of(source), SyncEngine.Options.defaults()).sync();
             assertEquals(node.tipHeight(), w.ledger().get(txid).orElseThrow().height());
             FullScan.assertWalletMatches(node, w);
 
             node.reorg(2, 3);
             server.awaitNodeTip();
-            SyncReport afterReorg = new SyncEngine(w, List.of(source), null).sync();
+            SyncReport afterReorg = new SyncEngine(w, List.of(source), SyncEngine.Options.defaults()).sync();
             assertTrue(afterReorg.reorgDepth() >= 2, "reorg depth " + afterReorg.reorgDepth());
             assertEquals(node.tipHash(), w.headers().tipHash());
             FullScan.assertWalletMatches(node, w);

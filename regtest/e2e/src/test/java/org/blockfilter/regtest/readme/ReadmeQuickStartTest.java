@@ -47,7 +47,7 @@ class ReadmeQuickStartTest {
     void theQuickStartRunsAsWrittenFromFaucetToAConfirmedPayment() throws Exception {
         Path root = repositoryRoot();
         Path serverJar = root.resolve("server/target/blockfilter-server.jar");
-        Path walletJar = root.resolve("wallet/target/blockfilter-wallet.jar");
+        Path walletJar = root.resolve("wallet/cli/target/blockfilter-wallet.jar");
         requireBuilt(serverJar, walletJar);
         String readme = Files.readString(root.resolve("README.md"), StandardCharsets.UTF_8);
         String serverCommand = serverCommand(readme);

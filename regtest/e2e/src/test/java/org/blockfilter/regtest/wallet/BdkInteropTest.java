@@ -133,7 +133,7 @@ class BdkInteropTest {
 
         try (P2pSource source =
                 P2pSource.connect(p2p, Chain.REGTEST, P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(10)))) {
-            new SyncEngine(w, List.of(source), null).sync();
+            new SyncEngine(w, List.of(source), SyncEngine.Options.defaults()).sync();
             Transaction fromBdk = w.ledger().get(bdkTxid).orElseThrow().tx();
             assertEquals(Coin.valueOf(150_000), paidTo(fromBdk, ourTaproot));
             assertEquals(Coin.valueOf(250_000), paidTo(fromBdk, ourSegwit));
@@ -143,7 +143,7 @@ class BdkInteropTest {
             PreparedPayment p = spender.prepare(w.unlock(PASSPHRASE), bdkReceive1, Coin.valueOf(300_000), 2);
             Sha256Hash ourTxid = spender.broadcast(p, List.of(source));
             node.mine(1);
-            new SyncEngine(w, List.of(source), null).sync();
+            new SyncEngine(w, List.of(source), SyncEngine.Options.defaults()).sync();
 
             JsonNode bdkSide = bdk.sync(BDK_MNEMONIC, p2p, List.of("84"), List.of())
                     .get("wallets")

@@ -1,6 +1,7 @@
 package org.blockfilter.regtest.wallet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import org.bitcoinj.base.ScriptType;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.BlockChain;
 import org.bitcoinj.core.Context;
+import org.bitcoinj.core.Peer;
 import org.bitcoinj.core.PeerAddress;
 import org.bitcoinj.core.PeerGroup;
 import org.bitcoinj.core.Transaction;
@@ -40,6 +42,7 @@ import org.blockfilter.regtest.RegtestNode;
 import org.blockfilter.regtest.btcd.BtcdNode;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
+import org.blockfilter.regtest.wallet.WalletFixture.Payment;
 import org.blockfilter.wallet.source.p2p.P2pSource;
 import org.blockfilter.wallet.source.rest.RestSource;
 import org.junit.jupiter.api.AfterEach;
@@ -57,6 +60,12 @@ import org.junit.jupiter.api.io.TempDir;
  * (relayed by our server), both wallets hold the same transactions in the same confidence, the same balance of every
  * {@link Wallet.BalanceType} and the same last-seen block.
  *
+ * <p>Without options the adapter opens no BIP 37 connection: btcd's only bitcoinj peer is the reference, and a
+ * payment the reference already sees pending is not in the adapter-synced wallet. With the adapter's mempool link
+ * ({@link FilterSync.Options#withMempoolPeers}) to btcd, payments show as pending in both wallets before any block
+ * (also one to a key that only the first payment brings into the look-ahead window, reached because bitcoinj
+ * reloads the link's Bloom filter), and after their block the two wallets are the same again.
+ *
  * <p>Each wallet lives on its own threads with its own bitcoinj {@link Context}: bitcoinj keeps transaction
  * confidence per context, and a shared one would let one wallet's view leak into the other's.
  */
@@ -73,9 +82,15 @@ class BitcoinjOracleTest {
     @TempDir
     Path dir;
 
+    /** bitcoinj's user agent, as btcd's getpeerinfo reports it. */
+    private static final String BITCOINJ_SUBVER = "/bitcoinj:";
+
     private WalletFixture<BtcdNode> chain;
     private RegtestNode node;
     private PeerGroup peers;
+    /** The wallet bitcoinj's own PeerGroup syncs, read on the test's thread (its Context). */
+    private Wallet referenceWallet;
+
     private SPVBlockStore referenceStore;
     private BlockChain referenceChain;
     private ServerOnNode server;
@@ -134,6 +149,17 @@ class BitcoinjOracleTest {
             return w;
         });
 
+        // Off by default: the adapter makes no BIP 37 connection, so a payment the reference sees pending (btcd
+        // relays it to BIP 37 peers) is not in the adapter-synced wallet, and btcd's one bitcoinj peer is the
+        // reference. (The adapter has been open since before the reference finished its first sync.)
+        agree(reference, adapted);
+        Payment unconfirmed = chain.pay(receiving(ScriptType.P2WPKH, 3));
+        awaitPending(reference, unconfirmed);
+        assertNull(on(() -> adapted.getTransaction(unconfirmed.txid())), "no mempool link without the option");
+        assertEquals(1, bitcoinjPeersOfBtcd(), "btcd's bitcoinj peers: the reference only");
+        node.mine(1);
+        agree(reference, adapted);
+
         // Both chains, each payment in a block of its own (a block that matched is handed over whole, so a payment
         // sharing it would be found without its own script); key 120 moves the look-ahead window over key 200.
         for (Address to : List.of(
@@ -152,7 +178,7 @@ class BitcoinjOracleTest {
                     .get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
         }
         agree(reference, adapted);
-        assertEquals(5, reference.getTransactions(true).size(), "the five payments");
+        assertEquals(6, reference.getTransactions(true).size(), "the six payments");
 
         // A spend by the reference with change to its change branch, broadcast through btcd.
         Transaction spend = reference.createSend(node.miningAddress(), Coin.COIN.divide(3));
@@ -193,8 +219,107 @@ class BitcoinjOracleTest {
                 "the adapter's payment confirmed in the tip block: " + last);
     }
 
+    /**
+     * The mempool link on: payments show as pending (in {@code ESTIMATED}, not in {@code AVAILABLE}) before any
+     * block, as in bitcoinj's own BIP 37 sync; after their block the filter scan confirms the same transactions.
+     */
+    @Test
+    void withTheMempoolLinkAPaymentIsPendingBeforeItsBlockThenConfirmsByFilters() throws Exception {
+        chain = WalletFixture.onBtcd(ScenarioSpec.small(20_261_203L, 20));
+        node = chain.node();
+        Context.propagate(new Context());
+        Wallet reference = wallet();
+        startReference(reference);
+        server = new ServerOnNode(node);
+        rest = RestSource.create(server.baseUri(), Duration.ofSeconds(30));
+        p2p = P2pSource.connect(
+                node.p2pAddress().orElseThrow(),
+                Chain.REGTEST,
+                P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(30)));
+        FilterSync.Options options = FilterSync.Options.DEFAULT.withMempoolPeers(
+                List.of(node.p2pAddress().orElseThrow()));
+        Wallet adapted = on(() -> {
+            Context.propagate(new Context());
+            Wallet w = wallet();
+            adapter = FilterSync.open(w, dir.resolve("adapted.wallet"), dir.resolve("adapted.spvchain"), options);
+            return w;
+        });
+        agree(reference, adapted);
+        awaitFilterLoaded();
+        assertEquals(2, bitcoinjPeersOfBtcd(), "btcd's bitcoinj peers: the reference and the mempool link");
+
+        // Key 120 is in the first look-ahead window; its pending payment moves the window over key 200, and only
+        // bitcoinj's recalculated filter (filterload, then mempool) brings the second payment to the link.
+        Payment near = chain.pay(receiving(ScriptType.P2WPKH, 120));
+        awaitPending(adapted, near);
+        awaitPending(reference, near);
+        assertEquals(near.value(), on(() -> adapted.getBalance(Wallet.BalanceType.ESTIMATED)), "pending, estimated");
+        assertEquals(Coin.ZERO, on(() -> adapted.getBalance(Wallet.BalanceType.AVAILABLE)), "not yet available");
+        Payment far = chain.pay(receiving(ScriptType.P2WPKH, 200));
+        awaitPending(adapted, far);
+        awaitPending(reference, far);
+        assertEquals(state(reference, false), on(() -> state(adapted, false)), "both pending, before any block");
+
+        node.mine(1);
+        Map<String, Object> last = agree(reference, adapted);
+        Map<?, ?> txs = (Map<?, ?>) last.get("transactions");
+        assertEquals(2, txs.size(), "the two payments, once each: " + last);
+        for (Payment p : List.of(near, far)) {
+            assertEquals("BUILDING@" + node.tipHeight(), txs.get(p.txid().toString()), "confirmed by filters: " + last);
+        }
+        assertEquals(
+                near.value().add(far.value()), on(() -> adapted.getBalance(Wallet.BalanceType.AVAILABLE)), "available");
+    }
+
+    /**
+     * Waits until {@code w} holds {@code p} as a pending transaction (bitcoinj delivers it on a peer's thread); the
+     * adapter-synced wallet is read on its own thread, under its own {@link Context}, the reference on this one.
+     */
+    private void awaitPending(Wallet w, Payment p) throws Exception {
+        Callable<TransactionConfidence.ConfidenceType> type = () -> {
+            Transaction tx = w.getTransaction(p.txid());
+            return tx == null ? null : tx.getConfidence().getConfidenceType();
+        };
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (true) {
+            TransactionConfidence.ConfidenceType t = w == referenceWallet ? type.call() : on(type);
+            if (t != null) {
+                assertEquals(TransactionConfidence.ConfidenceType.PENDING, t, "payment " + p.txid());
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "payment " + p.txid() + " not pending in " + DEADLINE);
+            Thread.sleep(50);
+        }
+    }
+
+    /** Waits until the mempool link has a peer and has sent it bitcoinj's Bloom filter. */
+    private void awaitFilterLoaded() throws InterruptedException {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (true) {
+            List<Peer> linked = adapter.mempoolPeers();
+            if (!linked.isEmpty() && linked.stream().allMatch(p -> p.getBloomFilter() != null)) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "the mempool link loaded no filter in " + DEADLINE);
+            Thread.sleep(50);
+        }
+    }
+
+    /** btcd's peers with bitcoinj's user agent (the reference, and the adapter's mempool link when it has one). */
+    private long bitcoinjPeersOfBtcd() {
+        long n = 0;
+        for (com.fasterxml.jackson.databind.JsonNode peer :
+                chain.node().rpcClient().call("getpeerinfo")) {
+            if (peer.path("subver").asText().contains(BITCOINJ_SUBVER)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** The reference: bitcoinj's BlockChain over its SPVBlockStore, and a PeerGroup with one btcd peer (BIP 37). */
     private void startReference(Wallet reference) throws Exception {
+        referenceWallet = reference;
         referenceStore = new SPVBlockStore(
                 RegtestNode.PARAMS, dir.resolve("reference.spvchain").toFile());
         referenceChain = new BlockChain(RegtestNode.PARAMS, reference, referenceStore);

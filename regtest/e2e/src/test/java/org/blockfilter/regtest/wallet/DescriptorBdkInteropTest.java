@@ -174,7 +174,7 @@ class DescriptorBdkInteropTest {
         try (P2pSource source =
                 P2pSource.connect(p2p, Chain.REGTEST, P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(10)))) {
             for (LightWallet w : List.of(ours, multiWallet, bdksInOurs)) {
-                new SyncEngine(w, List.of(source), null).sync();
+                new SyncEngine(w, List.of(source), SyncEngine.Options.defaults()).sync();
             }
         }
         assertEquals(2, ours.ledger().utxos(true).size());

@@ -108,7 +108,7 @@ class ExportNginxTest {
     private SyncReport syncFrom(URI base, String walletName) {
         LightWallet w = wallet(dir.resolve(walletName));
         try (ExportSource source = ExportSource.create(base, Duration.ofSeconds(30))) {
-            SyncReport report = new SyncEngine(w, List.of(source), null).sync();
+            SyncReport report = new SyncEngine(w, List.of(source), SyncEngine.Options.defaults()).sync();
             assertEquals(
                     paid,
                     w.ledger().utxos(true).stream()

@@ -88,7 +88,9 @@ public final class RestWalletSyncBenchmark {
     private static long syncOnce(ServerOnNode server, LightWallet w, String policy, boolean warmUp) {
         try (ChainSource rest = RestSource.create(server.baseUri(), Duration.ofSeconds(30))) {
             long t1 = System.nanoTime();
-            SyncReport r = new SyncEngine(w, List.of(rest), null, POLICIES.get(policy)).sync();
+            SyncReport r = new SyncEngine(
+                            w, List.of(rest), SyncEngine.Options.defaults().withFetchPolicy(POLICIES.get(policy)))
+                    .sync();
             long ms = (System.nanoTime() - t1) / 1_000_000;
             System.out.printf(
                     "%swallet sync over REST, fetch policy %s: %d blocks, %d filters, %d matched blocks,"

@@ -63,7 +63,7 @@ class TaprootSpendBtcdTest {
                 node.p2pAddress().orElseThrow(),
                 Chain.REGTEST,
                 P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(10)))) {
-            new SyncEngine(w, List.of(source), null).sync();
+            new SyncEngine(w, List.of(source), SyncEngine.Options.defaults()).sync();
             Coin received = w.ledger().balance(true);
             assertEquals(2, w.ledger().utxos(true).size());
 
@@ -85,7 +85,7 @@ class TaprootSpendBtcdTest {
                 assertEquals(64, in.getWitness().getPush(0).length);
             }
 
-            new SyncEngine(w, List.of(source), null).sync();
+            new SyncEngine(w, List.of(source), SyncEngine.Options.defaults()).sync();
             assertEquals(node.tipHeight(), w.ledger().get(txid).orElseThrow().height());
             assertTrue(w.ledger().utxos(true).stream()
                     .allMatch(u -> w.keys().lookup(u.script()).orElseThrow().kind() != AddressKind.P2TR));

@@ -30,7 +30,7 @@ import org.blockfilter.wallet.keys.AddressKind;
 /**
  * The steps the wallet end-to-end tests share. Statically: the test wallet (the "abandon ...
  * about" mnemonic, gap limit 20, born at genesis) and its addresses; the CLI run in this process
- * is the wallet test-jar's {@code InProcessCli}. As an instance: a regtest node (btcd through the
+ * is the wallet CLI test-jar's {@code InProcessCli}. As an instance: a regtest node (btcd through the
  * harness, or the embedded node) that has run a scenario, and payments to any address from the
  * mature P2WPKH coins the scenario left unspent, one coin each (its value less {@link #FEE}); the
  * caller mines. Closing it stops the node. Not thread-safe.

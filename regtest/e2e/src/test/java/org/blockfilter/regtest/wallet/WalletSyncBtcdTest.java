@@ -71,7 +71,7 @@ class WalletSyncBtcdTest {
     }
 
     private static SyncReport sync(LightWallet w, P2pSource source) {
-        return new SyncEngine(w, List.of(source), null).sync();
+        return new SyncEngine(w, List.of(source), SyncEngine.Options.defaults()).sync();
     }
 
     @Test
@@ -131,7 +131,7 @@ class WalletSyncBtcdTest {
         try (ServerOnNode server = new ServerOnNode(node);
                 ChainSource rest = RestSource.create(server.baseUri(), Duration.ofSeconds(10));
                 P2pSource p2p = connect()) {
-            SyncReport r = new SyncEngine(w, List.of(rest, p2p), null).sync();
+            SyncReport r = new SyncEngine(w, List.of(rest, p2p), SyncEngine.Options.defaults()).sync();
             assertTrue(r.dropped().isEmpty(), r.dropped().toString());
             assertEquals(List.of(rest.name(), p2p.name()), r.sourcesUsed());
             assertEquals(3, w.ledger().utxos(true).size());
@@ -139,7 +139,7 @@ class WalletSyncBtcdTest {
 
             node.reorg(2, 3); // drops the blocks of the last two payments; btcd may mine them again later
             server.reindex();
-            SyncReport after = new SyncEngine(w, List.of(rest, p2p), null).sync();
+            SyncReport after = new SyncEngine(w, List.of(rest, p2p), SyncEngine.Options.defaults()).sync();
             assertTrue(after.dropped().isEmpty(), after.dropped().toString());
             assertTrue(after.reorgDepth() >= 2, "reorg depth " + after.reorgDepth());
             assertEquals(node.tipHash(), w.headers().tipHash());

@@ -46,6 +46,8 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
     private static final String FILTER_PREFIX = FILTERS + "/";
     /** The route templates of the Javalin routes, as {@link RestMetrics} records them. */
     private static final String SINGLE_ROUTE = FILTER_PREFIX + "{hashOrHeight}";
+    /** The buffer one filter is read into: a mainnet filter's record fits (larger ones are read onto the heap). */
+    private static final int SINGLE_BUFFER = 64 * 1024;
 
     private static final HttpField CONTENT_TYPE = new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, Http.OCTET_STREAM);
     private static final HttpField VARY = new PreEncodedHttpField(HttpHeader.VARY, "Accept, Accept-Encoding");
@@ -71,7 +73,7 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
                     && path.length() == FILTER_PREFIX.length() + 64
                     && path.startsWith(FILTER_PREFIX)) {
                 Sha256Hash hash = HashHex.parseHash(path.substring(FILTER_PREFIX.length()));
-                if (hash != null && single(hash, response, callback)) {
+                if (hash != null && single(hash, request, response, callback)) {
                     return true;
                 }
             } else if (request.getHttpURI().getQuery() != null
@@ -94,21 +96,28 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
                 && !h.contains(HttpHeader.IF_NONE_MATCH);
     }
 
-    private boolean single(Sha256Hash hash, Response response, Callback callback) {
+    private boolean single(Sha256Hash hash, Request request, Response response, Callback callback) {
         long t0 = System.nanoTime();
         long cpu0 = THREADS.getCurrentThreadCpuTime();
+        // The record is read into pooled direct memory and written from there; the buffer goes
+        // back to the pool when the write completes (or here, if nothing is written from it).
+        RetainableByteBuffer pooled =
+                request.getComponents().getByteBufferPool().acquire(SINGLE_BUFFER, true);
         Optional<FilterView> found;
         try {
-            found = index.filterView(hash);
+            found = index.filterView(hash, pooled.getByteBuffer().clear());
         } catch (StoreException e) {
+            pooled.release();
             if (!e.damaged()) {
                 return false; // Javalin reads again, logs and maps the error
             }
             return damaged(e, response, callback, t0, cpu0, SINGLE_ROUTE);
         } catch (RuntimeException e) {
+            pooled.release();
             return false;
         }
         if (found.isEmpty()) {
+            pooled.release();
             return false;
         }
         FilterView f = found.get();
@@ -121,7 +130,7 @@ public final class BinaryFilterFastPath extends Handler.Wrapper {
         h.put(VARY);
         h.put(HttpHeader.CONTENT_LENGTH, length);
         response.setStatus(200);
-        response.write(true, body, callback);
+        response.write(true, body, Callback.from(callback, pooled::release));
         metrics.request(
                 "GET", SINGLE_ROUTE, 200, System.nanoTime() - t0, length, THREADS.getCurrentThreadCpuTime() - cpu0);
         return true;

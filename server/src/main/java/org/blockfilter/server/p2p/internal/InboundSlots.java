@@ -12,13 +12,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.blockfilter.server.p2p.P2pConfig;
 
 /**
  * Who gets an inbound slot: per-address and per-netgroup limits, and when every slot is taken,
  * Bitcoin Core's eviction ({@code SelectNodeToEvict} in {@code src/node/eviction.cpp}): protect
  * peers an attacker cannot cheaply imitate, then drop the youngest peer of the netgroup holding
- * the most connections. Immutable and thread-safe; the caller passes a snapshot of the peers.
+ * the most connections. Immutable and thread-safe; the caller passes a snapshot of the peers,
+ * and eviction reads each peer's changing figures (ping, last request) once.
  */
 public final class InboundSlots {
     /** Peers kept from distinct netgroups chosen by a secret hash (Core keeps 4 by keyed netgroup). */
@@ -116,27 +118,35 @@ public final class InboundSlots {
         return victim.isPresent() ? new Decision.Evict<>(victim.get()) : new Decision.Refuse<>("full");
     }
 
-    /** Core's eviction: the peer to drop, or empty when every peer is protected. */
+    /**
+     * Core's eviction: the peer to drop, or empty when every peer is protected. Works on a copy of
+     * each peer's figures read once, as Core's {@code NodeEvictionCandidate} is: pings and requests
+     * change them while it sorts, and a sort whose order changes under it may throw.
+     */
     <P extends Peer> Optional<P> selectToEvict(Collection<P> connected) {
-        List<P> candidates = new ArrayList<>(connected);
+        List<Candidate<P>> candidates = new ArrayList<>(connected.size());
+        for (P p : connected) {
+            candidates.add(Candidate.of(p));
+        }
         protectDistinctNetgroups(candidates);
-        protect(candidates, Comparator.comparingLong(Peer::minPingNanos), PROTECT_BY_PING, p -> true);
+        protect(candidates, Comparator.comparingLong(Candidate::minPingNanos), PROTECT_BY_PING, c -> true);
         protect(
                 candidates,
-                Comparator.comparingLong((Peer p) -> p.lastUsefulNanos()).reversed(),
+                Comparator.comparingLong((Candidate<P> c) -> c.lastUsefulNanos())
+                        .reversed(),
                 PROTECT_BY_USEFULNESS,
-                p -> p.lastUsefulNanos() != 0);
+                c -> c.lastUsefulNanos() != 0);
         protectByUptime(candidates);
         if (candidates.isEmpty()) {
             return Optional.empty();
         }
-        Map<String, List<P>> groups = new HashMap<>();
-        for (P p : candidates) {
-            groups.computeIfAbsent(p.netgroup(), g -> new ArrayList<>()).add(p);
+        Map<String, List<Candidate<P>>> groups = new HashMap<>();
+        for (Candidate<P> c : candidates) {
+            groups.computeIfAbsent(c.netgroup(), g -> new ArrayList<>()).add(c);
         }
         // The group with the most connections; among equals, the one whose youngest peer is youngest.
-        List<P> largest = null;
-        for (List<P> g : groups.values()) {
+        List<Candidate<P>> largest = null;
+        for (List<Candidate<P>> g : groups.values()) {
             if (largest == null
                     || g.size() > largest.size()
                     || (g.size() == largest.size()
@@ -144,28 +154,37 @@ public final class InboundSlots {
                 largest = g;
             }
         }
-        return Optional.of(youngest(largest));
+        return Optional.of(youngest(largest).peer());
     }
 
-    private static <P extends Peer> P youngest(List<P> group) {
-        P y = group.get(0);
-        for (P p : group) {
-            if (p.connectedNanos() - y.connectedNanos() > 0) {
-                y = p;
+    /** What eviction reads of a peer, read once. */
+    private record Candidate<P extends Peer>(
+            P peer, boolean local, String netgroup, long connectedNanos, long minPingNanos, long lastUsefulNanos) {
+        static <P extends Peer> Candidate<P> of(P p) {
+            return new Candidate<>(
+                    p, p.local(), p.netgroup(), p.connectedNanos(), p.minPingNanos(), p.lastUsefulNanos());
+        }
+    }
+
+    private static <P extends Peer> Candidate<P> youngest(List<Candidate<P>> group) {
+        Candidate<P> y = group.get(0);
+        for (Candidate<P> c : group) {
+            if (c.connectedNanos() - y.connectedNanos() > 0) {
+                y = c;
             }
         }
         return y;
     }
 
     /** Keeps the longest-connected peer of each of the netgroups with the highest keyed hash. */
-    private <P extends Peer> void protectDistinctNetgroups(List<P> candidates) {
-        Map<String, P> oldestOfGroup = new HashMap<>();
-        for (P p : candidates) {
-            oldestOfGroup.merge(p.netgroup(), p, (a, b) -> b.connectedNanos() - a.connectedNanos() < 0 ? b : a);
+    private <P extends Peer> void protectDistinctNetgroups(List<Candidate<P>> candidates) {
+        Map<String, Candidate<P>> oldestOfGroup = new HashMap<>();
+        for (Candidate<P> c : candidates) {
+            oldestOfGroup.merge(c.netgroup(), c, (a, b) -> b.connectedNanos() - a.connectedNanos() < 0 ? b : a);
         }
         List<String> groups = new ArrayList<>(oldestOfGroup.keySet());
         groups.sort(Comparator.comparingLong((String g) -> keyedHash(g)).reversed());
-        Set<P> keep = new HashSet<>();
+        Set<Candidate<P>> keep = new HashSet<>();
         for (int i = 0; i < Math.min(PROTECT_BY_NETGROUP, groups.size()); i++) {
             keep.add(oldestOfGroup.get(groups.get(i)));
         }
@@ -177,27 +196,27 @@ public final class InboundSlots {
      * up to a quarter of the candidates are local peers (Core's disadvantaged networks: onion,
      * localhost), so peers behind Tor are not all evicted for their higher ping.
      */
-    private static <P extends Peer> void protectByUptime(List<P> candidates) {
+    private static <P extends Peer> void protectByUptime(List<Candidate<P>> candidates) {
         int total = candidates.size() / 2;
-        Comparator<Peer> oldestFirst = Comparator.comparingLong(Peer::connectedNanos);
+        Comparator<Candidate<P>> oldestFirst = Comparator.comparingLong(Candidate::connectedNanos);
         int beforeLocal = candidates.size();
-        protect(candidates, oldestFirst, candidates.size() / 4, Peer::local);
+        protect(candidates, oldestFirst, candidates.size() / 4, Candidate::local);
         int protectedLocal = beforeLocal - candidates.size();
-        protect(candidates, oldestFirst, total - protectedLocal, p -> true);
+        protect(candidates, oldestFirst, total - protectedLocal, c -> true);
     }
 
     /** Removes (protects) the first {@code k} candidates in {@code order} that satisfy {@code eligible}. */
     private static <P extends Peer> void protect(
-            List<P> candidates, Comparator<Peer> order, int k, java.util.function.Predicate<Peer> eligible) {
-        List<P> sorted = new ArrayList<>(candidates);
+            List<Candidate<P>> candidates, Comparator<Candidate<P>> order, int k, Predicate<Candidate<P>> eligible) {
+        List<Candidate<P>> sorted = new ArrayList<>(candidates);
         sorted.sort(order);
         int kept = 0;
-        for (P p : sorted) {
+        for (Candidate<P> c : sorted) {
             if (kept >= k) {
                 break;
             }
-            if (eligible.test(p)) {
-                candidates.remove(p);
+            if (eligible.test(c)) {
+                candidates.remove(c);
                 kept++;
             }
         }

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.blockfilter.server.p2p.NetRange;
 import org.blockfilter.server.p2p.P2pConfig;
 import org.junit.jupiter.api.Test;
@@ -104,5 +105,53 @@ class InboundSlotsTest {
         List<TestPeer> peers = List.of(
                 peer(slots, "10.1.0.1", 1, 5, 0), peer(slots, "10.2.0.1", 2, 5, 0), peer(slots, "10.3.0.1", 3, 5, 0));
         assertEquals(new InboundSlots.Decision.Refuse<TestPeer>("full"), slots.admit(at("10.4.0.1"), peers));
+    }
+
+    /**
+     * A live peer whose ping and last request change at every read, as pongs and requests change
+     * them on other threads while the listener chooses whom to evict.
+     */
+    private record ChangingPeer(InetAddress address, String netgroup, long connectedNanos, Random changes)
+            implements InboundSlots.Peer {
+        @Override
+        public boolean local() {
+            return false;
+        }
+
+        @Override
+        public long minPingNanos() {
+            synchronized (changes) {
+                return changes.nextBoolean() ? Long.MAX_VALUE : 1 + changes.nextInt(1_000_000);
+            }
+        }
+
+        @Override
+        public long lastUsefulNanos() {
+            synchronized (changes) {
+                return changes.nextBoolean() ? 0 : 1 + changes.nextInt(1_000_000);
+            }
+        }
+    }
+
+    @Test
+    void figuresThatChangeWhileEvictionSortsNeitherBreakItNorMoveTheVictimOutOfTheLargestNetgroup() throws Exception {
+        P2pConfig.Slots wide = new P2pConfig.Slots(100, 100, List.of());
+        InboundSlots slots = new InboundSlots(wide, 64, 5);
+        Random changes = new Random(42);
+        List<ChangingPeer> peers = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            InetAddress a = at("10.9.0." + (i + 1));
+            peers.add(new ChangingPeer(a, slots.netgroup(a), 1_000 + i, changes));
+        }
+        for (int i = 0; i < 4; i++) {
+            InetAddress a = at("10." + (20 + i) + ".0.1");
+            peers.add(new ChangingPeer(a, slots.netgroup(a), 2_000 + i, changes));
+        }
+        // Each choice sorts the 64 peers three times; a sort whose order changes under it may throw.
+        for (int round = 0; round < 200; round++) {
+            InboundSlots.Decision<ChangingPeer> d = slots.admit(at("10.200.0.1"), peers);
+            ChangingPeer victim = ((InboundSlots.Decision.Evict<ChangingPeer>) d).victim();
+            assertEquals("v4:10.9", victim.netgroup(), "round " + round);
+        }
     }
 }

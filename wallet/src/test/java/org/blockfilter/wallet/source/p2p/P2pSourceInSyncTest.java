@@ -73,7 +73,9 @@ class P2pSourceInSyncTest {
                         (n, m) -> m instanceof Message.GetHeaders ? List.of(new Message.Headers(broken)) : List.of());
                 P2pSource p2p =
                         P2pSource.connect(peer.address(), Chain.REGTEST, P2pSource.Options.DEFAULT.withAttempts(1))) {
-            SyncReport r = new SyncEngine(wallet, List.of(p2p, new MemorySource("honest", chain)), null).sync();
+            SyncReport r = new SyncEngine(
+                            wallet, List.of(p2p, new MemorySource("honest", chain)), SyncEngine.Options.defaults())
+                    .sync();
 
             SourceFault f = fault(r, p2p.name());
             assertEquals(SourceFault.Kind.LIED, f.kind(), f.toString());
@@ -127,8 +129,11 @@ class P2pSourceInSyncTest {
                 SilentPeer b = new SilentPeer();
                 P2pSource first = a.source(options);
                 P2pSource second = b.source(options)) {
-            SyncReport r =
-                    new SyncEngine(wallet, List.of(first, second, new MemorySource("honest", chain)), null).sync();
+            SyncReport r = new SyncEngine(
+                            wallet,
+                            List.of(first, second, new MemorySource("honest", chain)),
+                            SyncEngine.Options.defaults())
+                    .sync();
 
             assertEquals(SourceFault.Kind.FAILED, fault(r, first.name()).kind());
             assertEquals(SourceFault.Kind.FAILED, fault(r, second.name()).kind());
@@ -149,7 +154,9 @@ class P2pSourceInSyncTest {
         try (SilentPeer silent = new SilentPeer();
                 P2pSource p2p = silent.source(options)) {
             long t0 = System.nanoTime();
-            SyncReport r = new SyncEngine(wallet, List.of(p2p, new MemorySource("honest", chain)), null).sync();
+            SyncReport r = new SyncEngine(
+                            wallet, List.of(p2p, new MemorySource("honest", chain)), SyncEngine.Options.defaults())
+                    .sync();
             long millis = (System.nanoTime() - t0) / 1_000_000;
 
             SourceFault f = fault(r, p2p.name());

@@ -81,7 +81,9 @@ class LegacyMigrationTest {
                 Coin.COIN)));
         chain.mine(5);
         MemorySource src = new MemorySource("honest", chain);
-        SyncReport r = new SyncEngine(again, List.of(src), null, FetchPolicy.NONE).sync();
+        SyncReport r = new SyncEngine(
+                        again, List.of(src), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE))
+                .sync();
         assertEquals(List.of(), r.dropped());
         assertEquals(chain.tipHeight(), again.scannedHeight());
         assertEquals(6, src.filtersServed, "only the new blocks' filters are fetched");

@@ -86,7 +86,7 @@ class Version2MigrationTest {
                         .address()),
                 Coin.COIN)));
         MemorySource src = new MemorySource("honest", chain);
-        new SyncEngine(again, List.of(src), null, FetchPolicy.NONE).sync();
+        new SyncEngine(again, List.of(src), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE)).sync();
         assertEquals(
                 LegacyChain.PAYMENT.multiply(payments).add(Coin.COIN),
                 again.ledger().balance(true));

@@ -56,6 +56,6 @@ public final class WriteLegacyFixtures {
     }
 
     private static void sync(LightWallet w, MemorySource src) {
-        new SyncEngine(w, List.of(src), null, FetchPolicy.NONE).sync();
+        new SyncEngine(w, List.of(src), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE)).sync();
     }
 }

@@ -32,7 +32,8 @@ public final class WriteV2Fixtures {
                 TestWallets.create(tmp.resolve("s"), LightWallet.Birthday.ofHeight(0), Sealing.SECRET_ONLY);
         RegtestChainBuilder chain = LegacyChain.build(secretOnly.keys(), LegacyChain.SYNCED_TIP);
         MemorySource src = new MemorySource("memory", chain);
-        new SyncEngine(secretOnly, List.of(src), null, FetchPolicy.NONE).sync();
+        new SyncEngine(secretOnly, List.of(src), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE))
+                .sync();
         copy(secretOnly.file(), out, "v2-secret-only");
 
         String xpub =
@@ -44,7 +45,7 @@ public final class WriteV2Fixtures {
                 NewWallet.Options.of(Chain.REGTEST)
                         .withBirthday(LightWallet.Birthday.ofHeight(0))
                         .withSealing(Sealing.NONE));
-        new SyncEngine(watch, List.of(src), null, FetchPolicy.NONE).sync();
+        new SyncEngine(watch, List.of(src), SyncEngine.Options.defaults().withFetchPolicy(FetchPolicy.NONE)).sync();
         copy(watch.file(), out, "v2-watch-only");
     }
 

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 /**
  * The wallet CLI run in this process with what it prints captured, for tests here and in the
- * e2e module (wallet test-jar). Stateless.
+ * e2e module (the CLI's test-jar). Stateless.
  */
 public final class InProcessCli {
     private InProcessCli() {}

@@ -59,7 +59,12 @@ class SyncCommand extends NetworkOptions implements Callable<Integer> {
         List<ChainSource> sources = open(w.chain());
         try {
             long t0 = System.nanoTime();
-            SyncEngine engine = new SyncEngine(w, sources, quiet ? null : new ProgressBar(cli.err), fetchPolicy);
+            SyncEngine engine = new SyncEngine(
+                    w,
+                    sources,
+                    SyncEngine.Options.defaults()
+                            .withListener(quiet ? null : new ProgressBar(cli.err))
+                            .withFetchPolicy(fetchPolicy));
             SyncReport r = everyStoredHeader() ? engine.verifyAndSync() : engine.sync();
             long ms = (System.nanoTime() - t0) / 1_000_000;
             Map<String, Object> j = new LinkedHashMap<>();

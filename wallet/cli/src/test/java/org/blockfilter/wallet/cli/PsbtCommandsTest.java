@@ -35,7 +35,7 @@ class PsbtCommandsTest {
                         .derive(false, 0)
                         .address()),
                 Coin.CENT)));
-        new SyncEngine(w, List.of(new MemorySource("honest", chain)), null).sync();
+        new SyncEngine(w, List.of(new MemorySource("honest", chain)), SyncEngine.Options.defaults()).sync();
         return w.file();
     }
 
