@@ -311,33 +311,13 @@ public final class GolombCodedSet {
      * {@link #match} per item is quadratic.
      */
     public int firstAbsent(List<byte[]> items) {
-        Objects.requireNonNull(items, "items");
-        int count = items.size();
-        long[] targets = new long[count];
-        Integer[] order = new Integer[count];
-        for (int i = 0; i < count; i++) {
-            byte[] item = Objects.requireNonNull(items.get(i), "item");
-            targets[i] = hashToRange(SipHash.hash24(k0, k1, item, 0, item.length), f) ^ Long.MIN_VALUE;
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Long.compare(targets[a], targets[b]));
-        RiceCodec.Reader reader = reader();
-        long value = 0;
-        long current = 0;
-        int read = 0;
-        int firstAbsent = -1;
-        for (int index : order) {
-            long target = targets[index];
-            while ((read == 0 || current < target) && read < n) {
-                value += reader.next();
-                current = value ^ Long.MIN_VALUE;
-                read++;
-            }
-            if ((read == 0 || current != target) && (firstAbsent < 0 || index < firstAbsent)) {
-                firstAbsent = index;
+        boolean[] present = matchEach(items);
+        for (int i = 0; i < present.length; i++) {
+            if (!present[i]) {
+                return i;
             }
         }
-        return firstAbsent;
+        return -1;
     }
 
     /**
