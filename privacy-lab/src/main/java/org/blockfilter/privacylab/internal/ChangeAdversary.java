@@ -169,13 +169,7 @@ final class ChangeAdversary {
             System.arraycopy(occ.clusterBlocks, occ.clusterBlockStart[c], blocks[g], fill[g], len);
             fill[g] += len;
         }
-        int range = occ.blocks - from;
-        if (visible != null) {
-            range = 0;
-            for (int b = from; b < occ.blocks; b++) {
-                range += visible[b] ? 1 : 0;
-            }
-        }
+        int range = DownloadAdversary.rangeBlocks(occ, from, visible);
         double pOther = Math.min(0.999999, (double) observed.length / Math.max(1, range));
         double pW = Math.max(pWallet, pOther);
         DownloadAdversary.Tally tally = new DownloadAdversary.Tally();

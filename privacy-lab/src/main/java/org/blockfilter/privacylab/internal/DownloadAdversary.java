@@ -139,13 +139,7 @@ public final class DownloadAdversary {
                 }
             }
         }
-        int range = occ.blocks - from;
-        if (visible != null) {
-            range = 0;
-            for (int b = from; b < occ.blocks; b++) {
-                range += visible[b] ? 1 : 0;
-            }
-        }
+        int range = rangeBlocks(occ, from, visible);
         double pOther = Math.min(0.999999, (double) observed.length / Math.max(1, range));
         double pW = Math.max(pWallet, pOther);
         Tally uniform = new Tally();
@@ -182,6 +176,18 @@ public final class DownloadAdversary {
                 uniform.ranking(pW, pOther, true),
                 cooc.ranking(pW, pOther, false),
                 clusters.ranking(pW, pOther, false));
+    }
+
+    /** The blocks of the range from {@code from} the observer can tell apart: all of them, or the visible ones. */
+    static int rangeBlocks(Occurrences occ, int from, boolean[] visible) {
+        if (visible == null) {
+            return occ.blocks - from;
+        }
+        int range = 0;
+        for (int b = from; b < occ.blocks; b++) {
+            range += visible[b] ? 1 : 0;
+        }
+        return range;
     }
 
     /** Blocks {@code list[lo..hi)} (ascending) at or after {@code from}, counting only visible ones when given. */
