@@ -129,9 +129,12 @@ class BitcoinjOracleTest {
         }
     }
 
-    @Test
-    void adapterSyncedWalletEqualsBitcoinjsOwnBip37Sync() throws Exception {
-        chain = WalletFixture.onBtcd(ScenarioSpec.small(20_261_202L, 20));
+    /**
+     * A btcd chain from the scenario seed, the reference wallet synced by bitcoinj's own BIP 37 {@code PeerGroup},
+     * and our server on the same node with its REST source and btcd's BIP 157 P2P source.
+     */
+    private Wallet startChainReferenceAndSources(long seed) throws Exception {
+        chain = WalletFixture.onBtcd(ScenarioSpec.small(seed, 20));
         node = chain.node();
         Context.propagate(new Context());
         Wallet reference = wallet();
@@ -142,6 +145,12 @@ class BitcoinjOracleTest {
                 node.p2pAddress().orElseThrow(),
                 Chain.REGTEST,
                 P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(30)));
+        return reference;
+    }
+
+    @Test
+    void adapterSyncedWalletEqualsBitcoinjsOwnBip37Sync() throws Exception {
+        Wallet reference = startChainReferenceAndSources(20_261_202L);
         Wallet adapted = on(() -> {
             Context.propagate(new Context());
             Wallet w = wallet();
@@ -225,17 +234,7 @@ class BitcoinjOracleTest {
      */
     @Test
     void withTheMempoolLinkAPaymentIsPendingBeforeItsBlockThenConfirmsByFilters() throws Exception {
-        chain = WalletFixture.onBtcd(ScenarioSpec.small(20_261_203L, 20));
-        node = chain.node();
-        Context.propagate(new Context());
-        Wallet reference = wallet();
-        startReference(reference);
-        server = new ServerOnNode(node);
-        rest = RestSource.create(server.baseUri(), Duration.ofSeconds(30));
-        p2p = P2pSource.connect(
-                node.p2pAddress().orElseThrow(),
-                Chain.REGTEST,
-                P2pSource.Options.DEFAULT.withTimeout(Duration.ofSeconds(30)));
+        Wallet reference = startChainReferenceAndSources(20_261_203L);
         FilterSync.Options options = FilterSync.Options.DEFAULT.withMempoolPeers(
                 List.of(node.p2pAddress().orElseThrow()));
         Wallet adapted = on(() -> {
