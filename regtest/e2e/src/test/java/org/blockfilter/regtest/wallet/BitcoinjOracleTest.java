@@ -29,6 +29,7 @@ import org.bitcoinj.core.PeerGroup;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionConfidence;
 import org.bitcoinj.core.VersionMessage;
+import org.bitcoinj.core.listeners.DownloadProgressTracker;
 import org.bitcoinj.crypto.ChildNumber;
 import org.bitcoinj.store.SPVBlockStore;
 import org.bitcoinj.wallet.DeterministicKeyChain;
@@ -76,6 +77,11 @@ class BitcoinjOracleTest {
     private static final Instant BIRTH = Instant.ofEpochSecond(1_296_688_602L);
     /** Generous for a loaded machine: the reference follows btcd in seconds; a lost peer never. */
     private static final Duration DEADLINE = Duration.ofSeconds(180);
+
+    /** How long the reference's chain download may make no progress to the tip before it reconnects. */
+    private static final Duration STALL = Duration.ofSeconds(30);
+
+    private static final int CONNECT_ATTEMPTS = 4;
     /** BIP 155: bitcoinj 0.17.1 announces 70013 yet sends sendaddrv2, for which btcd wants 70016. */
     private static final int SENDADDRV2_PROTOCOL_VERSION = 70016;
 
@@ -325,22 +331,42 @@ class BitcoinjOracleTest {
         connectReference(reference);
     }
 
-    private void reconnectReference(Wallet reference) {
-        peers.stop();
-        peers.removeWallet(reference);
+    private void reconnectReference(Wallet reference) throws InterruptedException {
+        disconnectReference(reference);
         connectReference(reference);
     }
 
-    private void connectReference(Wallet reference) {
-        peers = new PeerGroup(RegtestNode.PARAMS, referenceChain);
-        VersionMessage version = peers.getVersionMessage();
-        version.clientVersion = Math.max(version.clientVersion, SENDADDRV2_PROTOCOL_VERSION);
-        peers.setVersionMessage(version);
-        peers.addAddress(PeerAddress.simple(node.p2pAddress().orElseThrow()));
-        peers.setMaxConnections(1); // after addAddress, which raises it: one peer must be "more than half"
-        peers.addWallet(reference);
-        peers.start();
-        peers.downloadBlockChain();
+    private void disconnectReference(Wallet reference) {
+        peers.stop();
+        peers.removeWallet(reference);
+    }
+
+    /**
+     * Connects the reference to btcd and waits until its chain has reached btcd's tip. A download that stalls (the
+     * orphan-branch case {@link #reconnectReference} is for can strike again on the new connection) is retried on a
+     * new connection, as a bitcoinj application does; bitcoinj's own {@code downloadBlockChain} would wait forever.
+     */
+    private void connectReference(Wallet reference) throws InterruptedException {
+        Sha256Hash tip = node.tipHash();
+        for (int attempt = 1; ; attempt++) {
+            peers = new PeerGroup(RegtestNode.PARAMS, referenceChain);
+            VersionMessage version = peers.getVersionMessage();
+            version.clientVersion = Math.max(version.clientVersion, SENDADDRV2_PROTOCOL_VERSION);
+            peers.setVersionMessage(version);
+            peers.addAddress(PeerAddress.simple(node.p2pAddress().orElseThrow()));
+            peers.setMaxConnections(1); // after addAddress, which raises it: one peer must be "more than half"
+            peers.addWallet(reference);
+            peers.start();
+            peers.startBlockChainDownload(new DownloadProgressTracker());
+            if (referenceReaches(tip, STALL)) {
+                return;
+            }
+            assertTrue(
+                    attempt < CONNECT_ATTEMPTS,
+                    "bitcoinj's BIP 37 download stalled below " + tip + " on " + CONNECT_ATTEMPTS + " connections, "
+                            + STALL + " each");
+            disconnectReference(reference);
+        }
     }
 
     /**
@@ -382,11 +408,19 @@ class BitcoinjOracleTest {
      * comparison checks).
      */
     private void awaitReference(Sha256Hash tip) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        assertTrue(referenceReaches(tip, DEADLINE), "bitcoinj's BIP 37 sync did not reach " + tip + " in " + DEADLINE);
+    }
+
+    /** Whether the reference's chain head becomes {@code tip} within {@code wait}. */
+    private boolean referenceReaches(Sha256Hash tip, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
         while (!tip.equals(referenceChain.getChainHead().getHeader().getHash())) {
-            assertTrue(System.nanoTime() < deadline, "bitcoinj's BIP 37 sync did not reach " + tip + " in " + DEADLINE);
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
             Thread.sleep(50);
         }
+        return true;
     }
 
     /** What the comparison covers: every transaction's confidence, every balance type, the last-seen block. */
