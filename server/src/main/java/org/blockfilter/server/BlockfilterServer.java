@@ -68,6 +68,10 @@ public final class BlockfilterServer implements AutoCloseable {
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private boolean startCalled; // guarded by this
     private boolean closed; // guarded by this
+
+    /** Held by the one thread closing the parts, so a second close returns only after they are all closed. */
+    private final Object closing = new Object();
+
     private LiveDemo demo;
     private BitcoinRpc rpc;
     private NodeChain node;
@@ -371,12 +375,19 @@ public final class BlockfilterServer implements AutoCloseable {
     /**
      * Stops the server: P2P, REST, the indexer, the store, temporary directories, the embedded
      * node, in that order (the reverse of starting), each once. Idempotent; a part that fails to
-     * close does not keep the others open.
+     * close does not keep the others open. A close called while another is under way (a shutdown
+     * hook beside the main thread) returns only when every part is closed.
      *
      * @throws IllegalStateException if a part failed to close (the first failure, the others suppressed)
      */
     @Override
     public void close() {
+        synchronized (closing) {
+            closeParts();
+        }
+    }
+
+    private void closeParts() {
         RuntimeException failure = null;
         while (true) {
             AutoCloseable part;
