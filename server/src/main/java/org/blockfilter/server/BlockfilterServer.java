@@ -33,6 +33,7 @@ import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.rpc.RpcException;
 import org.blockfilter.server.store.ChainTip;
+import org.blockfilter.server.store.DirectoryTrees;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoreException;
 import org.slf4j.Logger;

@@ -7,13 +7,12 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.blockfilter.server.export.StaticExport;
 import org.blockfilter.server.rpc.BitcoinRpc;
 import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.rpc.RpcException;
+import org.blockfilter.server.store.DirectoryTrees;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.StoreException;
 import picocli.CommandLine;
@@ -88,14 +87,17 @@ final class ExportCommand implements Callable<Integer> {
             return 2;
         }
         Path secondary = null;
+        JsonRpcClient client = null;
         try {
-            BitcoinRpc rpc = null;
-            String chain = network;
-            if (node != null && network == null) {
-                JsonRpcClient client = rpcCookie != null
+            // The node, when given, names the network (unless --network does) and serves --blocks.
+            if (node != null) {
+                client = rpcCookie != null
                         ? JsonRpcClient.fromCookieFile(node, rpcCookie, Duration.ofSeconds(60))
                         : JsonRpcClient.fromUrl(node, Duration.ofSeconds(60));
-                rpc = new BitcoinRpc(client);
+            }
+            BitcoinRpc rpc = client == null ? null : new BitcoinRpc(client);
+            String chain = network;
+            if (rpc != null && chain == null) {
                 chain = rpc.blockchainInfo().path("chain").asText(null);
             }
             secondary = Files.createTempDirectory("blockfilter-export-");
@@ -127,9 +129,10 @@ final class ExportCommand implements Callable<Integer> {
             err.flush();
             return 1;
         } finally {
-            if (secondary != null) {
-                deleteTree(secondary);
+            if (client != null) {
+                client.close();
             }
+            DirectoryTrees.deleteTemporary(secondary);
         }
     }
 
@@ -143,15 +146,5 @@ final class ExportCommand implements Callable<Integer> {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("the index starts at block " + genesis
                         + ", the genesis of no network known here: give --network or --node"));
-    }
-
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            // a temporary directory left behind is not worth failing the export for
-        }
     }
 }

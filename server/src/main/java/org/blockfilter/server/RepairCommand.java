@@ -11,6 +11,7 @@ import org.blockfilter.server.index.IndexingException;
 import org.blockfilter.server.index.NodeAnswerException;
 import org.blockfilter.server.index.RpcBlockSource;
 import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.rpc.RpcException;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.IndexVerifier;
@@ -60,8 +61,14 @@ final class RepairCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
-        try {
-            RpcBlockSource source = new RpcBlockSource(new BitcoinRpc(index.client(node)));
+        if (!IndexStore.holdsIndex(index.dataDir)) {
+            err.println("blockfilter-server repair: no index in --data-dir " + index.dataDir
+                    + " (repair mends an index the server built; start the server on an empty directory to build one)");
+            err.flush();
+            return 2;
+        }
+        try (JsonRpcClient client = index.client(node)) {
+            RpcBlockSource source = new RpcBlockSource(new BitcoinRpc(client));
             IndexRepair.Result r =
                     IndexRepair.repair(index.dataDir, undoDepth, source, Optional.ofNullable(reindexFrom));
             for (IndexVerifier.Problem p : r.found().problems()) {

@@ -5,11 +5,11 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.blockfilter.server.rpc.BitcoinRpc;
+import org.blockfilter.server.rpc.JsonRpcClient;
 import org.blockfilter.server.rpc.RpcException;
+import org.blockfilter.server.store.DirectoryTrees;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.IndexVerifier;
 import org.blockfilter.server.store.StoreException;
@@ -48,8 +48,10 @@ final class VerifyCommand implements Callable<Integer> {
             return 2;
         }
         Path secondary = null;
+        JsonRpcClient client = null;
         try {
-            BitcoinRpc rpc = node == null ? null : new BitcoinRpc(index.client(node));
+            client = node == null ? null : index.client(node);
+            BitcoinRpc rpc = client == null ? null : new BitcoinRpc(client);
             secondary = Files.createTempDirectory("blockfilter-verify-");
             try (IndexStore store = IndexStore.openSecondary(index.dataDir, secondary)) {
                 IndexVerifier.Report report = IndexVerifier.verify(store, rpc == null ? null : rpc::blockHash);
@@ -69,20 +71,10 @@ final class VerifyCommand implements Callable<Integer> {
             err.flush();
             return 1;
         } finally {
-            deleteTree(secondary);
-        }
-    }
-
-    static void deleteTree(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
+            if (client != null) {
+                client.close();
             }
-        } catch (IOException e) {
-            // a temporary directory left behind is not worth failing for
+            DirectoryTrees.deleteTemporary(secondary);
         }
     }
 }

@@ -300,4 +300,45 @@ class IndexDamageTest {
             assertEquals(reference, store.inspection().contentDigest(), "indexed again from the node");
         }
     }
+
+    /** A mistyped --data-dir is a bad option: repair must not create an empty index there and call it sound. */
+    @Test
+    void repairRefusesADirectoryWithoutAnIndexAndCreatesNothing() throws Exception {
+        Path missing = dir.resolve("no-such-index");
+        Run run = cli("repair", "--data-dir", missing.toString(), "--node", url);
+        assertEquals(2, run.exit(), run.out());
+        assertTrue(run.out().contains("no index in --data-dir"), run.out());
+        assertFalse(Files.exists(missing), "repair created " + missing);
+
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        run = cli("repair", "--data-dir", empty.toString(), "--node", url);
+        assertEquals(2, run.exit(), run.out());
+        try (var files = Files.list(empty)) {
+            assertEquals(List.of(), files.toList(), "repair wrote into an empty directory");
+        }
+        assertFalse(Files.exists(dir.resolve("empty.repair")), "repair left a rebuild beside it");
+    }
+
+    /** --network names the network, and the node still serves --blocks: the two options together export the blocks. */
+    @Test
+    void exportWithANamedNetworkStillTakesTheBlocksFromTheNode() throws Exception {
+        Path index = dir.resolve("index");
+        assertEquals(0, index(index));
+        Path out = dir.resolve("www");
+        Run run = cli(
+                "export",
+                "--data-dir",
+                index.toString(),
+                "--out",
+                out.toString(),
+                "--node",
+                url,
+                "--network",
+                "regtest",
+                "--blocks");
+        assertEquals(0, run.exit(), run.out());
+        try (var blocks = Files.list(out.resolve("blocks"))) {
+            assertTrue(blocks.count() > 0, "no block files: " + run.out());
+        }
+    }
 }

@@ -5,13 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.server.store.ChainTip;
+import org.blockfilter.server.store.DirectoryTrees;
 import org.blockfilter.server.store.IndexStore;
 import org.blockfilter.server.store.IndexVerifier;
 import org.blockfilter.server.store.StoreException;
@@ -50,6 +49,9 @@ public final class IndexRepair {
      */
     public static Result repair(Path dir, int undoDepth, BlockSource source, Optional<Integer> reindexFrom) {
         Objects.requireNonNull(source, "source");
+        if (!IndexStore.holdsIndex(dir)) {
+            throw new StoreException("no index in " + dir + ": nothing to repair");
+        }
         Path fresh = dir.resolveSibling(dir.getFileName() + ".repair");
         IndexVerifier.Report found;
         int from;
@@ -139,13 +141,8 @@ public final class IndexRepair {
     }
 
     private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            DirectoryTrees.delete(dir);
         } catch (IOException e) {
             throw new StoreException("cannot remove the earlier repair attempt " + dir + ": " + e, e);
         }

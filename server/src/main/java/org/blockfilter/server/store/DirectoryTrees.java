@@ -1,4 +1,4 @@
-package org.blockfilter.server;
+package org.blockfilter.server.store;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -6,12 +6,12 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Deletes temporary directories the server created. Stateless. */
-final class DirectoryTrees {
+/** Deletes directory trees the server and its commands created (temporary secondaries, earlier repair attempts). */
+public final class DirectoryTrees {
     private DirectoryTrees() {}
 
     /** Deletes {@code dir} and everything in it; nothing if it does not exist. */
-    static void delete(Path dir) throws IOException {
+    public static void delete(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
@@ -19,6 +19,21 @@ final class DirectoryTrees {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
+        }
+    }
+
+    /**
+     * Deletes a temporary directory, if any, and ignores failure: a temporary directory left behind is not worth
+     * failing a command that did its job for.
+     */
+    public static void deleteTemporary(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try {
+            delete(dir);
+        } catch (IOException e) {
+            // left behind in the system's temporary directory
         }
     }
 }

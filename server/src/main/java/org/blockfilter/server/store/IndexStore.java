@@ -177,7 +177,7 @@ public final class IndexStore implements AutoCloseable {
      * @throws StoreException if {@code dir} holds no index or another layout version
      */
     public static IndexStore openSecondary(Path dir, Path secondaryDir) {
-        if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
+        if (!holdsIndex(dir)) {
             throw new StoreException("no index in " + dir + " (start the indexing server on it first)");
         }
         BlobFileMigration.refuseSecondary(dir);
@@ -189,6 +189,14 @@ public final class IndexStore implements AutoCloseable {
         } catch (IOException e) {
             throw new StoreException("cannot create directory " + secondaryDir + ": " + e, e);
         }
+    }
+
+    /**
+     * True if {@code dir} holds a RocksDB database (its {@code CURRENT} file), that is an index to open, verify or
+     * repair; {@link #open} would create one where there is none.
+     */
+    public static boolean holdsIndex(Path dir) {
+        return Files.isRegularFile(dir.resolve("CURRENT"));
     }
 
     /** True for a read-only {@link #openSecondary secondary} instance. */
