@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.ScriptType;
 import org.bitcoinj.core.PeerGroup;
+import org.bitcoinj.core.Services;
 import org.bitcoinj.wallet.Wallet;
 import org.blockfilter.filters.testing.RegtestChainBuilder;
 import org.blockfilter.wallet.testchain.MemorySource;
@@ -73,8 +74,9 @@ class MempoolLinkTest {
 
     /**
      * The version message the link sends first: relay off until its filter is loaded (BIP 37's flag, the payload's
-     * last byte; bitcoinj sets it on when it has no chain), and protocol 70016 (btcd refuses bitcoinj's sendaddrv2
-     * below it).
+     * last byte; bitcoinj sets it on when it has no chain), protocol 70016 (btcd refuses bitcoinj's sendaddrv2
+     * below it), and NODE_WITNESS among its services (btcd reads the witness transactions bitcoinj sends only from a
+     * peer that announces it).
      */
     @Test
     void theLinkAsksPeersNotToRelayTransactionsBeforeItsFilter() throws Exception {
@@ -92,6 +94,7 @@ class MempoolLinkTest {
         int length = b.getInt(16);
         assertEquals(24 + length, version.length);
         assertEquals(70016, b.getInt(24), "protocol version");
+        assertEquals(Services.NODE_WITNESS, b.getLong(24 + 4) & Services.NODE_WITNESS, "NODE_WITNESS announced");
         assertEquals(0, version[version.length - 1], "relay before filter");
     }
 

@@ -36,6 +36,7 @@ import org.bitcoinj.wallet.DeterministicKeyChain;
 import org.bitcoinj.wallet.DeterministicSeed;
 import org.bitcoinj.wallet.KeyChainGroup;
 import org.bitcoinj.wallet.KeyChainGroupStructure;
+import org.bitcoinj.wallet.SendRequest;
 import org.bitcoinj.wallet.Wallet;
 import org.blockfilter.bitcoinj.FilterSync;
 import org.blockfilter.filters.chain.Chain;
@@ -274,6 +275,28 @@ class BitcoinjOracleTest {
         }
         assertEquals(
                 near.value().add(far.value()), on(() -> adapted.getBalance(Wallet.BalanceType.AVAILABLE)), "available");
+
+        // PeerGroup.addWallet makes the link the wallet's TransactionBroadcaster (docs/bitcoinj.md): bitcoinj's own
+        // sendCoins sends the wallet's payment to the mempool peer, which so sees it come from the wallet's link.
+        Sha256Hash paid = on(() -> adapted.sendCoins(SendRequest.to(node.miningAddress(), Coin.CENT))
+                .transaction()
+                .getTxId());
+        awaitInMempool(paid);
+    }
+
+    /** Waits until btcd's mempool holds {@code txid}. */
+    private void awaitInMempool(Sha256Hash txid) throws InterruptedException {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (true) {
+            for (com.fasterxml.jackson.databind.JsonNode id :
+                    chain.node().rpcClient().call("getrawmempool")) {
+                if (id.asText().equals(txid.toString())) {
+                    return;
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "the wallet's payment " + txid + " not in btcd's mempool");
+            Thread.sleep(50);
+        }
     }
 
     /**

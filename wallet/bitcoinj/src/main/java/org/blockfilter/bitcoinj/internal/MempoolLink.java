@@ -5,6 +5,7 @@ import java.util.List;
 import org.bitcoinj.core.Peer;
 import org.bitcoinj.core.PeerAddress;
 import org.bitcoinj.core.PeerGroup;
+import org.bitcoinj.core.Services;
 import org.bitcoinj.core.VersionMessage;
 import org.bitcoinj.wallet.Wallet;
 
@@ -19,7 +20,8 @@ import org.bitcoinj.wallet.Wallet;
  *
  * <p>Two settings differ from a {@code PeerGroup} left alone: it connects only to the given peers (no localhost
  * probe, no discovery), and its version message asks peers not to relay transactions before the filter arrives
- * (bitcoinj asks for them when it has no chain). Its protocol version is raised to 70016 because bitcoinj 0.17.1
+ * (bitcoinj asks for them when it has no chain), and it announces {@code NODE_WITNESS}, since it sends transactions
+ * with their witnesses. Its protocol version is raised to 70016 because bitcoinj 0.17.1
  * announces 70013 yet sends BIP 155's {@code sendaddrv2}, which btcd accepts only from 70016 and answers by
  * disconnecting.
  *
@@ -59,6 +61,10 @@ public final class MempoolLink implements AutoCloseable {
         VersionMessage version = group.getVersionMessage();
         version.relayTxesBeforeFilter = false;
         version.clientVersion = Math.max(version.clientVersion, SENDADDRV2_PROTOCOL_VERSION);
+        // bitcoinj sends the wallet's transactions with their witnesses (BIP 144), and btcd decodes a peer's messages
+        // with witnesses only if that peer announced NODE_WITNESS: without it btcd misreads a segwit payment, calls
+        // the message malformed and hangs up, and the payment is never relayed.
+        version.localServices = Services.of(version.localServices.bits() | Services.NODE_WITNESS);
         group.setVersionMessage(version);
         group.start();
         return new MempoolLink(wallet, group);
