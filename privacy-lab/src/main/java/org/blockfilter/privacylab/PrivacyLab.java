@@ -7,15 +7,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.blockfilter.privacylab.internal.Bip158Experiment;
-import org.blockfilter.privacylab.internal.FetchPolicyExperiment;
-import org.blockfilter.privacylab.internal.FilterFamilyExperiment;
-import org.blockfilter.privacylab.internal.FreshWalletExperiment;
-import org.blockfilter.privacylab.internal.Lab;
-import org.blockfilter.privacylab.internal.MultiFilterExperiment;
-import org.blockfilter.privacylab.internal.PubKeyAndHashExperiment;
-import org.blockfilter.privacylab.internal.SingleFilterExperiment;
-import org.blockfilter.privacylab.internal.TheoryExperiment;
+import org.blockfilter.privacylab.internal.experiments.Bip158Experiment;
+import org.blockfilter.privacylab.internal.experiments.FetchPolicyExperiment;
+import org.blockfilter.privacylab.internal.experiments.FilterFamilyExperiment;
+import org.blockfilter.privacylab.internal.experiments.FreshWalletExperiment;
+import org.blockfilter.privacylab.internal.experiments.Lab;
+import org.blockfilter.privacylab.internal.experiments.MultiFilterExperiment;
+import org.blockfilter.privacylab.internal.experiments.PubKeyAndHashExperiment;
+import org.blockfilter.privacylab.internal.experiments.SingleFilterExperiment;
+import org.blockfilter.privacylab.internal.experiments.TheoryExperiment;
 
 /**
  * Command line for the privacy experiments (Gervais et al., ACSAC 2014, reproduced with bitcoinj's real filters).

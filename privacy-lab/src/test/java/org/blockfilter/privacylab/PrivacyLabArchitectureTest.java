@@ -1,5 +1,7 @@
 package org.blockfilter.privacylab;
 
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import org.blockfilter.filters.arch.ArchitectureRules;
 import org.junit.jupiter.api.Test;
@@ -11,6 +13,14 @@ class PrivacyLabArchitectureTest {
     @Test
     void internalPackagesAreUsedOnlyFromTheirParent() {
         ArchitectureRules.internalPackagesAreUsedOnlyFromTheirParent().check(CLASSES);
+    }
+
+    @Test
+    void theLabsPackagesHaveNoCycles() {
+        slices().matching("org.blockfilter.privacylab.internal.(*)..")
+                .should()
+                .beFreeOfCycles()
+                .check(CLASSES);
     }
 
     @Test

@@ -1,5 +1,5 @@
 /**
- * The machinery behind the experiments: the synthetic address universe, the fast membership scan,
- * the bitcoinj wallets whose filters are measured, the metrics, and CSV/plot/report output. Not API.
+ * The machinery behind the experiments, in packages by role: {@code experiments} on top; {@code adversaries},
+ * {@code chains}, {@code universe}, {@code filters} and {@code report} below it, with no cycles between them. Not API.
  */
 package org.blockfilter.privacylab.internal;

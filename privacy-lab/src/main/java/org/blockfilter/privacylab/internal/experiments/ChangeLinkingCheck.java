@@ -1,0 +1,141 @@
+package org.blockfilter.privacylab.internal.experiments;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import org.blockfilter.privacylab.internal.adversaries.ChangeAdversary;
+import org.blockfilter.privacylab.internal.adversaries.DownloadAdversary;
+import org.blockfilter.privacylab.internal.chains.ChangeLinks;
+import org.blockfilter.privacylab.internal.chains.MainnetLikeChain;
+import org.blockfilter.privacylab.internal.chains.ProfileShapedChain;
+import org.blockfilter.privacylab.internal.report.Csv;
+import org.blockfilter.privacylab.internal.report.Stats;
+
+/**
+ * The one-time-change heuristic against ground truth, on experiment 8's chain and on the same chain with no-reuse
+ * wallets ({@link ProfileShapedChain.WalletModel#NO_REUSE}: fresh change, what the heuristic is meant to find). Per
+ * chain and wallet model: the heuristic's counts ({@link ChangeLinks.Truth}) and the mean P_h(1) of the transaction
+ * graph and of change linking ({@link ChangeAdversary}) for an observer of every download with no fetch policy (the
+ * downloads are the blocks the wallet's scripts are in; the filters' false positives are not modelled here, no real
+ * sync runs). Stateless.
+ */
+final class ChangeLinkingCheck {
+    private ChangeLinkingCheck() {}
+
+    static final String[] HEADER = {
+        "chain",
+        "wallet_model",
+        "txs",
+        "links",
+        "correct",
+        "wallet_links",
+        "wallet_fresh_change",
+        "wallets",
+        "graph_ph1",
+        "change_ph1"
+    };
+
+    /** One row of {@link #HEADER} for a built chain. */
+    static Object[] row(int chainIndex, ProfileShapedChain.WalletModel model, ProfileShapedChain.Built built) {
+        MainnetLikeChain chain = built.chain();
+        DownloadAdversary graph = new DownloadAdversary(chain.occ);
+        ChangeAdversary change = new ChangeAdversary(chain.occ, built.changes());
+        double g = 0;
+        double c = 0;
+        for (MainnetLikeChain.Wallet w : chain.wallets()) {
+            int[] own = chain.ownBlocks(w);
+            int lo = w.firstScript();
+            int hi = lo + w.n();
+            g += graph.rank(own, w.birth(), lo, hi, 1.0, true).graph().ph(1);
+            c += change.rank(own, w.birth(), lo, hi, 1.0, Integer.MAX_VALUE, Integer.MAX_VALUE, null)
+                    .ph(1);
+        }
+        int n = chain.wallets().size();
+        ChangeLinks.Truth t = built.changes().truth;
+        return new Object[] {
+            chainIndex,
+            model.name().toLowerCase(Locale.ROOT).replace('_', '-'),
+            t.txs(),
+            t.links(),
+            t.correct(),
+            t.walletLinks(),
+            t.walletFreshChange(),
+            n,
+            Stats.sig(g / Math.max(1, n), 4),
+            Stats.sig(c / Math.max(1, n), 4)
+        };
+    }
+
+    /** Experiment 8's chain shape and seed with every wallet group on the no-reuse model (no filters built). */
+    static ProfileShapedChain.Built noReuse(ProfileShapedChain.Shape shape, long seed) {
+        ProfileShapedChain.Assumptions a = new ProfileShapedChain.Assumptions(
+                ProfileShapedChain.Assumptions.EXP5.youngShare(),
+                Collections.nCopies(shape.walletSizes().length, ProfileShapedChain.WalletModel.NO_REUSE),
+                List.of());
+        return ProfileShapedChain.build(shape, a, seed, null, false);
+    }
+
+    /** The report's sentence per wallet model, summed over the chains of a {@link #HEADER} table. */
+    static String text(Csv table) {
+        List<String> models = new ArrayList<>();
+        for (List<String> r : table.rows()) {
+            if (!models.contains(r.get(1))) {
+                models.add(r.get(1));
+            }
+        }
+        StringBuilder sb =
+                new StringBuilder("Change linking against ground truth (the chain knows each transaction's change; "
+                        + FetchPolicyExperiment.CHANGE_FILE + ", summed over the chains; a background transaction's"
+                        + " outputs are all payees in this model, so every link drawn in one is false).");
+        for (String m : models) {
+            ChangeLinks.Truth t = new ChangeLinks.Truth(0, 0, 0, 0, 0);
+            double g = 0;
+            double c = 0;
+            long wallets = 0;
+            for (List<String> r : table.rows()) {
+                if (!r.get(1).equals(m)) {
+                    continue;
+                }
+                t = t.plus(new ChangeLinks.Truth(
+                        Long.parseLong(r.get(2)),
+                        Long.parseLong(r.get(3)),
+                        Long.parseLong(r.get(4)),
+                        Long.parseLong(r.get(5)),
+                        Long.parseLong(r.get(6))));
+                int n = Integer.parseInt(r.get(7));
+                wallets += n;
+                g += Double.parseDouble(r.get(8)) * n;
+                c += Double.parseDouble(r.get(9)) * n;
+            }
+            sb.append(String.format(
+                    Locale.ROOT,
+                    " %s wallets%s: of %s transactions the heuristic named a change output in %s, %s of them right"
+                            + " (precision %s); in the wallets' own transactions %s links, precision %s, and it found"
+                            + " the change of %s of the %s wallet transactions with change to a fresh script (recall"
+                            + " %s). An observer of every download, no policy, %s wallets: P_h(1) %s for the"
+                            + " transaction graph, %s with change linking.",
+                    m.equals("reuse") ? "Experiment 8's" : "No-reuse",
+                    m.equals("reuse")
+                            ? " (address reuse, change back to an input)"
+                            : " (fresh change; same shape and seeds)",
+                    Lab.count(t.txs()),
+                    Lab.count(t.links()),
+                    Lab.count(t.correct()),
+                    share(t.precision()),
+                    Lab.count(t.walletLinks()),
+                    share(t.walletPrecision()),
+                    Lab.count(t.correct()),
+                    Lab.count(t.walletFreshChange()),
+                    share(t.walletRecall()),
+                    wallets,
+                    share(g / Math.max(1, wallets)),
+                    share(c / Math.max(1, wallets))));
+        }
+        return sb.toString();
+    }
+
+    private static String share(double x) {
+        return Double.isNaN(x) ? "n/a" : String.valueOf(Stats.sig(x, 3));
+    }
+}

@@ -1,0 +1,506 @@
+package org.blockfilter.privacylab.internal.experiments;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.blockfilter.privacylab.internal.chains.ProfileShapedChain;
+import org.blockfilter.privacylab.internal.report.Csv;
+import org.blockfilter.privacylab.internal.report.Report;
+import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.wallet.sync.FetchPolicy;
+
+/** The report of experiment 8 (Markdown + HTML), written from its tables. Stateless. */
+final class FetchPolicyReport {
+    private FetchPolicyReport() {}
+
+    /** The rule's bound: the maximum over adversaries must have its upper 95% bound below this in every case. */
+    static final double RULE_BOUND = 0.5;
+
+    static void write(
+            Lab lab,
+            Path dir,
+            ProfileShapedChain.Shape shape,
+            FetchPolicySummary.Setup setup,
+            List<FetchPolicyExperiment.Setting> settings,
+            Csv summary,
+            Csv bip37,
+            Csv change,
+            List<String> plots) {
+        Report rep = new Report(dir, "Experiment 8: the real wallet's block-fetch policy, measured");
+        rep.paragraph(lab.regenerate("exp8"));
+        List<String> wallets = new ArrayList<>();
+        for (int i = 0; i < shape.walletSizes().length; i++) {
+            wallets.add(shape.walletsPerSize()[i] + " wallets of N = " + shape.walletSizes()[i]);
+        }
+        int syncs = setup.wallets() * settings.size() * 2;
+        rep.heading("Setup (every assumption)");
+        rep.bullets(List.of(
+                "Model chain: experiment 5's generator, ProfileShapedChain (blocks drawn transaction by transaction"
+                        + " from the server's mainnet-profile samplers: " + Lab.count(shape.txPerBlock())
+                        + " transactions per block on average, the profile's input/output counts, reuse share "
+                        + shape.reuseShare() + ", change back to the first input's script " + shape.changeToSelfShare()
+                        + ", its spend-age law, a history of " + Lab.count(shape.priorOutputs()) + " unspent outputs), "
+                        + setup.blocks() + " blocks per chain, " + setup.seeds() + " chains (chain seeds), mean "
+                        + Lab.count(Math.round(setup.elementsPerBlock())) + " filter elements per block"
+                        + (shape.txPerBlock() < org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
+                                ? " (mainnet's transactions per block / "
+                                        + org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
+                                                / shape.txPerBlock()
+                                        + ": see Limits)"
+                                : " (mainnet size)")
+                        + ". Wallets per chain: " + String.join(", ", wallets) + " (" + setup.wallets()
+                        + " in all), born uniform in the first half, each address paid 1 + Geometric(1/2) times and"
+                        + " spent by the chain's own law (experiment 5's wallet model, address reuse included).",
+                "Real chain: every model block becomes a real regtest block (proof of work, merkle root, BIP 141"
+                        + " witness commitment; mean " + Lab.count(Math.round(setup.rawBlockBytes()))
+                        + " bytes serialized). Every script id is a P2WPKH script: the wallets' ids carry their real"
+                        + " HD scripts (a 12-word mnemonic per wallet from the lab seed, BIP 84 account, first N"
+                        + " receive addresses), the others the P2WPKH of a pseudo-key. Filters are the real BIP 158"
+                        + " basic filters of those blocks (RealChain's doc). Bandwidth in MB uses the model's "
+                        + setup.bytesPerElement() + " bytes per filter element (mainnet's block bytes per element),"
+                        + " MB per day 144 blocks a day.",
+                "Wallet: the wallet module's LightWallet (watch-only, gap limit 20) synced by the real SyncEngine"
+                        + " with the policy under test against k in-memory sources (k = 1 or 4) that log every filter"
+                        + " and block request. Each wallet syncs twice: from its birthday, then a rescan from the"
+                        + " birthday (a second session), with the same decoy seed. Block-by-block rows (`"
+                        + FetchPolicyExperiment.INCREMENTAL + "...`): the first session is instead a sync after every "
+                        + (FetchPolicyExperiment.INCREMENTAL_STEP == 1
+                                ? "new block"
+                                : FetchPolicyExperiment.INCREMENTAL_STEP + " new blocks (every "
+                                        + Stats.sig(FetchPolicyExperiment.INCREMENTAL_STEP / 6.0, 2)
+                                        + " h at ten minutes a block)")
+                        + " from the birthday to the tip, each against sources whose tip is the chain's height then"
+                        + " (a wallet kept open as the chain grows; the decoys and clusters it adopted are kept in the"
+                        + " wallet file and followed), the adversaries seeing the whole history; the second is the"
+                        + " same rescan. The synced ranges are " + Lab.count(setup.blocks() - setup.blocks() / 2)
+                        + " to " + Lab.count(setup.blocks()) + " blocks ("
+                        + Stats.sig((setup.blocks() - setup.blocks() / 2) / 144.0, 2)
+                        + " to " + Stats.sig(setup.blocks() / 144.0, 2) + " days at 144 blocks a day; a week is 1,008"
+                        + " blocks, so weeks of block-by-block use are not reached at mainnet block size here).",
+                "Tor (`tor` rows, k = 4): each block over a fresh circuit from a peer drawn uniformly, anew in each"
+                        + " session (Wasabi's documented behaviour); the engine runs the rest of the spec against one"
+                        + " source and the downloads are then dealt to the peers. Peers cannot link requests by"
+                        + " address; the source adversaries here link one sync's requests by timing (they come in one"
+                        + " burst after the filters) and take the union of sessions; network and BIP 324 observers see"
+                        + " Tor cells (" + FetchPolicyAdversaries.TOR_CELL_PAYLOAD + " payload bytes), so a block is"
+                        + " known when its cell count is unique in the range. Not a wallet policy: the wallet has no"
+                        + " circuit-per-block transport.",
+                "Adversaries (FetchPolicyAdversaries): source 0's (uniform, co-occurrence, + timing, + 2 sessions,"
+                        + " tx graph, graph + timing + 2 sessions); policy-aware (knows DECOY_MAX_BLOCKS = "
+                        + FetchPolicy.DECOY_MAX_BLOCKS + " and CLUSTER_MAX_BLOCKS = " + FetchPolicy.CLUSTER_MAX_BLOCKS
+                        + ": a script or cluster in more blocks of the range cannot be a decoy and ranks first); a"
+                        + " Sybil holding 2 or 3 of the k sources (1 is source 0; all k see what the network observer"
+                        + " sees); a passive network observer of v1 P2P (every request to every source); a BIP 324"
+                        + " observer (per-message byte counts only: a download is known when no other block of the"
+                        + " range has its size); change linking (ChangeAdversary: the transaction graph whose"
+                        + " clusters also join each transaction of the observed blocks to the output the"
+                        + " one-time-change heuristic names: not a coinbase, two or more outputs, none back to an"
+                        + " input's script, exactly one output script new to the chain), for source 0 over 2"
+                        + " sessions (blind and policy-aware) and for the network observer; and the maximum over all"
+                        + " of them per wallet.",
+                "P_h(1): the probability that the adversary's top guess is one of the wallet's scripts (exact over"
+                        + " ties), mean over every wallet of every chain, with a 95% Wilson interval whose sample size"
+                        + " is divided by the chain-seed design effect (FetchPolicySummary's doc), per-seed means in"
+                        + " exp8_summary.csv. Entropy: the adversary's posterior over the candidates (uniform prior,"
+                        + " likelihood ratio per candidate), in bits; 2^bits is the effective anonymity set.",
+                "Cost: " + Lab.count(syncs) + " real wallet syncs (" + setup.wallets() + " wallets x "
+                        + settings.size() + " settings x 2 sessions) in " + Math.round(setup.syncSeconds())
+                        + " s, chains built in " + Math.round(setup.buildSeconds()) + " s, on " + setup.threads()
+                        + " threads per chain seed, times summed over the seeds (they may run in parallel"
+                        + " processes, see FetchPolicyExperiment.merge), on a 2-core machine shared with other jobs."));
+
+        rep.heading("Results: P_h(1) by adversary, and the bandwidth each policy costs");
+        rep.paragraph("Source 0's adversaries (experiment 5's) and the policy-aware ones:");
+        rep.table(pivot(summary, 0, 8));
+        rep.paragraph("The stronger observers, and the maximum over all adversaries per wallet (with its posterior"
+                + " entropy in bits):");
+        rep.table(pivot(summary, 8, FetchPolicyAdversaries.NAMES.size()));
+        rep.paragraph(sizes(summary));
+        rep.paragraph(ChangeLinkingCheck.text(change));
+        rep.paragraph(findings(summary));
+        for (String f : plots) {
+            rep.image(f, f);
+        }
+        rep.heading("Block by block against one range sync");
+        rep.paragraph("The same policies for a wallet synced after every "
+                + (FetchPolicyExperiment.INCREMENTAL_STEP == 1
+                        ? "new block"
+                        : FetchPolicyExperiment.INCREMENTAL_STEP + " new blocks")
+                + " over its range (`" + FetchPolicyExperiment.INCREMENTAL + "...` rows) and for one sync of the range:"
+                + " P_h(1) [95% interval] per adversary, and blocks per matched block. Timing adversaries see each"
+                + " block requested right after the filter that matched it.");
+        rep.table(byBlock(summary));
+        rep.heading("The default");
+        rep.paragraph(rule(summary).text());
+        rep.heading("What the default leaks, per adversary");
+        rep.paragraph("The wallet's default `" + FetchPolicy.DEFAULT_SPEC + "`: P_h(1) [95% interval] and the"
+                + " posterior entropy in bits, per adversary, wallet size and number of sources.");
+        rep.table(defaultLeaks(summary));
+        rep.heading("Other light-client designs on the same axes");
+        rep.paragraph("Electrum rows follow from the protocol (the client sends each script hash it watches,"
+                + " `blockchain.scripthash.subscribe`, so the server knows each script is the client's): not"
+                + " measured. The BIP 37 row is computed on this run's chains (FetchPolicyAdversaries.bip37Today);"
+                + " the BIP 158 rows are this run's, one source. The anonymity set of an N-address wallet holds"
+                + " its N scripts too (N of the 2^bits candidates are the wallet's), so compare sets at equal N;"
+                + " a set near N means the adversary has the wallet.");
+        rep.table(designs(summary, bip37));
+        rep.heading("Limits");
+        rep.bullets(List.of(
+                (shape.txPerBlock() < org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
+                                ? "Blocks of " + shape.txPerBlock() + " transactions on average (mainnet's "
+                                        + org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
+                                        + "; quick mode): MB per day and blocks per matched block are those of smaller"
+                                        + " blocks, not mainnet's. "
+                                : "Blocks at mainnet's size (" + Lab.count(shape.txPerBlock())
+                                        + " transactions on average): MB per day and blocks per matched block are"
+                                        + " mainnet figures for this model. ")
+                        + setup.blocks() + " blocks per chain (" + Stats.sig(setup.blocks() / 144.0, 2) + " days), "
+                        + setup.seeds() + " chains, " + setup.wallets() + " wallets: the synced ranges are short (a"
+                        + " wallet born in the first half syncs " + (setup.blocks() - setup.blocks() / 2) + " to "
+                        + setup.blocks()
+                        + " blocks) and the samples as small as the intervals say. Chain length, seeds and wallets"
+                        + " are what fit the machine's time box for real syncs at mainnet block size.",
+                "One wallet model synced (experiment 5's, with address reuse); a wallet that never reuses"
+                        + " addresses is not synced here (the change-linking check above builds it on the same shape"
+                        + " and seeds, without syncs or filter false positives).",
+                "Change linking meets only what the chain holds: the wallets here reuse addresses (change goes"
+                        + " back to the first input's script or not to the wallet), so on their transactions the"
+                        + " heuristic can only draw false links; payments to a wallet are outputs of no transaction,"
+                        + " so a receipt taken for the payer's change (the commonest false link for a fresh-address"
+                        + " wallet on mainnet) does not occur; and script types are all P2WPKH, so the script-type"
+                        + " refinement cannot act.",
+                "The policy-aware adversary uses the adoption rules' block counts over the whole range; the rule"
+                        + " that a decoy appears in no filter passed before its batch is vacuous for a whole-range"
+                        + " sync of one batch and is not used.",
+                "The BIP 324 observer knows a block only by a unique exact size; near-unique sizes (a few"
+                        + " candidates) are treated as unknown, so it is a lower bound on that observer.",
+                "Sources are honest here; a lying source is caught on decoy blocks too (wallet test"
+                        + " FetchPolicySyncTest)."));
+        rep.heading("All cells");
+        rep.table(summary);
+        rep.write();
+    }
+
+    /** The rule's outcome: the pick (null when none qualifies) and the text for the report. */
+    record Decision(String pick, String text) {}
+
+    /**
+     * The rule for the wallet's default, written here before the run that measures it: among the measured non-Tor
+     * policies, those whose maximum-over-adversaries P_h(1) has an upper 95% bound below {@link #RULE_BOUND} for every
+     * measured wallet size and number of sources; of those the cheapest (fewest blocks per matched block at the
+     * largest N with one source). It becomes the default. If none qualifies the default stays as it is, and the report
+     * and the wallet's documentation say per adversary what it does and does not protect against.
+     */
+    static Decision rule(Csv summary) {
+        String max = FetchPolicyAdversaries.NAMES.get(FetchPolicyAdversaries.MAX);
+        int maxN = 0;
+        for (List<String> r : summary.rows()) {
+            maxN = Math.max(maxN, Integer.parseInt(r.get(0)));
+        }
+        Map<String, Boolean> ok = new LinkedHashMap<>();
+        Map<String, Double> cost = new LinkedHashMap<>();
+        Map<String, Double> worst = new LinkedHashMap<>();
+        for (List<String> r : summary.rows()) {
+            String spec = r.get(2);
+            FetchPolicyExperiment.Setting setting = new FetchPolicyExperiment.Setting(1, spec);
+            if (!r.get(4).equals(max) || setting.tor() || setting.incremental()) {
+                continue;
+            }
+            double hi = Double.parseDouble(r.get(14));
+            ok.merge(spec, hi < RULE_BOUND, Boolean::logicalAnd);
+            worst.merge(spec, hi, Math::max);
+            if (Integer.parseInt(r.get(0)) == maxN && r.get(1).equals("1")) {
+                cost.put(spec, Double.parseDouble(r.get(8)));
+            }
+        }
+        String pick = null;
+        for (Map.Entry<String, Boolean> e : ok.entrySet()) {
+            if (e.getValue()
+                    && cost.containsKey(e.getKey())
+                    && (pick == null || cost.get(e.getKey()) < cost.get(pick))) {
+                pick = e.getKey();
+            }
+        }
+        String head = String.format(
+                Locale.ROOT,
+                "The rule, written into this report before the run that measures it: among the measured policies"
+                        + " (Tor rows excluded: the wallet has no such transport; block-by-block rows are the same"
+                        + " policies synced another way, reported beside), those whose maximum-over-adversaries"
+                        + " P_h(1) (network observer, BIP 324 observer, Sybils and the policy-aware adversaries"
+                        + " included) has an upper 95%% bound below %s for every wallet size and number of sources"
+                        + " measured; of those the cheapest (fewest blocks per matched block at N = %d, one source)"
+                        + " becomes the default. If none qualifies the default stays `%s`, and this report and the"
+                        + " wallet's documentation say per adversary what it does and does not protect against. ",
+                RULE_BOUND,
+                maxN,
+                FetchPolicy.DEFAULT_SPEC);
+        String best = null;
+        for (Map.Entry<String, Double> e : worst.entrySet()) {
+            if (best == null || e.getValue() < worst.get(best)) {
+                best = e.getKey();
+            }
+        }
+        if (pick == null) {
+            return new Decision(
+                    null,
+                    head
+                            + (best == null
+                                    ? "This run measured no policy."
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "This run: no policy qualifies; the lowest worst-case upper bound is"
+                                                    + " `%s`'s, %s. The default stays `%s`; what it leaks is the"
+                                                    + " next section.",
+                                            best,
+                                            Stats.sig(worst.get(best), 3),
+                                            FetchPolicy.DEFAULT_SPEC)));
+        }
+        boolean agrees = FetchPolicy.parse(pick).equals(FetchPolicy.DEFAULT);
+        return new Decision(
+                pick,
+                head
+                        + String.format(
+                                Locale.ROOT,
+                                "This run: `%s` (worst upper bound %s, %s blocks per matched block). %s",
+                                pick,
+                                Stats.sig(worst.get(pick), 3),
+                                Stats.sig(cost.get(pick), 3),
+                                agrees
+                                        ? "The default follows it."
+                                        : "The default (`" + FetchPolicy.DEFAULT_SPEC
+                                                + "`) does NOT match this run's pick."));
+    }
+
+    /** One row per (N, sources, policy): bandwidth and P_h(1) [95% CI] of adversaries {@code from..to-1}. */
+    static Csv pivot(Csv summary, int from, int to) {
+        List<String> header = new ArrayList<>(List.of("N", "sources", "policy", "wallets", "blocks/match", "MB/day"));
+        header.addAll(FetchPolicyAdversaries.NAMES.subList(from, to));
+        boolean withMax = to == FetchPolicyAdversaries.NAMES.size();
+        if (withMax) {
+            header.add("max: bits");
+        }
+        Csv out = new Csv(header.toArray(String[]::new));
+        Map<String, List<Object>> rows = new LinkedHashMap<>();
+        for (List<String> r : summary.rows()) {
+            int a = FetchPolicyAdversaries.NAMES.indexOf(r.get(4));
+            if (a < from || a >= to) {
+                continue;
+            }
+            String key = r.get(0) + "|" + r.get(1) + "|" + r.get(2);
+            List<Object> row = rows.computeIfAbsent(
+                    key,
+                    k -> new ArrayList<>(List.of(
+                            r.get(0),
+                            r.get(1),
+                            r.get(2) + (r.get(3).equals("yes") ? " (default)" : ""),
+                            r.get(5),
+                            r.get(8) + " [" + r.get(9) + ", " + r.get(10) + "]",
+                            r.get(18))));
+            row.add(FetchPolicySummary.cell(r));
+            if (withMax && a == FetchPolicyAdversaries.MAX) {
+                row.add(r.get(17));
+            }
+        }
+        rows.values().forEach(r -> out.row(r.toArray()));
+        return out;
+    }
+
+    /** The share of downloads a size observer knows, from the summary (exact sizes; Tor cells). */
+    static String sizes(Csv summary) {
+        List<Double> exact = new ArrayList<>();
+        List<Double> cells = new ArrayList<>();
+        for (List<String> r : summary.rows()) {
+            if (r.get(4).equals(FetchPolicyAdversaries.NAMES.get(0))) {
+                (new FetchPolicyExperiment.Setting(1, r.get(2)).tor() ? cells : exact)
+                        .add(Double.parseDouble(r.get(19)));
+            }
+        }
+        return String.format(
+                Locale.ROOT,
+                "Sizes: a BIP 324 observer knows %s of the downloaded blocks by their exact byte count alone (mean"
+                        + " over settings; each block whose size no other block of the synced range has); through Tor"
+                        + " cells, %s.",
+                exact.isEmpty() ? "n/a" : Stats.sig(Stats.mean(exact), 3),
+                cells.isEmpty() ? "n/a" : Stats.sig(Stats.mean(cells), 3));
+    }
+
+    /** Sentences comparing no policy with the default, per N and sources, for source 0 and the maximum. */
+    static String findings(Csv summary) {
+        StringBuilder sb = new StringBuilder();
+        Map<String, List<String>> byKey = new LinkedHashMap<>();
+        for (List<String> r : summary.rows()) {
+            byKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r);
+        }
+        String cooc = "co-occurrence + 2 sessions";
+        String max = FetchPolicyAdversaries.NAMES.get(FetchPolicyAdversaries.MAX);
+        for (List<String> r : summary.rows()) {
+            if (!r.get(3).equals("yes") || !r.get(4).equals(cooc)) {
+                continue;
+            }
+            String k = r.get(0) + "|" + r.get(1) + "|";
+            List<String> none = byKey.get(k + "none|" + cooc);
+            List<String> noneMax = byKey.get(k + "none|" + max);
+            List<String> defMax = byKey.get(k + r.get(2) + "|" + max);
+            if (none == null || noneMax == null || defMax == null) {
+                continue;
+            }
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "N = %s, %s source(s): source 0's co-occurrence over two sessions %s with no policy, %s with the"
+                            + " default; the maximum over adversaries %s against %s; the default downloads %s blocks"
+                            + " per matched block (none: %s), %s MB a day. ",
+                    r.get(0),
+                    r.get(1),
+                    FetchPolicySummary.cell(none),
+                    FetchPolicySummary.cell(r),
+                    FetchPolicySummary.cell(noneMax),
+                    FetchPolicySummary.cell(defMax),
+                    r.get(8),
+                    none.get(8),
+                    r.get(18)));
+        }
+        return sb.toString().trim();
+    }
+
+    /** The adversaries the block-by-block table shows (the full table has them all). */
+    static final List<String> BY_BLOCK_ADVERSARIES = List.of(
+            "co-occurrence",
+            "co-occurrence + timing",
+            "co-occurrence + 2 sessions",
+            "policy-aware tx graph + 2 sessions",
+            "network observer (v1): tx graph",
+            FetchPolicyAdversaries.NAMES.get(FetchPolicyAdversaries.MAX));
+
+    /** Per (N, sources, policy) measured block by block: each shown adversary's cell for one range and block by block. */
+    static Csv byBlock(Csv summary) {
+        Map<String, List<String>> byKey = new LinkedHashMap<>();
+        for (List<String> r : summary.rows()) {
+            byKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r);
+        }
+        List<String> header = new ArrayList<>(List.of("N", "sources", "policy", "sync", "blocks/match"));
+        header.addAll(BY_BLOCK_ADVERSARIES);
+        Csv out = new Csv(header.toArray(String[]::new));
+        for (List<String> r : summary.rows()) {
+            FetchPolicyExperiment.Setting s = new FetchPolicyExperiment.Setting(Integer.parseInt(r.get(1)), r.get(2));
+            if (!s.incremental() || !r.get(4).equals(FetchPolicyAdversaries.NAMES.get(0))) {
+                continue;
+            }
+            for (String spec : List.of(s.policySpec(), s.spec())) {
+                String k = r.get(0) + "|" + r.get(1) + "|" + spec + "|";
+                List<String> first = byKey.get(k + FetchPolicyAdversaries.NAMES.get(0));
+                if (first == null) {
+                    continue;
+                }
+                List<Object> row = new ArrayList<>(List.of(
+                        r.get(0),
+                        r.get(1),
+                        s.policySpec(),
+                        spec.equals(s.spec()) ? "block by block" : "one range",
+                        first.get(8) + " [" + first.get(9) + ", " + first.get(10) + "]"));
+                for (String a : BY_BLOCK_ADVERSARIES) {
+                    List<String> c = byKey.get(k + a);
+                    row.add(c == null ? "" : FetchPolicySummary.cell(c));
+                }
+                out.row(row.toArray());
+            }
+        }
+        return out;
+    }
+
+    /** Adversary by (N, sources) for the default policy: P_h(1) [interval], bits. */
+    static Csv defaultLeaks(Csv summary) {
+        List<String> keys = new ArrayList<>();
+        Map<String, Map<String, String>> byAdversary = new LinkedHashMap<>();
+        for (String a : FetchPolicyAdversaries.NAMES) {
+            byAdversary.put(a, new LinkedHashMap<>());
+        }
+        for (List<String> r : summary.rows()) {
+            if (!r.get(3).equals("yes")) {
+                continue;
+            }
+            String key = "N = " + r.get(0) + ", k = " + r.get(1);
+            if (!keys.contains(key)) {
+                keys.add(key);
+            }
+            byAdversary.get(r.get(4)).put(key, FetchPolicySummary.cell(r) + "; " + r.get(17) + " bits");
+        }
+        List<String> header = new ArrayList<>(List.of("adversary"));
+        header.addAll(keys);
+        Csv out = new Csv(header.toArray(String[]::new));
+        for (Map.Entry<String, Map<String, String>> e : byAdversary.entrySet()) {
+            List<Object> row = new ArrayList<>(List.of(e.getKey()));
+            for (String k : keys) {
+                row.add(e.getValue().getOrDefault(k, ""));
+            }
+            out.row(row.toArray());
+        }
+        return out;
+    }
+
+    /** The comparison with other designs: one row per (design, N). */
+    static Csv designs(Csv summary, Csv bip37) {
+        Csv out = new Csv("design", "N", "adversary", "P_h(1)", "posterior entropy (bits)", "anonymity set (2^bits)");
+        List<Integer> ns = new ArrayList<>();
+        for (List<String> r : bip37.rows()) {
+            int n = Integer.parseInt(r.get(0));
+            if (!ns.contains(n)) {
+                ns.add(n);
+            }
+        }
+        for (int n : ns) {
+            out.row("Electrum protocol, one server", n, "the server", "1 (by protocol)", 0.0, 1.0);
+            out.row(
+                    "Electrum protocol, m servers (scripts split)",
+                    n,
+                    "each server, for the scripts sent to it",
+                    "1 (by protocol)",
+                    0.0,
+                    1.0);
+            out.row(
+                    "Electrum protocol over Tor",
+                    n,
+                    "the server (Tor hides the address, not one connection's scripts)",
+                    "1 (by protocol)",
+                    0.0,
+                    1.0);
+            for (List<String> r : bip37.rows()) {
+                if (Integer.parseInt(r.get(0)) == n) {
+                    double bits = Double.parseDouble(r.get(3));
+                    out.row(
+                            "BIP 37, today's HD wallet (bitcoinj 0.17, rate 1e-5, persistent tweak)",
+                            n,
+                            "the peer holding the filter",
+                            r.get(2) + " (" + r.get(1) + " wallets)",
+                            Stats.sig(bits, 3),
+                            Stats.sig(Math.pow(2, bits), 3));
+                }
+            }
+            for (String spec : List.of("none", FetchPolicy.DEFAULT_SPEC)) {
+                for (String adversary : List.of(
+                        "co-occurrence + 2 sessions",
+                        "tx graph",
+                        FetchPolicyAdversaries.NAMES.get(FetchPolicyAdversaries.MAX))) {
+                    for (List<String> r : summary.rows()) {
+                        if (Integer.parseInt(r.get(0)) == n
+                                && r.get(1).equals("1")
+                                && r.get(2).equals(spec)
+                                && r.get(4).equals(adversary)) {
+                            double bits = Double.parseDouble(r.get(17));
+                            out.row(
+                                    "BIP 158, " + (spec.equals("none") ? "no policy" : "the default `" + spec + "`"),
+                                    n,
+                                    adversary + " (one source)",
+                                    FetchPolicySummary.cell(r),
+                                    Stats.sig(bits, 3),
+                                    Stats.sig(Math.pow(2, bits), 3));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}
