@@ -33,6 +33,7 @@ final class FetchPolicySummary {
             int blocks,
             int seeds,
             int wallets,
+            int noReuseWallets,
             double elementsPerBlock,
             double rawBlockBytes,
             int bytesPerElement,
@@ -44,6 +45,7 @@ final class FetchPolicySummary {
             c.row("blocks", blocks);
             c.row("seeds", seeds);
             c.row("wallets", wallets);
+            c.row("no_reuse_wallets", noReuseWallets);
             c.row("elements_per_block", Stats.sig(elementsPerBlock, 5));
             c.row("raw_block_bytes", Stats.sig(rawBlockBytes, 5));
             c.row("bytes_per_element", bytesPerElement);
@@ -62,6 +64,7 @@ final class FetchPolicySummary {
                     Integer.parseInt(m.get("blocks")),
                     Integer.parseInt(m.get("seeds")),
                     Integer.parseInt(m.get("wallets")),
+                    Integer.parseInt(m.get("no_reuse_wallets")),
                     Double.parseDouble(m.get("elements_per_block")),
                     Double.parseDouble(m.get("raw_block_bytes")),
                     Integer.parseInt(m.get("bytes_per_element")),
@@ -93,7 +96,8 @@ final class FetchPolicySummary {
         "entropy_bits",
         "MB_per_day",
         "size_identified",
-        "seeds"
+        "seeds",
+        "distinct_per_match"
     };
 
     /** Summary rows by (N, sources, policy) then adversary, from the raw rows. */
@@ -112,6 +116,11 @@ final class FetchPolicySummary {
             String[] key = e.getKey().split("\\|");
             boolean isDefault = new FetchPolicyExperiment.Setting(Integer.parseInt(key[1]), key[2]).isDefault();
             List<Double> perMatch = column(rs, 10);
+            List<Double> distinctPerMatch = new ArrayList<>();
+            for (List<String> r : rs) {
+                distinctPerMatch.add(Double.parseDouble(r.get(FetchPolicyExperiment.MODEL_COLUMN + 1))
+                        / Math.max(1, Integer.parseInt(r.get(7))));
+            }
             double[] cb = Stats.ci(perMatch, lab.seed("exp8/cib", e.getKey().hashCode()));
             Map<String, List<List<String>>> bySeed = FetchPolicyExperiment.group(csv(rs), r -> r.get(1));
             for (int a = 0; a < adversaries; a++) {
@@ -149,7 +158,8 @@ final class FetchPolicySummary {
                         Stats.sig(Stats.mean(column(rs, col + adversaries)), 3),
                         Stats.sig(Stats.mean(column(rs, 12)), 3),
                         Stats.sig(Stats.mean(column(rs, 14)), 3),
-                        bySeed.size());
+                        bySeed.size(),
+                        Stats.sig(Stats.mean(distinctPerMatch), 3));
             }
         }
         return s;
