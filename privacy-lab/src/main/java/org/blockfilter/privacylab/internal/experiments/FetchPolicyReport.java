@@ -120,8 +120,10 @@ final class FetchPolicyReport {
                         + noReuseSettings + " settings) x 2 sessions; a block-by-block first session is many syncs) in "
                         + Math.round(setup.syncSeconds())
                         + " s, chains built in " + Math.round(setup.buildSeconds()) + " s, on " + setup.threads()
-                        + " threads per chain seed, times summed over the seeds (they may run in parallel"
-                        + " processes, see FetchPolicyExperiment.merge), on a 2-core machine shared with other jobs."));
+                        + " threads per chain seed, times summed over the seeds; " + Math.round(setup.wallSeconds())
+                        + " s of wall time (the longest seed's builds and syncs when the " + setup.seeds()
+                        + " seeds run as parallel processes, see FetchPolicyExperiment.merge), on a 2-core machine"
+                        + " shared with other jobs."));
 
         rep.heading("Results: P_h(1) by adversary, and the bandwidth each policy costs");
         rep.paragraph("Source 0's adversaries (experiment 5's) and the policy-aware ones:");
@@ -426,6 +428,24 @@ final class FetchPolicyReport {
         return new int[] {same, pairs};
     }
 
+    /** The summary's rows by "N|sources|policy|adversary". */
+    static Map<String, List<String>> byCell(Csv summary) {
+        Map<String, List<String>> byKey = new LinkedHashMap<>();
+        for (List<String> r : summary.rows()) {
+            byKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r);
+        }
+        return byKey;
+    }
+
+    /** Appends to {@code row} the cell of each of {@code adversaries} for the key prefix {@code k} (empty if absent). */
+    private static void addCells(
+            List<Object> row, Map<String, List<String>> byKey, String k, List<String> adversaries) {
+        for (String a : adversaries) {
+            List<String> c = byKey.get(k + a);
+            row.add(c == null ? "" : FetchPolicySummary.cell(c));
+        }
+    }
+
     /** The adversaries the no-reuse table shows (the full no-reuse summary has them all). */
     static final List<String> BESIDE_ADVERSARIES = List.of(
             "co-occurrence + 2 sessions",
@@ -444,14 +464,8 @@ final class FetchPolicyReport {
                 new ArrayList<>(List.of("N", "sources", "policy", "wallet model", "wallets", "blocks/match"));
         header.addAll(BESIDE_ADVERSARIES);
         Csv out = new Csv(header.toArray(String[]::new));
-        Map<String, List<String>> reuseByKey = new LinkedHashMap<>();
-        for (List<String> r : reuse.rows()) {
-            reuseByKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r);
-        }
-        Map<String, List<String>> noReuseByKey = new LinkedHashMap<>();
-        for (List<String> r : noReuse.rows()) {
-            noReuseByKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r);
-        }
+        Map<String, List<String>> reuseByKey = byCell(reuse);
+        Map<String, List<String>> noReuseByKey = byCell(noReuse);
         for (List<String> r : noReuse.rows()) {
             if (!r.get(4).equals(FetchPolicyAdversaries.NAMES.get(0))) {
                 continue;
@@ -470,10 +484,7 @@ final class FetchPolicyReport {
                         model,
                         first.get(5),
                         first.get(8) + " [" + first.get(9) + ", " + first.get(10) + "]"));
-                for (String a : BESIDE_ADVERSARIES) {
-                    List<String> c = byKey.get(k + a);
-                    row.add(c == null ? "" : FetchPolicySummary.cell(c));
-                }
+                addCells(row, byKey, k, BESIDE_ADVERSARIES);
                 out.row(row.toArray());
             }
         }
@@ -485,10 +496,7 @@ final class FetchPolicyReport {
      * one-source rows (empty when the grid lacks either).
      */
     static String clustersAlone(Csv summary) {
-        Map<String, List<String>> byKey = new LinkedHashMap<>();
-        for (List<String> r : summary.rows()) {
-            byKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r);
-        }
+        Map<String, List<String>> byKey = byCell(summary);
         String clusters = FetchPolicyExperiment.SPECS_ONE.stream()
                 .filter(x -> FetchPolicy.parse(x).clusters() > 0 && FetchPolicy.parse(x).decoys() == 0)
                 .findFirst()
@@ -552,10 +560,7 @@ final class FetchPolicyReport {
 
     /** Per (N, sources, policy) measured block by block: each shown adversary's cell for one range and block by block. */
     static Csv byBlock(Csv summary) {
-        Map<String, List<String>> byKey = new LinkedHashMap<>();
-        for (List<String> r : summary.rows()) {
-            byKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r);
-        }
+        Map<String, List<String>> byKey = byCell(summary);
         List<String> header =
                 new ArrayList<>(List.of("N", "sources", "policy", "sync", "blocks/match", "distinct blocks/match"));
         header.addAll(BY_BLOCK_ADVERSARIES);
@@ -578,10 +583,7 @@ final class FetchPolicyReport {
                         spec.equals(s.spec()) ? "block by block" : "one range",
                         first.get(8) + " [" + first.get(9) + ", " + first.get(10) + "]",
                         first.get(21)));
-                for (String a : BY_BLOCK_ADVERSARIES) {
-                    List<String> c = byKey.get(k + a);
-                    row.add(c == null ? "" : FetchPolicySummary.cell(c));
-                }
+                addCells(row, byKey, k, BY_BLOCK_ADVERSARIES);
                 out.row(row.toArray());
             }
         }

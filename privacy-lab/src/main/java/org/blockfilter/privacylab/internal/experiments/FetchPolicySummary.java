@@ -28,7 +28,11 @@ import org.blockfilter.privacylab.internal.report.Stats;
 final class FetchPolicySummary {
     private FetchPolicySummary() {}
 
-    /** What a run cost and the chain's sizes, for the report; written beside the raw rows so a rerender has them. */
+    /**
+     * What a run cost and the chain's sizes, for the report; written beside the raw rows so a rerender has them. Build
+     * and sync seconds are summed over the chain seeds; wall seconds are one process's builds and syncs, and for seeds
+     * run as parallel processes and merged, the longest process's.
+     */
     record Setup(
             int blocks,
             int seeds,
@@ -39,6 +43,7 @@ final class FetchPolicySummary {
             int bytesPerElement,
             double buildSeconds,
             double syncSeconds,
+            double wallSeconds,
             int threads) {
         void write(Path file) {
             Csv c = new Csv("key", "value");
@@ -51,6 +56,7 @@ final class FetchPolicySummary {
             c.row("bytes_per_element", bytesPerElement);
             c.row("build_seconds", Math.round(buildSeconds));
             c.row("sync_seconds", Math.round(syncSeconds));
+            c.row("wall_seconds", Math.round(wallSeconds));
             c.row("threads", threads);
             c.write(file);
         }
@@ -70,6 +76,10 @@ final class FetchPolicySummary {
                     Integer.parseInt(m.get("bytes_per_element")),
                     Double.parseDouble(m.get("build_seconds")),
                     Double.parseDouble(m.get("sync_seconds")),
+                    // One process's wall time is its builds and syncs (a part written before this key had only those).
+                    m.containsKey("wall_seconds")
+                            ? Double.parseDouble(m.get("wall_seconds"))
+                            : Double.parseDouble(m.get("build_seconds")) + Double.parseDouble(m.get("sync_seconds")),
                     Integer.parseInt(m.get("threads")));
         }
     }
