@@ -159,7 +159,7 @@ final class FetchPolicyReport {
                 + " no blocks and must fetch a seed block again to read its decoy candidates, and a newly adopted"
                 + " decoy's look-back fetches its older blocks again. One range sync fetches each such block once"
                 + " (one batch). This is a cost of the policy's design (seed blocks below the match, blocks not kept),"
-                + " not a miscount: an observer sees the same set of blocks, and repeats of old blocks (which no"
+                + " not a miscount: the distinct blocks are the range sync's, and repeats of old blocks (which no"
                 + " adversary here uses) mark them as not the wallet's new payments.");
         rep.heading("No-reuse wallets beside the reuse wallets");
         rep.paragraph("The settings the no-reuse wallets were synced under, each with the reuse wallets' row: P_h(1)"
