@@ -332,7 +332,7 @@ final class FetchPolicyReport {
                             r.get(1),
                             r.get(2) + (r.get(3).equals("yes") ? " (default)" : ""),
                             r.get(5),
-                            r.get(8) + " [" + r.get(9) + ", " + r.get(10) + "]",
+                            perMatch(r),
                             r.get(18))));
             row.add(FetchPolicySummary.cell(r));
             if (withMax && a == FetchPolicyAdversaries.MAX) {
@@ -428,6 +428,11 @@ final class FetchPolicyReport {
         return new int[] {same, pairs};
     }
 
+    /** A summary row's blocks per matched block with its interval. */
+    static String perMatch(List<String> r) {
+        return r.get(8) + " [" + r.get(9) + ", " + r.get(10) + "]";
+    }
+
     /** The summary's rows by "N|sources|policy|adversary". */
     static Map<String, List<String>> byCell(Csv summary) {
         Map<String, List<String>> byKey = new LinkedHashMap<>();
@@ -483,7 +488,7 @@ final class FetchPolicyReport {
                         r.get(2) + (r.get(3).equals("yes") ? " (default)" : ""),
                         model,
                         first.get(5),
-                        first.get(8) + " [" + first.get(9) + ", " + first.get(10) + "]"));
+                        perMatch(first)));
                 addCells(row, byKey, k, BESIDE_ADVERSARIES);
                 out.row(row.toArray());
             }
@@ -581,7 +586,7 @@ final class FetchPolicyReport {
                         r.get(1),
                         s.policySpec(),
                         spec.equals(s.spec()) ? "block by block" : "one range",
-                        first.get(8) + " [" + first.get(9) + ", " + first.get(10) + "]",
+                        perMatch(first),
                         first.get(21)));
                 addCells(row, byKey, k, BY_BLOCK_ADVERSARIES);
                 out.row(row.toArray());
