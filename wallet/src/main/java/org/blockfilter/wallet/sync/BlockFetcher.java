@@ -36,8 +36,8 @@ import org.blockfilter.wallet.source.ChainSource;
  * blocks beside the matched ones. Decoys are derived from a per-wallet seed (a hash of the wallet's account keys,
  * which never leave the wallet) and the chain, and every decision about a matched block reads only heights up to it
  * and the decoys adopted before it (kept with the wallet as {@link DecoyGroup}s). So a wallet synced block by block
- * downloads the same blocks as one sync over the whole range, and two syncs of the same range download the same
- * decoys. Not thread-safe; one per sync.
+ * downloads the same blocks as one sync over the whole range (blocks an earlier sync fetched are fetched again when a
+ * later sync needs them: none is kept), and two syncs of the same range download the same decoys. Not thread-safe; one per sync.
  */
 final class BlockFetcher {
     /** Candidate decoy scripts considered per seed block. */

@@ -21,7 +21,8 @@ import java.util.Locale;
  *   wallet's scripts do, and are the same in every sync from the same start (derived from the wallet seed and the
  *   chain only), so intersecting syncs does not remove them. They are kept with the wallet ({@link DecoyGroup}) and
  *   followed by every later sync, and each choice reads only the chain up to its matched block, so a wallet synced
- *   block by block downloads what one sync over the same range downloads. Decoy blocks are verified like every
+ *   block by block downloads the blocks one sync over the same range downloads (some of them more than once: it
+ *   keeps no block, and a seed block below a later sync's filters is fetched again to read its scripts). Decoy blocks are verified like every
  *   block (a lying source is caught) and then discarded: they never reach the ledger.</li>
  *   <li>{@code clusters=K}: decoys that look like a wallet's spending: for each matched block, K more seed blocks
  *   (a separate hash of the same inputs); from each the wallet adopts a whole <i>common-input cluster</i>, the input

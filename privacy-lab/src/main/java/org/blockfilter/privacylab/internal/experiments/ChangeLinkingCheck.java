@@ -67,13 +67,12 @@ final class ChangeLinkingCheck {
         };
     }
 
-    /** Experiment 8's chain shape and seed with every wallet group on the no-reuse model (no filters built). */
-    static ProfileShapedChain.Built noReuse(ProfileShapedChain.Shape shape, long seed) {
-        ProfileShapedChain.Assumptions a = new ProfileShapedChain.Assumptions(
+    /** Experiment 5's assumptions with every wallet group of {@code shape} on the no-reuse model. */
+    static ProfileShapedChain.Assumptions noReuseAssumptions(ProfileShapedChain.Shape shape) {
+        return new ProfileShapedChain.Assumptions(
                 ProfileShapedChain.Assumptions.EXP5.youngShare(),
                 Collections.nCopies(shape.walletSizes().length, ProfileShapedChain.WalletModel.NO_REUSE),
                 List.of());
-        return ProfileShapedChain.build(shape, a, seed, null, false);
     }
 
     /** The report's sentence per wallet model, summed over the chains of a {@link #HEADER} table. */

@@ -153,6 +153,23 @@ public final class FetchPolicyExperiment {
         return out;
     }
 
+    /**
+     * The settings the no-reuse wallets sync under, reported beside the reuse wallets': no policy and the default at
+     * one source and the default at the largest k. A subset of {@link #settings()}: at mainnet block size a decoy
+     * setting costs minutes of sync per chain seed.
+     */
+    static List<Setting> noReuseSettings() {
+        return List.of(
+                new Setting(1, "none"),
+                new Setting(1, FetchPolicy.DEFAULT_SPEC),
+                new Setting(SOURCES[SOURCES.length - 1], FetchPolicy.DEFAULT_SPEC));
+    }
+
+    /** The wallet model's name in the raw rows' last column. */
+    static String modelName(ProfileShapedChain.WalletModel m) {
+        return m.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
     /** Report order of a spec (grid, then tor, then block by block). */
     static int specOrder(String spec) {
         int i = SPECS.indexOf(spec);
@@ -161,6 +178,17 @@ public final class FetchPolicyExperiment {
         }
         int t = TOR_SPECS.indexOf(spec);
         return t >= 0 ? SPECS.size() + t : SPECS.size() + TOR_SPECS.size() + INCREMENTAL_SPECS.indexOf(spec);
+    }
+
+    /** Each wallet's N in wallet order (group by group, as {@link ProfileShapedChain} numbers them). */
+    static int[] walletN(ProfileShapedChain.Shape shape) {
+        List<Integer> out = new ArrayList<>();
+        for (int g = 0; g < shape.walletSizes().length; g++) {
+            for (int k = 0; k < shape.walletsPerSize()[g]; k++) {
+                out.add(shape.walletSizes()[g]);
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** Experiment 5's chain at mainnet's statistics and block size; quick mode: short, small blocks. */
@@ -200,11 +228,27 @@ public final class FetchPolicyExperiment {
         for (int a = 0; a < FetchPolicyAdversaries.NAMES.size(); a++) {
             h.add("a" + a + "_bits");
         }
+        h.add("model");
+        h.add("distinct_downloads");
         return h;
+    }
+
+    /** The raw rows of one wallet model. */
+    static Csv ofModel(Csv raw, ProfileShapedChain.WalletModel m) {
+        Csv out = new Csv(raw.header().toArray(String[]::new));
+        for (List<String> r : raw.rows()) {
+            if (r.get(MODEL_COLUMN).equals(modelName(m))) {
+                out.row(r.toArray());
+            }
+        }
+        return out;
     }
 
     /** Index of the first P_h(1) column in {@link #header()}. */
     static final int PH1_COLUMN = 15;
+
+    /** Index of the wallet model column ({@link #modelName}) in {@link #header()}; the distinct downloads follow. */
+    static final int MODEL_COLUMN = PH1_COLUMN + 2 * FetchPolicyAdversaries.NAMES.size();
 
     /** Runs every (wallet, setting) of one chain on {@code threads} threads; raw rows in wallet then setting order. */
     static List<Object[]> measure(
@@ -296,7 +340,7 @@ public final class FetchPolicyExperiment {
         List<Object> row = new ArrayList<>(List.of(
                 w.index(),
                 chainIndex,
-                w.n(),
+                world.walletN()[w.index()],
                 w.birth(),
                 s.sources(),
                 s.spec(),
@@ -315,6 +359,8 @@ public final class FetchPolicyExperiment {
         for (double x : o.bits()) {
             row.add(Stats.sig(x, 4));
         }
+        row.add(modelName(world.model()));
+        row.add(run.distinct());
         return row.toArray();
     }
 
@@ -348,6 +394,7 @@ public final class FetchPolicyExperiment {
         double elements = 0;
         double rawBytes = 0;
         int wallets = 0;
+        int noReuseWallets = 0;
         Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
         Csv change = new Csv(ChangeLinkingCheck.HEADER);
         for (int c : chains) {
@@ -370,8 +417,6 @@ public final class FetchPolicyExperiment {
             }
             long t1 = System.nanoTime();
             change.row(ChangeLinkingCheck.row(c, ProfileShapedChain.WalletModel.REUSE, built));
-            change.row(ChangeLinkingCheck.row(
-                    c, ProfileShapedChain.WalletModel.NO_REUSE, ChangeLinkingCheck.noReuse(shape, chainSeed)));
             List<Object[]> rows = measure(
                     world,
                     built.changes(),
@@ -384,23 +429,65 @@ public final class FetchPolicyExperiment {
                             (long) chain.wallets().size() * settings.size()));
             syncSeconds += (System.nanoTime() - t1) / 1e9;
             rows.forEach(raw::row);
+            // The same chain seed with every wallet group on the no-reuse model (the chain the change-link check
+            // reads), its wallets synced under the no-reuse settings.
+            world = null;
+            built = null;
+            chain = null;
+            long t2 = System.nanoTime();
+            ProfileShapedChain.Built fresh = ProfileShapedChain.build(
+                    shape,
+                    ChangeLinkingCheck.noReuseAssumptions(shape),
+                    chainSeed,
+                    new Progress(lab.log(), "exp8: chain " + c + ", no-reuse model,", 2L * shape.blocks()),
+                    true);
+            MainnetLikeChain freshChain = fresh.chain();
+            FetchPolicyRun.World freshWorld = FetchPolicyRun.world(
+                    freshChain,
+                    ProfileShapedChain.WalletModel.NO_REUSE,
+                    walletN(shape),
+                    lab,
+                    c,
+                    new Progress(lab.log(), "exp8: chain " + c + ", no-reuse real blocks,", shape.blocks()));
+            buildSeconds += (System.nanoTime() - t2) / 1e9;
+            noReuseWallets += freshChain.wallets().size();
+            change.row(ChangeLinkingCheck.row(c, ProfileShapedChain.WalletModel.NO_REUSE, fresh));
+            long t3 = System.nanoTime();
+            List<Setting> fewer = noReuseSettings();
+            measure(
+                            freshWorld,
+                            fresh.changes(),
+                            c,
+                            fewer,
+                            lab.threads(),
+                            new Progress(
+                                    lab.log(),
+                                    "exp8: chain " + c + ", no-reuse wallet syncs,",
+                                    (long) freshChain.wallets().size() * fewer.size()))
+                    .forEach(raw::row);
+            syncSeconds += (System.nanoTime() - t3) / 1e9;
         }
         raw.write(dir.resolve("exp8_raw.csv"));
         FetchPolicySummary.Setup setup = new FetchPolicySummary.Setup(
                 shape.blocks(),
                 seeds,
                 wallets,
+                noReuseWallets,
                 elements,
                 rawBytes,
                 shape.bytesPerElement(),
                 buildSeconds,
                 syncSeconds,
+                buildSeconds + syncSeconds,
                 lab.threads());
         setup.write(dir.resolve("exp8_setup.csv"));
         bip37.write(dir.resolve("exp8_bip37_raw.csv"));
         change.write(dir.resolve(CHANGE_FILE));
         report(lab, dir, shape, setup, settings, raw, bip37, change);
     }
+
+    /** The summary of the no-reuse wallets' rows (exp8_summary.csv's columns). */
+    static final String NO_REUSE_SUMMARY = "exp8_summary_no_reuse.csv";
 
     /** Per chain and wallet model: the one-time-change heuristic against ground truth ({@link ChangeLinkingCheck}). */
     static final String CHANGE_FILE = "exp8_change_links.csv";
@@ -425,7 +512,7 @@ public final class FetchPolicyExperiment {
     /**
      * Joins the outputs of processes that each ran some chain seeds ({@code exp8.chains}) into {@code lab}'s output
      * directory, as one run of all seeds writes them: raw rows in seed order, the setup's sizes averaged over seeds and
-     * its costs summed (CPU time of the parts, not the wall time of the parallel run), then the report.
+     * its costs summed over the parts, its wall time the longest part's (the parts run side by side), then the report.
      */
     public static void merge(Lab lab, List<Path> parts) {
         Path dir = lab.dir(DIR);
@@ -443,13 +530,17 @@ public final class FetchPolicyExperiment {
         FetchPolicySummary.Setup first = setups.get(0);
         int seeds = 0;
         int wallets = 0;
+        int noReuseWallets = 0;
         double elements = 0;
         double bytes = 0;
         double build = 0;
         double sync = 0;
+        double wall = 0;
         for (FetchPolicySummary.Setup s : setups) {
+            wall = Math.max(wall, s.wallSeconds());
             seeds += s.seeds();
             wallets += s.wallets();
+            noReuseWallets += s.noReuseWallets();
             elements += s.elementsPerBlock() * s.seeds();
             bytes += s.rawBlockBytes() * s.seeds();
             build += s.buildSeconds();
@@ -459,11 +550,13 @@ public final class FetchPolicyExperiment {
                 first.blocks(),
                 seeds,
                 wallets,
+                noReuseWallets,
                 elements / seeds,
                 bytes / seeds,
                 first.bytesPerElement(),
                 build,
                 sync,
+                wall,
                 first.threads());
         raw.write(dir.resolve("exp8_raw.csv"));
         bip37.write(dir.resolve("exp8_bip37_raw.csv"));
@@ -482,12 +575,14 @@ public final class FetchPolicyExperiment {
             Csv raw,
             Csv bip37Raw,
             Csv change) {
-        Csv summary = FetchPolicySummary.summarise(lab, raw);
+        Csv summary = FetchPolicySummary.summarise(lab, ofModel(raw, ProfileShapedChain.WalletModel.REUSE));
         summary.write(dir.resolve("exp8_summary.csv"));
+        Csv noReuse = FetchPolicySummary.summarise(lab, ofModel(raw, ProfileShapedChain.WalletModel.NO_REUSE));
+        noReuse.write(dir.resolve(NO_REUSE_SUMMARY));
         Csv bip37 = bip37Summary(shape, bip37Raw);
         bip37.write(dir.resolve("exp8_bip37.csv"));
         List<String> plots = FetchPolicyPlots.plots(dir, shape.walletSizes(), summary);
-        FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, bip37, change, plots);
+        FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, noReuse, raw, bip37, change, plots);
     }
 
     /**

@@ -20,7 +20,7 @@ final class FetchPolicyPlots {
     private FetchPolicyPlots() {}
 
     /** The adversaries drawn (indexes into {@link FetchPolicyAdversaries#NAMES}); the table has them all. */
-    static final int[] DRAWN = {3, 7, 11, 13, FetchPolicyAdversaries.MAX};
+    static final int[] DRAWN = {3, 7, 11, 13, 15, FetchPolicyAdversaries.MAX};
 
     /** One plot per (N, sources): x blocks downloaded per matched block, y P_h(1), per drawn adversary. */
     static List<String> plots(Path dir, int[] walletSizes, Csv summary) {

@@ -26,6 +26,8 @@ final class FetchPolicyReport {
             FetchPolicySummary.Setup setup,
             List<FetchPolicyExperiment.Setting> settings,
             Csv summary,
+            Csv noReuse,
+            Csv raw,
             Csv bip37,
             Csv change,
             List<String> plots) {
@@ -35,7 +37,8 @@ final class FetchPolicyReport {
         for (int i = 0; i < shape.walletSizes().length; i++) {
             wallets.add(shape.walletsPerSize()[i] + " wallets of N = " + shape.walletSizes()[i]);
         }
-        int syncs = setup.wallets() * settings.size() * 2;
+        int noReuseSettings = FetchPolicyExperiment.noReuseSettings().size();
+        int syncs = (setup.wallets() * settings.size() + setup.noReuseWallets() * noReuseSettings) * 2;
         rep.heading("Setup (every assumption)");
         rep.bullets(List.of(
                 "Model chain: experiment 5's generator, ProfileShapedChain (blocks drawn transaction by transaction"
@@ -53,12 +56,18 @@ final class FetchPolicyReport {
                                 : " (mainnet size)")
                         + ". Wallets per chain: " + String.join(", ", wallets) + " (" + setup.wallets()
                         + " in all), born uniform in the first half, each address paid 1 + Geometric(1/2) times and"
-                        + " spent by the chain's own law (experiment 5's wallet model, address reuse included).",
+                        + " spent by the chain's own law (experiment 5's wallet model, address reuse included)."
+                        + " Beside them, per chain seed, the same shape and seed with every wallet on the no-reuse"
+                        + " model (" + setup.noReuseWallets() + " wallets in all: a BIP 84 wallet that never reuses"
+                        + " an address, each payment to a fresh receive address, change to a fresh change address;"
+                        + " the chain the change-linking check reads), synced under " + noReuseSettings
+                        + " of the settings (section \"No-reuse wallets beside the reuse wallets\").",
                 "Real chain: every model block becomes a real regtest block (proof of work, merkle root, BIP 141"
                         + " witness commitment; mean " + Lab.count(Math.round(setup.rawBlockBytes()))
                         + " bytes serialized). Every script id is a P2WPKH script: the wallets' ids carry their real"
-                        + " HD scripts (a 12-word mnemonic per wallet from the lab seed, BIP 84 account, first N"
-                        + " receive addresses), the others the P2WPKH of a pseudo-key. Filters are the real BIP 158"
+                        + " HD scripts (a 12-word mnemonic per wallet from the lab seed, BIP 84 account; reuse: the"
+                        + " first N receive addresses; no reuse: receive addresses in the order the chain first pays"
+                        + " them, change addresses in the order it uses them), the others the P2WPKH of a pseudo-key. Filters are the real BIP 158"
                         + " basic filters of those blocks (RealChain's doc). Bandwidth in MB uses the model's "
                         + setup.bytesPerElement() + " bytes per filter element (mainnet's block bytes per element),"
                         + " MB per day 144 blocks a day.",
@@ -106,11 +115,15 @@ final class FetchPolicyReport {
                         + " is divided by the chain-seed design effect (FetchPolicySummary's doc), per-seed means in"
                         + " exp8_summary.csv. Entropy: the adversary's posterior over the candidates (uniform prior,"
                         + " likelihood ratio per candidate), in bits; 2^bits is the effective anonymity set.",
-                "Cost: " + Lab.count(syncs) + " real wallet syncs (" + setup.wallets() + " wallets x "
-                        + settings.size() + " settings x 2 sessions) in " + Math.round(setup.syncSeconds())
+                "Cost: " + Lab.count(syncs) + " real wallet sessions ((" + setup.wallets() + " reuse wallets x "
+                        + settings.size() + " settings + " + setup.noReuseWallets() + " no-reuse wallets x "
+                        + noReuseSettings + " settings) x 2 sessions; a block-by-block first session is many syncs) in "
+                        + Math.round(setup.syncSeconds())
                         + " s, chains built in " + Math.round(setup.buildSeconds()) + " s, on " + setup.threads()
-                        + " threads per chain seed, times summed over the seeds (they may run in parallel"
-                        + " processes, see FetchPolicyExperiment.merge), on a 2-core machine shared with other jobs."));
+                        + " threads per chain seed, times summed over the seeds; " + Math.round(setup.wallSeconds())
+                        + " s of wall time (the longest seed's builds and syncs when the " + setup.seeds()
+                        + " seeds run as parallel processes, see FetchPolicyExperiment.merge), on a 2-core machine"
+                        + " shared with other jobs."));
 
         rep.heading("Results: P_h(1) by adversary, and the bandwidth each policy costs");
         rep.paragraph("Source 0's adversaries (experiment 5's) and the policy-aware ones:");
@@ -131,8 +144,30 @@ final class FetchPolicyReport {
                         : FetchPolicyExperiment.INCREMENTAL_STEP + " new blocks")
                 + " over its range (`" + FetchPolicyExperiment.INCREMENTAL + "...` rows) and for one sync of the range:"
                 + " P_h(1) [95% interval] per adversary, and blocks per matched block. Timing adversaries see each"
-                + " block requested right after the filter that matched it.");
+                + " block requested right after the filter that matched it. Distinct blocks/match counts each"
+                + " block once.");
         rep.table(byBlock(summary));
+        int[] same = sameDistinct(raw);
+        rep.paragraph(FetchPolicyExperiment.INCREMENTAL_STEP + "-block syncs with decoys request more blocks per"
+                + " matched block than one range sync; the distinct blocks they request are another count: the"
+                + " same number as the range sync's for " + same[0] + " of the " + same[1] + " (wallet, policy)"
+                + " pairs measured both ways. The difference is blocks requested again. A matched block's seed"
+                + " blocks are drawn"
+                + " from the " + Lab.count(org.blockfilter.filters.Bip157.MAX_CFILTERS) + " heights below it, so in"
+                + " a sync of a few new blocks nearly all fall below the sync's first filter, on blocks an earlier"
+                + " sync already downloaded (as a match, a seed or a decoy's block) and discarded; the wallet keeps"
+                + " no blocks and must fetch a seed block again to read its decoy candidates, and a newly adopted"
+                + " decoy's look-back fetches its older blocks again. One range sync fetches each such block once"
+                + " (one batch). This is a cost of the policy's design (seed blocks below the match, blocks not kept),"
+                + " not a miscount: the distinct blocks are the range sync's, and repeats of old blocks (which no"
+                + " adversary here uses) mark them as not the wallet's new payments.");
+        rep.heading("No-reuse wallets beside the reuse wallets");
+        rep.paragraph("The settings the no-reuse wallets were synced under, each with the reuse wallets' row: P_h(1)"
+                + " [95% interval] per adversary. A no-reuse wallet of N is paid as often as a reuse wallet of N"
+                + " (1 + Geometric(1/2) payments per address slot), each payment to a fresh address.");
+        rep.table(beside(summary, noReuse));
+        rep.heading("Cluster decoys alone at N = 10");
+        rep.paragraph(clustersAlone(summary));
         rep.heading("The default");
         rep.paragraph(rule(summary).text());
         rep.heading("What the default leaks, per adversary");
@@ -163,9 +198,9 @@ final class FetchPolicyReport {
                         + setup.blocks()
                         + " blocks) and the samples as small as the intervals say. Chain length, seeds and wallets"
                         + " are what fit the machine's time box for real syncs at mainnet block size.",
-                "One wallet model synced (experiment 5's, with address reuse); a wallet that never reuses"
-                        + " addresses is not synced here (the change-linking check above builds it on the same shape"
-                        + " and seeds, without syncs or filter false positives).",
+                "No-reuse wallets are synced under " + noReuseSettings + " of the " + settings.size()
+                        + " settings only (what fit the time box); the default is chosen on the reuse wallets, by the"
+                        + " rule as written.",
                 "Change linking meets only what the chain holds: the wallets here reuse addresses (change goes"
                         + " back to the first input's script or not to the wallet), so on their transactions the"
                         + " heuristic can only draw false links; payments to a wallet are outputs of no transaction,"
@@ -297,7 +332,7 @@ final class FetchPolicyReport {
                             r.get(1),
                             r.get(2) + (r.get(3).equals("yes") ? " (default)" : ""),
                             r.get(5),
-                            r.get(8) + " [" + r.get(9) + ", " + r.get(10) + "]",
+                            perMatch(r),
                             r.get(18))));
             row.add(FetchPolicySummary.cell(r));
             if (withMax && a == FetchPolicyAdversaries.MAX) {
@@ -365,6 +400,160 @@ final class FetchPolicyReport {
         return sb.toString().trim();
     }
 
+    /**
+     * Over the raw rows' (chain, wallet, model, policy) pairs measured block by block and in one range: how many
+     * downloaded the same number of distinct blocks both ways, and how many pairs there are.
+     */
+    static int[] sameDistinct(Csv raw) {
+        Map<String, String> range = new LinkedHashMap<>();
+        Map<String, String> byBlock = new LinkedHashMap<>();
+        int distinct = FetchPolicyExperiment.MODEL_COLUMN + 1;
+        for (List<String> r : raw.rows()) {
+            FetchPolicyExperiment.Setting s = new FetchPolicyExperiment.Setting(Integer.parseInt(r.get(4)), r.get(5));
+            String key = r.get(1) + "|" + r.get(0) + "|" + r.get(FetchPolicyExperiment.MODEL_COLUMN) + "|"
+                    + r.get(4) + "|" + s.policySpec();
+            (s.incremental() ? byBlock : range).put(key, r.get(distinct));
+        }
+        int same = 0;
+        int pairs = 0;
+        for (Map.Entry<String, String> e : byBlock.entrySet()) {
+            String other = range.get(e.getKey());
+            if (other != null) {
+                pairs++;
+                if (other.equals(e.getValue())) {
+                    same++;
+                }
+            }
+        }
+        return new int[] {same, pairs};
+    }
+
+    /** A summary row's blocks per matched block with its interval. */
+    static String perMatch(List<String> r) {
+        return r.get(8) + " [" + r.get(9) + ", " + r.get(10) + "]";
+    }
+
+    /** The summary's rows by "N|sources|policy|adversary". */
+    static Map<String, List<String>> byCell(Csv summary) {
+        Map<String, List<String>> byKey = new LinkedHashMap<>();
+        for (List<String> r : summary.rows()) {
+            byKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r);
+        }
+        return byKey;
+    }
+
+    /** Appends to {@code row} the cell of each of {@code adversaries} for the key prefix {@code k} (empty if absent). */
+    private static void addCells(
+            List<Object> row, Map<String, List<String>> byKey, String k, List<String> adversaries) {
+        for (String a : adversaries) {
+            List<String> c = byKey.get(k + a);
+            row.add(c == null ? "" : FetchPolicySummary.cell(c));
+        }
+    }
+
+    /** The adversaries the no-reuse table shows (the full no-reuse summary has them all). */
+    static final List<String> BESIDE_ADVERSARIES = List.of(
+            "co-occurrence + 2 sessions",
+            "policy-aware tx graph + 2 sessions",
+            "network observer (v1): tx graph",
+            "policy-aware change linking + 2 sessions",
+            "network observer (v1): change linking",
+            FetchPolicyAdversaries.NAMES.get(FetchPolicyAdversaries.MAX));
+
+    /**
+     * Per (N, sources, policy) of the no-reuse summary: a row for the reuse wallets and one for the no-reuse wallets,
+     * wallets, blocks per matched block and each shown adversary's cell.
+     */
+    static Csv beside(Csv reuse, Csv noReuse) {
+        List<String> header =
+                new ArrayList<>(List.of("N", "sources", "policy", "wallet model", "wallets", "blocks/match"));
+        header.addAll(BESIDE_ADVERSARIES);
+        Csv out = new Csv(header.toArray(String[]::new));
+        Map<String, List<String>> reuseByKey = byCell(reuse);
+        Map<String, List<String>> noReuseByKey = byCell(noReuse);
+        for (List<String> r : noReuse.rows()) {
+            if (!r.get(4).equals(FetchPolicyAdversaries.NAMES.get(0))) {
+                continue;
+            }
+            String k = r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|";
+            for (String model : List.of("reuse", "no reuse")) {
+                Map<String, List<String>> byKey = model.equals("reuse") ? reuseByKey : noReuseByKey;
+                List<String> first = byKey.get(k + FetchPolicyAdversaries.NAMES.get(0));
+                if (first == null) {
+                    continue;
+                }
+                List<Object> row = new ArrayList<>(List.of(
+                        r.get(0),
+                        r.get(1),
+                        r.get(2) + (r.get(3).equals("yes") ? " (default)" : ""),
+                        model,
+                        first.get(5),
+                        perMatch(first)));
+                addCells(row, byKey, k, BESIDE_ADVERSARIES);
+                out.row(row.toArray());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Why lone decoys hide an N = 10 wallet from the source and cluster decoys alone do not, from the summary's
+     * one-source rows (empty when the grid lacks either).
+     */
+    static String clustersAlone(Csv summary) {
+        Map<String, List<String>> byKey = byCell(summary);
+        String clusters = FetchPolicyExperiment.SPECS_ONE.stream()
+                .filter(x -> FetchPolicy.parse(x).clusters() > 0 && FetchPolicy.parse(x).decoys() == 0)
+                .findFirst()
+                .orElse(null);
+        String decoys = FetchPolicyExperiment.SPECS_ONE.stream()
+                .filter(x -> FetchPolicy.parse(x).decoys() > 0 && FetchPolicy.parse(x).clusters() == 0)
+                .findFirst()
+                .orElse(null);
+        int n = summary.rows().stream().mapToInt(r -> Integer.parseInt(r.get(0))).max().orElse(0);
+        if (clusters == null || decoys == null) {
+            return "";
+        }
+        List<String> c0 = byKey.get(n + "|1|" + clusters + "|co-occurrence");
+        List<String> g0 = byKey.get(n + "|1|" + clusters + "|tx graph");
+        List<String> d0 = byKey.get(n + "|1|" + decoys + "|co-occurrence");
+        List<String> dg = byKey.get(n + "|1|" + decoys + "|tx graph");
+        if (c0 == null || g0 == null || d0 == null || dg == null) {
+            return "";
+        }
+        String figures = String.format(
+                Locale.ROOT,
+                "At N = %d, one source, `%s` gives source 0's co-occurrence %s and its transaction graph %s, where"
+                        + " `%s` gives %s and %s (%s against %s blocks per matched block).",
+                n,
+                clusters,
+                FetchPolicySummary.cell(c0),
+                FetchPolicySummary.cell(g0),
+                decoys,
+                FetchPolicySummary.cell(d0),
+                FetchPolicySummary.cell(dg),
+                c0.get(8),
+                d0.get(8));
+        if (Double.parseDouble(g0.get(12)) <= Double.parseDouble(dg.get(12))) {
+            return figures;
+        }
+        return figures + String.format(
+                Locale.ROOT,
+                " Both policies are scored by the same code, and the adoption rules account for the gap: with one"
+                        + " source the observer sees every download, keeps only candidates all of whose blocks in the"
+                        + " range it saw, and ranks them by how many observed blocks hold them (a cluster: its"
+                        + " members' blocks together). A lone decoy script is chosen to be in as many filters up to its"
+                        + " matched block as the rule allows (at most %d), as a reused address recurs; a decoy"
+                        + " cluster is chosen by its members' blocks together, so each member alone is in few (the"
+                        + " likely reason co-occurrence ranks the wallet's reused addresses above them; not checked"
+                        + " member by member). In the graph the wallet's addresses spent together are one cluster, and"
+                        + " these wallets match %s blocks on average (mean_matched_blocks) where a decoy cluster may be"
+                        + " in at most %d (CLUSTER_MAX_BLOCKS), so the wallet's cluster outranks every decoy cluster.",
+                FetchPolicy.DECOY_MAX_BLOCKS,
+                c0.get(6),
+                FetchPolicy.CLUSTER_MAX_BLOCKS);
+    }
+
     /** The adversaries the block-by-block table shows (the full table has them all). */
     static final List<String> BY_BLOCK_ADVERSARIES = List.of(
             "co-occurrence",
@@ -376,11 +565,9 @@ final class FetchPolicyReport {
 
     /** Per (N, sources, policy) measured block by block: each shown adversary's cell for one range and block by block. */
     static Csv byBlock(Csv summary) {
-        Map<String, List<String>> byKey = new LinkedHashMap<>();
-        for (List<String> r : summary.rows()) {
-            byKey.put(r.get(0) + "|" + r.get(1) + "|" + r.get(2) + "|" + r.get(4), r);
-        }
-        List<String> header = new ArrayList<>(List.of("N", "sources", "policy", "sync", "blocks/match"));
+        Map<String, List<String>> byKey = byCell(summary);
+        List<String> header =
+                new ArrayList<>(List.of("N", "sources", "policy", "sync", "blocks/match", "distinct blocks/match"));
         header.addAll(BY_BLOCK_ADVERSARIES);
         Csv out = new Csv(header.toArray(String[]::new));
         for (List<String> r : summary.rows()) {
@@ -399,11 +586,9 @@ final class FetchPolicyReport {
                         r.get(1),
                         s.policySpec(),
                         spec.equals(s.spec()) ? "block by block" : "one range",
-                        first.get(8) + " [" + first.get(9) + ", " + first.get(10) + "]"));
-                for (String a : BY_BLOCK_ADVERSARIES) {
-                    List<String> c = byKey.get(k + a);
-                    row.add(c == null ? "" : FetchPolicySummary.cell(c));
-                }
+                        perMatch(first),
+                        first.get(21)));
+                addCells(row, byKey, k, BY_BLOCK_ADVERSARIES);
                 out.row(row.toArray());
             }
         }

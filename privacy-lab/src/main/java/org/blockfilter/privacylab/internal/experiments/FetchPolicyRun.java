@@ -14,6 +14,8 @@ import java.util.TreeSet;
 import org.bitcoinj.crypto.MnemonicCode;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.privacylab.internal.chains.MainnetLikeChain;
+import org.blockfilter.privacylab.internal.chains.Occurrences;
+import org.blockfilter.privacylab.internal.chains.ProfileShapedChain;
 import org.blockfilter.privacylab.internal.chains.RealChain;
 import org.blockfilter.privacylab.internal.report.Progress;
 import org.blockfilter.wallet.LightWallet;
@@ -46,19 +48,59 @@ final class FetchPolicyRun {
     }
 
     /**
-     * The chain, the real chain carrying the wallets' real scripts, each wallet's account, and each block's serialized
-     * size (model block b is height b + 1), which a BIP 324 observer sees.
+     * The chain, the real chain carrying the wallets' real scripts, each wallet's account, each block's serialized
+     * size (model block b is height b + 1), which a BIP 324 observer sees, the wallets' address model and each
+     * wallet's N (the addresses it is paid to under the reuse model, the address slots paid under no reuse).
      */
-    record World(MainnetLikeChain chain, RealChain real, HdAccount[] accounts, int[] blockSizes) {}
+    record World(
+            MainnetLikeChain chain,
+            RealChain real,
+            HdAccount[] accounts,
+            int[] blockSizes,
+            ProfileShapedChain.WalletModel model,
+            int[] walletN) {}
 
+    /** A world whose wallets are all experiment 5's reuse model (N = each wallet's script count). */
     static World world(MainnetLikeChain chain, Lab lab, long chainSeed, Progress progress) {
+        int[] n = chain.wallets().stream().mapToInt(MainnetLikeChain.Wallet::n).toArray();
+        return world(chain, ProfileShapedChain.WalletModel.REUSE, n, lab, chainSeed, progress);
+    }
+
+    /**
+     * A world whose wallets follow {@code model}. Reuse: a wallet's script ids are its first N receive keys. No reuse
+     * ({@link ProfileShapedChain#CHANGE_SLOTS} change slots after the receive ids): the receive ids get receive keys
+     * 0, 1, ... in the order the chain first pays them ({@link #receiveOrder}: a wallet hands out its next unused
+     * address), the change ids change keys in id order (the chain uses them in that order).
+     */
+    static World world(
+            MainnetLikeChain chain,
+            ProfileShapedChain.WalletModel model,
+            int[] walletN,
+            Lab lab,
+            long chainSeed,
+            Progress progress) {
         HdAccount[] accounts = new HdAccount[chain.wallets().size()];
         Map<Integer, byte[]> walletKeys = new HashMap<>();
+        boolean reuse = model == ProfileShapedChain.WalletModel.REUSE;
         for (MainnetLikeChain.Wallet w : chain.wallets()) {
-            accounts[w.index()] = account(lab.seed("exp8/wallet", chainSeed, w.index()));
-            for (int a = 0; a < w.n(); a++) {
-                walletKeys.put(
-                        w.firstScript() + a, accounts[w.index()].key(false, a).getPubKey());
+            accounts[w.index()] = account(
+                    reuse
+                            ? lab.seed("exp8/wallet", chainSeed, w.index())
+                            : lab.seed("exp8/wallet-no-reuse", chainSeed, w.index()));
+            HdAccount a = accounts[w.index()];
+            if (reuse) {
+                for (int i = 0; i < w.n(); i++) {
+                    walletKeys.put(w.firstScript() + i, a.key(false, i).getPubKey());
+                }
+                continue;
+            }
+            int receives = w.n() - ProfileShapedChain.CHANGE_SLOTS;
+            List<Integer> order = receiveOrder(chain.occ, w);
+            for (int i = 0; i < receives; i++) {
+                walletKeys.put(order.get(i), a.key(false, i).getPubKey());
+            }
+            for (int c = 0; c < ProfileShapedChain.CHANGE_SLOTS; c++) {
+                walletKeys.put(w.firstScript() + receives + c, a.key(true, c).getPubKey());
             }
         }
         RealChain real = new RealChain(
@@ -69,17 +111,43 @@ final class FetchPolicyRun {
         for (int b = 0; b < sizes.length; b++) {
             sizes[b] = real.rawSize(b + 1);
         }
-        return new World(chain, real, accounts, sizes);
+        return new World(chain, real, accounts, sizes, model, walletN.clone());
     }
 
     /**
-     * One wallet's two sessions under one setting: the engine's counts for the first, and per session and source the
-     * model blocks it served (all, and those requested while the filter batch it served last covered them).
+     * A no-reuse wallet's receive ids in receive-key order: by the first block each is in (ids never paid last), ties
+     * by id.
+     */
+    static List<Integer> receiveOrder(Occurrences occ, MainnetLikeChain.Wallet w) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < w.n() - ProfileShapedChain.CHANGE_SLOTS; i++) {
+            order.add(w.firstScript() + i);
+        }
+        order.sort(java.util.Comparator.comparingInt((Integer id) -> firstBlock(occ, id))
+                .thenComparingInt(id -> id));
+        return order;
+    }
+
+    /** The first block script {@code id} is in; {@link Integer#MAX_VALUE} if none. */
+    static int firstBlock(Occurrences occ, int id) {
+        int first = Integer.MAX_VALUE;
+        for (int i = occ.scriptStart[id]; i < occ.scriptStart[id + 1]; i++) {
+            first = Math.min(first, occ.scriptBlocks[i]);
+        }
+        return first;
+    }
+
+    /**
+     * One wallet's two sessions under one setting: the engine's counts for the first (downloads: every block request;
+     * distinct: the blocks among them, which a block-by-block wallet requests again when a later sync's decoy seed or
+     * look-back falls on a block an earlier sync fetched and discarded), and per session and source the model blocks
+     * it served (all, and those requested while the filter batch it served last covered them).
      */
     record Run(
             int matched,
             int downloads,
             int decoys,
+            int distinct,
             long blockBytes,
             int[][] served1,
             int[][] served1Timing,
@@ -169,7 +237,7 @@ final class FetchPolicyRun {
                 t1 = a1;
                 t2 = a2;
             }
-            return new Run(matched, downloads, decoys, bytes, a1, t1, a2, t2, ownAll);
+            return new Run(matched, downloads, decoys, all.size(), bytes, a1, t1, a2, t2, ownAll);
         } finally {
             FetchPolicyExperiment.deleteTree(dir);
         }

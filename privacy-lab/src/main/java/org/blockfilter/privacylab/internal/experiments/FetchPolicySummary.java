@@ -28,27 +28,35 @@ import org.blockfilter.privacylab.internal.report.Stats;
 final class FetchPolicySummary {
     private FetchPolicySummary() {}
 
-    /** What a run cost and the chain's sizes, for the report; written beside the raw rows so a rerender has them. */
+    /**
+     * What a run cost and the chain's sizes, for the report; written beside the raw rows so a rerender has them. Build
+     * and sync seconds are summed over the chain seeds; wall seconds are one process's builds and syncs, and for seeds
+     * run as parallel processes and merged, the longest process's.
+     */
     record Setup(
             int blocks,
             int seeds,
             int wallets,
+            int noReuseWallets,
             double elementsPerBlock,
             double rawBlockBytes,
             int bytesPerElement,
             double buildSeconds,
             double syncSeconds,
+            double wallSeconds,
             int threads) {
         void write(Path file) {
             Csv c = new Csv("key", "value");
             c.row("blocks", blocks);
             c.row("seeds", seeds);
             c.row("wallets", wallets);
+            c.row("no_reuse_wallets", noReuseWallets);
             c.row("elements_per_block", Stats.sig(elementsPerBlock, 5));
             c.row("raw_block_bytes", Stats.sig(rawBlockBytes, 5));
             c.row("bytes_per_element", bytesPerElement);
             c.row("build_seconds", Math.round(buildSeconds));
             c.row("sync_seconds", Math.round(syncSeconds));
+            c.row("wall_seconds", Math.round(wallSeconds));
             c.row("threads", threads);
             c.write(file);
         }
@@ -62,11 +70,16 @@ final class FetchPolicySummary {
                     Integer.parseInt(m.get("blocks")),
                     Integer.parseInt(m.get("seeds")),
                     Integer.parseInt(m.get("wallets")),
+                    Integer.parseInt(m.get("no_reuse_wallets")),
                     Double.parseDouble(m.get("elements_per_block")),
                     Double.parseDouble(m.get("raw_block_bytes")),
                     Integer.parseInt(m.get("bytes_per_element")),
                     Double.parseDouble(m.get("build_seconds")),
                     Double.parseDouble(m.get("sync_seconds")),
+                    // One process's wall time is its builds and syncs (a part written before this key had only those).
+                    m.containsKey("wall_seconds")
+                            ? Double.parseDouble(m.get("wall_seconds"))
+                            : Double.parseDouble(m.get("build_seconds")) + Double.parseDouble(m.get("sync_seconds")),
                     Integer.parseInt(m.get("threads")));
         }
     }
@@ -93,7 +106,8 @@ final class FetchPolicySummary {
         "entropy_bits",
         "MB_per_day",
         "size_identified",
-        "seeds"
+        "seeds",
+        "distinct_per_match"
     };
 
     /** Summary rows by (N, sources, policy) then adversary, from the raw rows. */
@@ -112,6 +126,11 @@ final class FetchPolicySummary {
             String[] key = e.getKey().split("\\|");
             boolean isDefault = new FetchPolicyExperiment.Setting(Integer.parseInt(key[1]), key[2]).isDefault();
             List<Double> perMatch = column(rs, 10);
+            List<Double> distinctPerMatch = new ArrayList<>();
+            for (List<String> r : rs) {
+                distinctPerMatch.add(Double.parseDouble(r.get(FetchPolicyExperiment.MODEL_COLUMN + 1))
+                        / Math.max(1, Integer.parseInt(r.get(7))));
+            }
             double[] cb = Stats.ci(perMatch, lab.seed("exp8/cib", e.getKey().hashCode()));
             Map<String, List<List<String>>> bySeed = FetchPolicyExperiment.group(csv(rs), r -> r.get(1));
             for (int a = 0; a < adversaries; a++) {
@@ -149,7 +168,8 @@ final class FetchPolicySummary {
                         Stats.sig(Stats.mean(column(rs, col + adversaries)), 3),
                         Stats.sig(Stats.mean(column(rs, 12)), 3),
                         Stats.sig(Stats.mean(column(rs, 14)), 3),
-                        bySeed.size());
+                        bySeed.size(),
+                        Stats.sig(Stats.mean(distinctPerMatch), 3));
             }
         }
         return s;

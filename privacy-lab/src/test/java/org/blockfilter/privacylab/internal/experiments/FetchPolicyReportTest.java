@@ -23,7 +23,7 @@ class FetchPolicyReportTest {
     private static void policy(Csv s, String spec, double bw, double hi) {
         for (int n : new int[] {1, 10}) {
             for (int k : new int[] {1, 4}) {
-                s.row(n, k, spec, "", MAX, 9, 5, 5, bw, bw, bw, 1, hi - 0.1, hi - 0.2, hi, "", 1, 3, 1, 1, 3);
+                s.row(n, k, spec, "", MAX, 9, 5, 5, bw, bw, bw, 1, hi - 0.1, hi - 0.2, hi, "", 1, 3, 1, 1, 3, 1);
             }
         }
     }
@@ -38,7 +38,7 @@ class FetchPolicyReportTest {
         policy(s, "tor", 1, 0.1); // not a wallet policy
         // one case over the bound disqualifies a policy
         policy(s, "spread,decoys=2,shuffle", 4, 0.4);
-        s.row(1, 4, "spread,decoys=2,shuffle", "", MAX, 9, 5, 5, 4, 4, 4, 1, 0.5, 0.4, 0.55, "", 1, 3, 1, 1, 3);
+        s.row(1, 4, "spread,decoys=2,shuffle", "", MAX, 9, 5, 5, 4, 4, 4, 1, 0.5, 0.4, 0.55, "", 1, 3, 1, 1, 3, 1);
         FetchPolicyReport.Decision d = FetchPolicyReport.rule(s);
         assertEquals("spread,clusters=2,shuffle", d.pick(), d.text());
         assertTrue(d.text().contains("This run: `spread,clusters=2,shuffle`"), d.text());
@@ -62,17 +62,18 @@ class FetchPolicyReportTest {
         Csv s = summary();
         String inc = FetchPolicyExperiment.INCREMENTAL + FetchPolicy.DEFAULT_SPEC;
         for (String a : FetchPolicyAdversaries.NAMES) {
-            s.row(10, 1, FetchPolicy.DEFAULT_SPEC, "yes", a, 9, 5, 5, 7, 6, 8, 1, 0.4, 0.3, 0.5, "", 1, 3, 1, 1, 3);
-            s.row(10, 1, inc, "", a, 9, 5, 5, 7.5, 6, 8, 1, 0.6, 0.5, 0.7, "", 1, 3, 1, 1, 3);
+            s.row(10, 1, FetchPolicy.DEFAULT_SPEC, "yes", a, 9, 5, 5, 7, 6, 8, 1, 0.4, 0.3, 0.5, "", 1, 3, 1, 1, 3, 7);
+            s.row(10, 1, inc, "", a, 9, 5, 5, 7.5, 6, 8, 1, 0.6, 0.5, 0.7, "", 1, 3, 1, 1, 3, 7);
         }
         Csv t = FetchPolicyReport.byBlock(s);
         assertEquals(2, t.rows().size());
         assertEquals(
-                List.of("10", "1", FetchPolicy.DEFAULT_SPEC, "one range", "7 [6, 8]"),
-                t.rows().get(0).subList(0, 5));
-        assertEquals("0.4 [0.3, 0.5]", t.rows().get(0).get(5));
+                List.of("10", "1", FetchPolicy.DEFAULT_SPEC, "one range", "7 [6, 8]", "7"),
+                t.rows().get(0).subList(0, 6));
+        assertEquals("0.4 [0.3, 0.5]", t.rows().get(0).get(6));
         assertEquals("block by block", t.rows().get(1).get(3));
-        assertEquals("0.6 [0.5, 0.7]", t.rows().get(1).get(5 + FetchPolicyReport.BY_BLOCK_ADVERSARIES.size() - 1));
+        assertEquals("7", t.rows().get(1).get(5), "the same distinct blocks per match");
+        assertEquals("0.6 [0.5, 0.7]", t.rows().get(1).get(6 + FetchPolicyReport.BY_BLOCK_ADVERSARIES.size() - 1));
     }
 
     @Test
@@ -141,6 +142,59 @@ class FetchPolicyReportTest {
         assertTrue(wide[0] < narrow[0] && wide[1] > narrow[1]);
     }
 
+    /** A raw row of wallet {@code w} on chain 0 under {@code spec}, with its model and distinct downloads. */
+    private static Object[] rawRow(int w, String spec, String model, int distinct) {
+        Object[] r = new Object[FetchPolicyExperiment.header().size()];
+        java.util.Arrays.fill(r, 0);
+        r[0] = w;
+        r[4] = 1;
+        r[5] = spec;
+        r[FetchPolicyExperiment.MODEL_COLUMN] = model;
+        r[FetchPolicyExperiment.MODEL_COLUMN + 1] = distinct;
+        return r;
+    }
+
+    /**
+     * Wallet 0 downloads 20 distinct blocks in one range and block by block, wallet 1 20 and 21, wallet 2 (no reuse,
+     * the same wallet index as a reuse one) 5 and 5: two of three pairs match, and a wallet measured one way only is
+     * not a pair.
+     */
+    @Test
+    void distinctDownloadsArePairedByWalletModelAndPolicy() {
+        String inc = FetchPolicyExperiment.INCREMENTAL + FetchPolicy.DEFAULT_SPEC;
+        Csv raw = new Csv(FetchPolicyExperiment.header().toArray(String[]::new));
+        raw.row(rawRow(0, FetchPolicy.DEFAULT_SPEC, "reuse", 20));
+        raw.row(rawRow(0, inc, "reuse", 20));
+        raw.row(rawRow(1, FetchPolicy.DEFAULT_SPEC, "reuse", 20));
+        raw.row(rawRow(1, inc, "reuse", 21));
+        raw.row(rawRow(0, FetchPolicy.DEFAULT_SPEC, "no-reuse", 5));
+        raw.row(rawRow(0, inc, "no-reuse", 5));
+        raw.row(rawRow(2, "none", "reuse", 3));
+        assertEquals(List.of(2, 3), java.util.Arrays.stream(FetchPolicyReport.sameDistinct(raw)).boxed().toList());
+        assertEquals(2, FetchPolicyExperiment.ofModel(raw, ProfileShapedChain.WalletModel.NO_REUSE).rows().size());
+        assertEquals(5, FetchPolicyExperiment.ofModel(raw, ProfileShapedChain.WalletModel.REUSE).rows().size());
+    }
+
+    /** Each no-reuse setting gets the reuse wallets' row above its own; a reuse-only setting gets none. */
+    @Test
+    void theNoReuseTablePutsEachNoReuseRowUnderTheReuseRowOfTheSameSetting() {
+        Csv reuse = summary();
+        Csv noReuse = summary();
+        for (String a : FetchPolicyAdversaries.NAMES) {
+            reuse.row(10, 1, FetchPolicy.DEFAULT_SPEC, "yes", a, 12, 5, 5, 4, 3, 5, 1, 0.2, 0.1, 0.3, "", 1, 3, 1, 1, 3, 4);
+            reuse.row(10, 1, "spread,decoys=2,shuffle", "", a, 12, 5, 5, 3, 2, 4, 1, 0.3, 0.2, 0.4, "", 1, 3, 1, 1, 3, 3);
+            noReuse.row(10, 1, FetchPolicy.DEFAULT_SPEC, "yes", a, 12, 9, 9, 5, 4, 6, 1, 0.1, 0.0, 0.2, "", 1, 3, 1, 1, 3, 5);
+        }
+        Csv t = FetchPolicyReport.beside(reuse, noReuse);
+        assertEquals(2, t.rows().size());
+        assertEquals(
+                List.of("10", "1", FetchPolicy.DEFAULT_SPEC + " (default)", "reuse", "12", "4 [3, 5]", "0.2 [0.1, 0.3]"),
+                t.rows().get(0).subList(0, 7));
+        assertEquals(
+                List.of("10", "1", FetchPolicy.DEFAULT_SPEC + " (default)", "no reuse", "12", "5 [4, 6]", "0.1 [0.0, 0.2]"),
+                t.rows().get(1).subList(0, 7));
+    }
+
     /**
      * The committed full-mode results (privacy-lab/run.sh exp8 --out privacy-lab/results) are this code's shape: raw
      * and summary headers, every setting for every wallet size over every chain seed, every adversary, the setup and
@@ -158,10 +212,16 @@ class FetchPolicyReportTest {
         ProfileShapedChain.Shape shape = FetchPolicyExperiment.shape(false);
         assertEquals(shape.blocks(), setup.blocks());
         int settings = FetchPolicyExperiment.settings().size();
-        assertEquals(setup.wallets() * settings, raw.rows().size());
+        int noReuseSettings = FetchPolicyExperiment.noReuseSettings().size();
+        assertEquals(setup.wallets() * settings + setup.noReuseWallets() * noReuseSettings, raw.rows().size());
         assertEquals(
                 shape.walletSizes().length * settings * FetchPolicyAdversaries.NAMES.size(),
                 summary.rows().size());
+        assertEquals(
+                shape.walletSizes().length * noReuseSettings * FetchPolicyAdversaries.NAMES.size(),
+                FetchPolicySummary.read(dir.resolve(FetchPolicyExperiment.NO_REUSE_SUMMARY))
+                        .rows()
+                        .size());
         for (List<String> r : summary.rows()) {
             assertTrue(FetchPolicyAdversaries.NAMES.contains(r.get(4)), r.toString());
             assertEquals(String.valueOf(setup.seeds()), r.get(20), r.toString());
@@ -171,7 +231,10 @@ class FetchPolicyReportTest {
                 FetchPolicySummary.read(dir.resolve("exp8_bip37.csv")).rows().size());
         String md = java.nio.file.Files.readString(dir.resolve("report.md"));
         for (String heading : List.of(
-                "## The default", "## What the default leaks, per adversary", "## Other light-client designs")) {
+                "## The default",
+                "## What the default leaks, per adversary",
+                "## Other light-client designs",
+                "## No-reuse wallets beside the reuse wallets")) {
             assertTrue(md.contains(heading), heading);
         }
         assertTrue(md.contains(FetchPolicyReport.rule(summary).text()), "the report states the rule's outcome");
