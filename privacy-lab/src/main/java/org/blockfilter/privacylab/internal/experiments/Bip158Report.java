@@ -35,8 +35,7 @@ final class Bip158Report {
         MainnetLikeChain.Params p = chain.params;
         Occurrences o = chain.occ;
         Template.Sections text = Template.load("exp5.txt");
-        Report rep = new Report(dir, text.get("title").render());
-        rep.paragraph(lab.regenerate("exp5"));
+        Report rep = lab.report(dir, text, "exp5");
         rep.heading("Setup (every assumption)");
         long filterBytes = chain.filterBytes(0);
         long elements = o.blockStart[o.blocks];

@@ -196,8 +196,7 @@ public final class FilterFamilyExperiment {
         rules.write(dir.resolve("exp7_bloom_rules.csv"));
 
         Template.Sections text = Template.load("exp7.txt");
-        Report rep = new Report(dir, text.get("title").render());
-        rep.paragraph(lab.regenerate("exp7"));
+        Report rep = lab.report(dir, text, "exp7");
         rep.heading("Setup");
         List<String> loads = new ArrayList<>();
         for (int n : sizes) {

@@ -163,8 +163,7 @@ public final class FreshWalletExperiment {
         List<String> hd = summary.rows().get(1);
         List<String> today = summary.rows().get(2);
         Template.Sections text = Template.load("exp4.txt");
-        Report rep = new Report(dir, text.get("title").render());
-        rep.paragraph(lab.regenerate("exp4"));
+        Report rep = lab.report(dir, text, "exp4");
         rep.heading("Setup");
         rep.bullets(text.get("setup")
                 .lines(Map.of(

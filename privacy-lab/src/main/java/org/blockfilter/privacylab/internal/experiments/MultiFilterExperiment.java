@@ -165,8 +165,7 @@ public final class MultiFilterExperiment {
         plot.writePng(dir.resolve("exp2_intersections.png"));
 
         Template.Sections text = Template.load("exp2.txt");
-        Report rep = new Report(dir, text.get("title").render());
-        rep.paragraph(lab.regenerate("exp2"));
+        Report rep = lab.report(dir, text, "exp2");
         rep.heading("Setup");
         List<String> lines = new ArrayList<>();
         lines.add(text.get("universe")

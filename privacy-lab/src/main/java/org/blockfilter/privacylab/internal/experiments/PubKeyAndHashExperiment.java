@@ -159,8 +159,7 @@ public final class PubKeyAndHashExperiment {
         ratePlot(raw, u, dir);
 
         Template.Sections text = Template.load("exp3.txt");
-        Report rep = new Report(dir, text.get("title").render());
-        rep.paragraph(lab.regenerate("exp3"));
+        Report rep = lab.report(dir, text, "exp3");
         rep.heading("Setup");
         rep.bullets(text.get("setup")
                 .lines(Map.of(

@@ -246,8 +246,7 @@ public final class SingleFilterExperiment {
         }
 
         Template.Sections text = Template.load("exp1.txt");
-        Report rep = new Report(dir, text.get("title").render());
-        rep.paragraph(lab.regenerate("exp1"));
+        Report rep = lab.report(dir, text, "exp1");
         rep.heading("Setup");
         rep.bullets(text.get("setup")
                 .lines(Map.of(

@@ -152,8 +152,7 @@ public final class TheoryExperiment {
         space.write(dir.resolve("exp6_space.csv"));
 
         Template.Sections text = Template.load("exp6.txt");
-        Report rep = new Report(dir, text.get("title").render());
-        rep.paragraph(lab.regenerate("exp6"));
+        Report rep = lab.report(dir, text, "exp6");
         rep.heading(text.get("grid.heading").render());
         rep.paragraph(text.get("grid")
                 .render(Map.of("n", n, "probes", Lab.count(probes), "quickNote", lab.quick() ? " (QUICK mode)" : "")));
