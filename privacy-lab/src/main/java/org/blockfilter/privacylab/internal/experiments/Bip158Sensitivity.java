@@ -3,8 +3,10 @@ package org.blockfilter.privacylab.internal.experiments;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -16,6 +18,7 @@ import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Progress;
 import org.blockfilter.privacylab.internal.report.Report;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 import org.blockfilter.regtest.mainnet.MainnetStatistics;
 
 /**
@@ -234,16 +237,16 @@ final class Bip158Sensitivity {
 
     /** The report's section: what was moved, the table, and its reading, every number from the table. */
     static void section(Report rep, Csv csv, Csv exp5Summary, ProfileShapedChain.Shape base) {
-        rep.heading("Sensitivity: the headline under one assumption moved at a time");
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "The headline is P_h(1) of a one-address wallet against an observer that serves every download, without decoys (co-occurrence and transaction-graph adversaries). Each setting below is measured on a chain of its own, drawn as this experiment's chain is (the mainnet profile's samplers, %s transactions per block on average) with one assumption moved: the wallet's address reuse (this experiment's model, against a BIP 84 wallet that receives every payment at a fresh address and sends change to a fresh change address: the same payments and the same change share, no address used twice); the share of spends drawn from the last %d blocks (the profile's %.2f is an estimate); and the synced range (this experiment's wallets sync from a birth height uniform in the first half of its %s blocks; here one chain of %s blocks holds a wallet group per range, each born at tip minus its range). The wallet downloads exactly its own blocks (false-positive blocks are left out: %s per wallet on average above). Intervals: 95%% bootstrap over wallets.",
-                Lab.count(base.txPerBlock()),
-                MainnetStatistics.YOUNG_BLOCKS,
-                MainnetStatistics.YOUNG_SHARE,
-                Lab.count(base.blocks()),
-                lastBlocks(csv),
-                fpPerWallet(exp5Summary)));
+        Template.Sections text = Template.load("exp5.txt");
+        rep.heading(text.get("sensitivity.heading").render());
+        rep.paragraph(text.get("sensitivity")
+                .render(Map.of(
+                        "txPerBlock", Lab.count(base.txPerBlock()),
+                        "youngBlocks", MainnetStatistics.YOUNG_BLOCKS,
+                        "youngShare", String.format(Locale.ROOT, "%.2f", MainnetStatistics.YOUNG_SHARE),
+                        "blocks", Lab.count(base.blocks()),
+                        "sensitivityBlocks", lastBlocks(csv),
+                        "fpPerWallet", fpPerWallet(exp5Summary))));
         rep.table(csv);
         rep.paragraph(reading(csv, exp5Summary));
     }
@@ -267,6 +270,7 @@ final class Bip158Sensitivity {
 
     /** One sentence per row against the reuse row of experiment 5's own chain and the base row here. */
     static String reading(Csv csv, Csv exp5Summary) {
+        Template.Sections text = Template.load("exp5.txt");
         StringBuilder sb = new StringBuilder();
         String headline = null;
         for (List<String> r : exp5Summary.rows()) {
@@ -278,45 +282,42 @@ final class Bip158Sensitivity {
             }
         }
         List<String> base = csv.rows().get(0);
-        sb.append(String.format(
-                Locale.ROOT,
-                "Base (this experiment's assumptions, on the sensitivity chain): co-occurrence P_h(1) = %s [%s, %s], transaction graph %s [%s, %s]%s. ",
-                base.get(10),
-                base.get(11),
-                base.get(12),
-                base.get(13),
-                base.get(14),
-                base.get(15),
-                headline == null ? "" : " (the headline on this experiment's own chain: " + headline + ")"));
+        Map<String, Object> values = cells(base);
+        values.put(
+                "headline",
+                headline == null ? "" : " " + text.get("sensitivity.headline").render(Map.of("headline", headline)));
+        sb.append(text.get("sensitivity.base").render(values)).append(' ');
         double b = Double.parseDouble(base.get(10));
         double largest = 0;
         String largestFactor = "";
         for (int i = 1; i < csv.rows().size(); i++) {
             List<String> r = csv.rows().get(i);
             double v = Double.parseDouble(r.get(10));
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "%s = %s (%s wallet scripts used, %s own blocks on average): co-occurrence %s [%s, %s], transaction graph %s [%s, %s]. ",
-                    r.get(0),
-                    r.get(1),
-                    r.get(8),
-                    r.get(9),
-                    r.get(10),
-                    r.get(11),
-                    r.get(12),
-                    r.get(13),
-                    r.get(14),
-                    r.get(15)));
+            Map<String, Object> row = cells(r);
+            row.put("factor", r.get(0));
+            row.put("value", r.get(1));
+            row.put("scripts", r.get(8));
+            row.put("blocks", r.get(9));
+            sb.append(text.get("sensitivity.row").render(row)).append(' ');
             if (Math.abs(v - b) > largest) {
                 largest = Math.abs(v - b);
                 largestFactor = r.get(0) + " = " + r.get(1);
             }
         }
-        sb.append(String.format(
-                Locale.ROOT,
-                "The largest move of the co-occurrence headline from the base is %.3f, at %s.",
-                largest,
-                largestFactor));
+        sb.append(text.get("sensitivity.largest")
+                .render(Map.of("move", String.format(Locale.ROOT, "%.3f", largest), "at", largestFactor)));
         return sb.toString();
+    }
+
+    /** A sensitivity row's two P_h(1) columns with their intervals, by placeholder. */
+    private static Map<String, Object> cells(List<String> r) {
+        Map<String, Object> m = new HashMap<>();
+        m.put("ph1", r.get(10));
+        m.put("ph1Lo", r.get(11));
+        m.put("ph1Hi", r.get(12));
+        m.put("graph", r.get(13));
+        m.put("graphLo", r.get(14));
+        m.put("graphHi", r.get(15));
+        return m;
     }
 }

@@ -3,8 +3,10 @@ package org.blockfilter.privacylab.internal.experiments;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.blockfilter.filters.Bip158;
 import org.blockfilter.privacylab.internal.filters.QuotientFilter;
 import org.blockfilter.privacylab.internal.filters.RibbonFilter;
@@ -12,6 +14,7 @@ import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Plot;
 import org.blockfilter.privacylab.internal.report.Report;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 
 /**
  * Experiment 7: the approximate-membership filter family measured side by side. Space (allocated bits of the real
@@ -192,125 +195,81 @@ public final class FilterFamilyExperiment {
         }
         rules.write(dir.resolve("exp7_bloom_rules.csv"));
 
-        Report rep = new Report(dir, "Experiment 7: the filter family, measured");
-        rep.paragraph(lab.regenerate("exp7"));
+        Template.Sections text = Template.load("exp7.txt");
+        Report rep = lab.report(dir, text, "exp7");
         rep.heading("Setup");
-        rep.bullets(
-                List.of(
-                        "Sizes: n = "
-                                + Arrays.stream(sizes).mapToObj(Lab::count).toList()
-                                + " random elements per filter (7,400 is a typical recent mainnet block's BIP 158 filter)"
-                                + (lab.quick()
-                                        ? " (QUICK mode: small n and few queries; the numbers only show that the pipeline works)."
-                                        : "."),
-                        "Space: the structure's allocated bits (FastFilter `getBitCount()`: the backing arrays) or, for the Golomb-coded set, "
-                                + "8 x its encoded length (CompactSize N included), divided by n.",
-                        "False-positive rate: random non-member queries counted through the structure's own lookup; "
-                                + "queries per cell = clamp(" + (lab.quick() ? "20" : "200") + "/rate, "
-                                + Lab.count(lab.quick() ? 100_000 : 1_000_000) + ", "
-                                + Lab.count(lab.quick() ? 1_000_000 : 100_000_000)
-                                + ") (so about " + (lab.quick() ? "20" : "200")
-                                + " false positives are expected where the cap allows, ~100 at 1e-6), "
-                                + "95% Wilson intervals. In all " + Lab.count(totalQueries)
-                                + " queries (the run's time is "
-                                + "logged and recorded in docs/benchmarks.md, not here, so that the report regenerates byte for byte).",
-                        "FastFilter (io.github.fastfilter:fastfilter 1.0.2) hashes 64-bit keys with its own seeded mixer; the seed is set from the lab's seed "
-                                + "(`Hash.setSeed`) so runs repeat. Keys and queries are independent random longs.",
-                        "Golomb-coded set: the `filters` module's `GolombCodedSet` (the one the server indexes) over random 25-byte scripts with SipHash-2-4, "
-                                + "M = round(1/eps) and P = round(log2(M / 1.4971)) (BIP 158's own ratio M/2^P; at 1/M it is BIP 158's P = 19, M = 784,931). "
-                                + "Its queries hash a random 25-byte script and binary-search the decoded set; its formula rate is exact: "
-                                + "(distinct values in the set) / (N*M), the chance that a uniform hash lands on one of them.",
-                        "Bloom and counting Bloom are sized at m/n = -ln(eps)/(ln 2)^2 bits (counters) per element with k = round((m/n) ln 2); "
-                                + "blocked Bloom at ceil of that (its constructor takes whole bits). Cuckoo and xor filters in FastFilter 1.0.2 "
-                                + "have fixed 8- or 16-bit fingerprints, so they give one point each at their own rate, not one per target; "
-                                + "their bound column is log2(1/formula rate), or log2(1/measured rate) for the cuckoo+ rows, which have no formula here.",
-                        "Quotient filter: written here (`QuotientFilter`; FastFilter 1.0.2 has none and no served Maven artifact offers a "
-                                + "kept Java one), as in Bender et al. 2012: 2^q slots of an r-bit remainder and three metadata bits "
-                                + "(is_occupied, is_continuation, is_shifted), sorted runs, linear probing with wrap-around, so 2^q (r + 3) bits. "
-                                + "q is the smallest with load n/2^q <= " + QUOTIENT_MAX_LOAD
-                                + " (the paper's table is a power of two), "
-                                + "so the load is "
-                                + String.join(
-                                        " and ",
-                                        Arrays.stream(sizes)
-                                                .mapToObj(n -> String.format(
-                                                        Locale.ROOT,
-                                                        "%.3f at n = %s",
-                                                        FilterFamilyMeasure.quotientLoad(n),
-                                                        Lab.count(n)))
-                                                .toList())
-                                + "; r is the smallest with 1 - e^{-load/2^r} <= eps (the formula column).",
-                        "Ribbon filter: written here (`RibbonFilter`; no kept Java implementation found either), the standard "
-                                + "(non-homogeneous) ribbon of Dillinger and Walzer 2021 with band width w = 64: r = ceil(log2(1/eps)) result bits, "
-                                + "m = (1 + " + RIBBON_OVERHEAD
-                                + ") n slots rounded up to 64, on-the-fly banded Gaussian elimination and "
-                                + "back-substitution, m r bits (the seed and sizes, a few words, are not counted). Its rate is exactly 2^-r. "
-                                + "A system that does not solve is rebuilt with the next seed (at most "
-                                + RIBBON_MAX_ATTEMPTS
-                                + "); the parameters column says how many seeds each filter took. The overhead 0.10 was chosen from a "
-                                + "probe: at n = 1,000,000, 0.08 failed 4 seeds of 4 and 0.10 one of 4; at n = 7,400, 0.08 failed none of 40 "
-                                + "and 0.02 failed 27 of 40 (RibbonFilterTest checks that such failures are retried and counted)."));
+        List<String> loads = new ArrayList<>();
+        for (int n : sizes) {
+            loads.add(text.get("quotientLoad")
+                    .render(Map.of(
+                            "load",
+                            String.format(Locale.ROOT, "%.3f", FilterFamilyMeasure.quotientLoad(n)),
+                            "n",
+                            Lab.count(n))));
+        }
+        Map<String, Object> setup = new HashMap<>();
+        setup.put("sizes", Arrays.stream(sizes).mapToObj(Lab::count).toList());
+        setup.put("quickNote", lab.quick() ? " " + text.get("sizes.quick").render() : "");
+        setup.put("expectedFp", lab.quick() ? "20" : "200");
+        setup.put("minQueries", Lab.count(lab.quick() ? 100_000 : 1_000_000));
+        setup.put("maxQueries", Lab.count(lab.quick() ? 1_000_000 : 100_000_000));
+        setup.put("totalQueries", Lab.count(totalQueries));
+        setup.put("maxLoad", QUOTIENT_MAX_LOAD);
+        setup.put("loads", String.join(" and ", loads));
+        setup.put("overhead", RIBBON_OVERHEAD);
+        setup.put("maxAttempts", RIBBON_MAX_ATTEMPTS);
+        rep.bullets(text.get("setup").lines(setup));
         rep.heading("Bits per element against false-positive rate");
         rep.image("exp7_space_vs_rate.png", "bits per element vs false-positive rate per filter family");
-        rep.paragraph(
-                "Horizontal bars: 95% intervals of the measured rate. A cell with no false positive is drawn at its "
-                        + "interval's upper end with a downward triangle and named so in the legend; none is hidden.");
+        rep.paragraph(text.get("rates").render());
         rep.table(table);
         rep.heading("The Bloom rules of thumb, checked");
         List<String> slopes = new ArrayList<>();
         for (int n : sizes) {
-            slopes.add(String.format(
-                    Locale.ROOT,
-                    "**%.2f** at n = %s",
-                    bitsPerDecade(rows.stream()
-                            .filter(r -> r.family().equals("Bloom") && r.n() == n)
-                            .toList()),
-                    Lab.count(n)));
+            slopes.add(text.get("rules.slope")
+                    .render(Map.of(
+                            "bitsPerDecade",
+                            String.format(
+                                    Locale.ROOT,
+                                    "%.2f",
+                                    bitsPerDecade(rows.stream()
+                                            .filter(r -> r.family().equals("Bloom") && r.n() == n)
+                                            .toList())),
+                            "n",
+                            Lab.count(n))));
         }
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "An optimal Bloom filter has rate (1/2)^k with k = (m/n) ln 2, that is %.4f^(m/n), and needs m/n = log2(1/eps)/ln 2 = "
-                        + "1.44 log2(1/eps) bits: %.2f bits per decade of rate. A least-squares fit of measured bits per element against "
-                        + "log10(1/measured rate) over the Bloom rows gives %s bits per decade. The column measured/rule is the measured "
-                        + "rate over 0.6185^(m/n); a ratio far from 1 with a narrow interval is the implementation departing from the "
-                        + "ideal filter, not the rule (FastFilter's Bloom rounds k to an integer and derives all k positions from one "
-                        + "64-bit hash by 32-bit double hashing; which of these causes the 2x at k = 20 and n = 7,400 was not tested). The space column bits/rule_bits checks the "
-                        + "1.44 log2(1/eps) sizing itself (FastFilter rounds m up to whole 64-bit words).",
-                BLOOM_BASE,
-                BLOOM_BITS_PER_DECADE,
-                String.join(" and ", slopes)));
+        rep.paragraph(text.get("rules")
+                .render(Map.of(
+                        "base", String.format(Locale.ROOT, "%.4f", BLOOM_BASE),
+                        "bitsPerDecade", String.format(Locale.ROOT, "%.2f", BLOOM_BITS_PER_DECADE),
+                        "fitted", String.join(" and ", slopes))));
         rep.table(rules);
         List<String> otherSlopes = new ArrayList<>();
         for (String fam : List.of("GCS", "quotient", "ribbon")) {
             for (int n : sizes) {
-                otherSlopes.add(String.format(
-                        Locale.ROOT,
-                        "%s %.2f at n = %s",
-                        fam,
-                        bitsPerDecade(rows.stream()
-                                .filter(r -> r.family().equals(fam) && r.n() == n)
-                                .toList()),
-                        Lab.count(n)));
+                otherSlopes.add(text.get("otherRules.slope")
+                        .render(Map.of(
+                                "family",
+                                fam,
+                                "bitsPerDecade",
+                                String.format(
+                                        Locale.ROOT,
+                                        "%.2f",
+                                        bitsPerDecade(rows.stream()
+                                                .filter(r -> r.family().equals(fam) && r.n() == n)
+                                                .toList())),
+                                "n",
+                                Lab.count(n))));
             }
         }
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "The 4.8 bits per decade is a Bloom rule: a filter that stores a fingerprint per element pays log2(10) = %.2f bits "
-                        + "per decade, as the bound does, times its slots per element. The same fit over the other families that are "
-                        + "sized per target gives %s.",
-                log2(10),
-                String.join(", ", otherSlopes)));
+        rep.paragraph(text.get("otherRules")
+                .render(Map.of(
+                        "log2of10", String.format(Locale.ROOT, "%.2f", log2(10)),
+                        "fitted", String.join(", ", otherSlopes))));
         rep.heading("Reading");
         rep.bullets(readings(rows, plotN));
         rep.heading("Left out");
-        rep.bullets(
-                List.of(
-                        "The quotient filter's deletion, merging and resizing, and the counting quotient filter's rank-and-select "
-                                + "metadata (Pandey et al. 2017, about 2.125 bits per slot instead of 3); homogeneous, bumped and w = 128 "
-                                + "ribbon filters, which need less overhead than the standard w = 64 ribbon measured here.",
-                        "Cuckoo, xor, xor+ and fuse filters at rates other than their fingerprint's (they need a fingerprint width the "
-                                + "library does not offer) and FastFilter's succinct counting Bloom variants.",
-                        "Lookup speed: not measured (the machine was shared with other builds; docs/benchmarks.md records this run's cost)."));
+        rep.bullets(text.get("leftOut").lines(Map.of()));
         rep.write();
     }
 

@@ -2,8 +2,9 @@ package org.blockfilter.privacylab.internal.experiments;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import org.blockfilter.privacylab.internal.chains.Subject;
 import org.blockfilter.privacylab.internal.chains.Wallets;
 import org.blockfilter.privacylab.internal.filters.FastBloom;
@@ -11,6 +12,7 @@ import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Plot;
 import org.blockfilter.privacylab.internal.report.Report;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 import org.blockfilter.privacylab.internal.universe.UniverseScan;
 
 /**
@@ -160,65 +162,47 @@ public final class FreshWalletExperiment {
         List<String> y2014 = summary.rows().get(0);
         List<String> hd = summary.rows().get(1);
         List<String> today = summary.rows().get(2);
-        Report rep = new Report(dir, "Experiment 4: what a fresh bitcoinj wallet sends");
-        rep.paragraph(lab.regenerate("exp4"));
+        Template.Sections text = Template.load("exp4.txt");
+        Report rep = lab.report(dir, text, "exp4");
         rep.heading("Setup");
-        rep.bullets(
-                List.of(
-                        "Y2014, " + Wallets.Model.Y2014.label()
-                                + ": a basic key chain holding the one key a new pre-HD wallet started with; bitcoinj inserts its public key and hash; FilterMerger sizes the filter for elements + 100 = 102 at rate 0.0005. This is the wallet the paper (ACSAC 2014) measured; it is NOT what bitcoinj 0.12 shipped.",
-                        "HD_2014, " + Wallets.Model.HD_2014.label()
-                                + ": bitcoinj 0.12 (October 2014) made new wallets HD. Its DeterministicKeyChain has lookaheadSize = 100 and lookaheadThreshold = lookaheadSize / 3 = 33; maybeLookAhead derives issued + 100 + 33 - existing keys on the external and on the internal branch (133 each on a new wallet), and the filter holds the pubkey and the hash of every key of the chain's basic key chain (numBloomFilterEntries = numKeys x 2): the root, account and two branch keys plus 266 leaves = 270 keys, 540 elements, sized for 640 at the 0.0005 rate (read from bitcoinj's 0.12-era DeterministicKeyChain source). Built here with bitcoinj 0.17's one-chain P2PKH wallet, whose lookahead rule and filter contents are the same; the key count is checked by a test.",
-                        "TODAY, " + Wallets.Model.TODAY.label()
-                                + ": a new bitcoinj 0.17 wallet from `KeyChainGroup.fromSeed(seed, P2WPKH)`, which holds TWO deterministic chains, the P2WPKH chain and a fallback P2PKH chain from the same seed; both have the default lookahead and both go into the filter (540 keys, 1080 elements); rate 1e-5.",
-                        String.format(
-                                Locale.ROOT,
-                                "Each filter built with %d different tweaks and scanned against %s and %s other addresses%s (seed %d).",
-                                tweaks,
-                                Lab.count(small),
-                                Lab.count(large),
-                                lab.quick() ? " (QUICK mode)" : "",
-                                lab.seed()),
-                        "model_rate: (1 - e^{-kn/m})^k for the real m, k, n; density_rate: (fraction of set bits)^k of the actual filter; measured_rate: false positives / addresses tested. expected_fp_pubkey_and_hash: the false positives left when the adversary counts an address only if BOTH its public key and its hash match (possible for addresses whose public key is on the chain, i.e. that have spent): model_rate^2 x addresses, since the two elements hash to independent positions (experiment 3 measures this)."));
+        rep.bullets(text.get("setup")
+                .lines(Map.of(
+                        "y2014Label", Wallets.Model.Y2014.label(),
+                        "hdLabel", Wallets.Model.HD_2014.label(),
+                        "todayLabel", Wallets.Model.TODAY.label(),
+                        "tweaks", tweaks,
+                        "small", Lab.count(small),
+                        "large", Lab.count(large),
+                        "quickNote", lab.quick() ? " (QUICK mode)" : "",
+                        "seed", lab.seed())));
         rep.heading("Results");
         rep.table(summary);
         rep.image("exp4_fp.png", "false positives vs universe size");
         rep.heading("Reading");
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "The pre-HD fresh wallet sends a %s-byte filter with %s hash functions that holds %s elements although it is sized for %s: "
-                        + "its effective rate is %s instead of the 0.0005 target, so about %s false positives among %s addresses and its one address is exposed. "
-                        + "bitcoinj 0.12's HD wallet is different: %s keys (%s elements) in %s bytes with %s functions, close to capacity, effective rate %s, "
-                        + "so about %s false positives among %s addresses by hash alone. Today's wallet sends %s keys from two chains (%s elements) in %s bytes, effective rate %s, "
-                        + "%s false positives among %s addresses (%s among %s) by hash alone. None of the lookahead keys is on the chain, so they are never candidates; "
-                        + "what hides a real address is the false positives. An address that has not revealed its public key hides among those (hundreds for today's wallet, thousands for 0.12's); "
-                        + "one whose public key is on the chain (it has spent) must match twice, and the expected false positives of that test are %s (0.12 HD) and %s (today) among %s addresses: "
-                        + "such an address stands out alone.",
-                y2014.get(5),
-                y2014.get(6),
-                y2014.get(3),
-                y2014.get(4),
-                y2014.get(8),
-                y2014.get(12),
-                Lab.count(small),
-                hd.get(2),
-                hd.get(3),
-                hd.get(5),
-                hd.get(6),
-                hd.get(8),
-                hd.get(12),
-                Lab.count(small),
-                today.get(2),
-                today.get(3),
-                today.get(5),
-                today.get(8),
-                today.get(12),
-                Lab.count(small),
-                today.get(14),
-                Lab.count(large),
-                Csv.format(Stats.sig(Double.parseDouble(hd.get(15)), 2)),
-                Csv.format(Stats.sig(Double.parseDouble(today.get(15)), 2)),
-                Lab.count(small)));
+        Map<String, Object> reading = new HashMap<>();
+        reading.put("small", Lab.count(small));
+        reading.put("large", Lab.count(large));
+        reading.put("y2014Bytes", y2014.get(5));
+        reading.put("y2014Funcs", y2014.get(6));
+        reading.put("y2014Elements", y2014.get(3));
+        reading.put("y2014Capacity", y2014.get(4));
+        reading.put("y2014Rate", y2014.get(8));
+        reading.put("y2014Fp", y2014.get(12));
+        reading.put("hdKeys", hd.get(2));
+        reading.put("hdElements", hd.get(3));
+        reading.put("hdBytes", hd.get(5));
+        reading.put("hdFuncs", hd.get(6));
+        reading.put("hdRate", hd.get(8));
+        reading.put("hdFp", hd.get(12));
+        reading.put("todayKeys", today.get(2));
+        reading.put("todayElements", today.get(3));
+        reading.put("todayBytes", today.get(5));
+        reading.put("todayRate", today.get(8));
+        reading.put("todayFp", today.get(12));
+        reading.put("todayFpLarge", today.get(14));
+        reading.put("hdFpBoth", Csv.format(Stats.sig(Double.parseDouble(hd.get(15)), 2)));
+        reading.put("todayFpBoth", Csv.format(Stats.sig(Double.parseDouble(today.get(15)), 2)));
+        rep.paragraph(text.get("reading").render(reading));
         rep.write();
     }
 }

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.blockfilter.privacylab.internal.filters.FastBloom;
 import org.blockfilter.privacylab.internal.report.Progress;
+import org.blockfilter.privacylab.internal.report.Report;
+import org.blockfilter.privacylab.internal.report.Template;
 import org.blockfilter.privacylab.internal.universe.AddressUniverse;
 import org.blockfilter.privacylab.internal.universe.UniverseScan;
 
@@ -90,6 +92,16 @@ public record Lab(long seed, boolean quick, Path out, int threads, PrintStream l
             out.add(UniverseScan.scan(addressUniverse(), size, part, withPubKeys, threads, progress));
         }
         return out;
+    }
+
+    /**
+     * Experiment {@code exp}'s report in {@code dir}, titled by section {@code title} of its template and opening
+     * with the line that regenerates it.
+     */
+    public Report report(Path dir, Template.Sections text, String exp) {
+        Report rep = new Report(dir, text.get("title").render());
+        rep.paragraph(regenerate(exp));
+        return rep;
     }
 
     /** The line that regenerates experiment {@code exp}'s output, for the top of its report. */

@@ -3,7 +3,7 @@ package org.blockfilter.privacylab.internal.experiments;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import org.blockfilter.privacylab.internal.adversaries.Metrics;
 import org.blockfilter.privacylab.internal.chains.Subject;
 import org.blockfilter.privacylab.internal.chains.Wallets;
@@ -11,6 +11,7 @@ import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Plot;
 import org.blockfilter.privacylab.internal.report.Report;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 import org.blockfilter.privacylab.internal.universe.UniverseScan;
 
 /**
@@ -163,44 +164,34 @@ public final class MultiFilterExperiment {
         summary.write(dir.resolve("exp2_summary.csv"));
         plot.writePng(dir.resolve("exp2_intersections.png"));
 
-        Report rep = new Report(dir, "Experiment 2: two and more filters");
-        rep.paragraph(lab.regenerate("exp2"));
+        Template.Sections text = Template.load("exp2.txt");
+        Report rep = lab.report(dir, text, "exp2");
         rep.heading("Setup");
         List<String> lines = new ArrayList<>();
-        lines.add("Universe: the client's addresses plus " + Lab.count(u) + " other addresses"
-                + (lab.quick() ? " (QUICK mode)" : "") + ", seed " + lab.seed() + ".");
+        lines.add(text.get("universe")
+                .render(Map.of(
+                        "others", Lab.count(u), "quickNote", lab.quick() ? " (QUICK mode)" : "", "seed", lab.seed())));
         for (Setting st : settings) {
-            lines.add(String.format(
-                    Locale.ROOT,
-                    "%s: %s, target rate %s, five filters at N = %d, %d, %d, %d, %d, each with a new tweak (a restart), %d runs.",
-                    st.name(),
-                    st.model().label(),
-                    Csv.format(st.rate()),
-                    st.firstN(),
-                    st.firstN() + STEP,
-                    st.firstN() + 2 * STEP,
-                    st.firstN() + 3 * STEP,
-                    st.firstN() + 4 * STEP,
-                    st.runs()));
+            lines.add(text.get("setting")
+                    .render(Map.of(
+                            "name", st.name(),
+                            "model", st.model().label(),
+                            "rate", Csv.format(st.rate()),
+                            "n1", st.firstN(),
+                            "n2", st.firstN() + STEP,
+                            "n3", st.firstN() + 2 * STEP,
+                            "n4", st.firstN() + 3 * STEP,
+                            "n5", st.firstN() + 4 * STEP,
+                            "runs", st.runs())));
         }
-        lines.add(
-                "The adversary intersects the matches of filters 1..j. The first wallet's N addresses are in every filter, so they survive; "
-                        + "a false positive survives only if it matches every filter. Analytic: F = |others| x product of the filters' P_f (independent tweaks make the filters' hash functions independent).");
+        lines.add(text.get("adversary").render());
         rep.bullets(lines);
         rep.heading("Results");
         rep.image("exp2_intersections.png", "P_h(1) against filters intersected");
         rep.table(summary);
-        rep.paragraph(
-                "Per-filter parameters (size, functions, elements): `exp2_filters.csv`; every run: `exp2_raw.csv`.");
+        rep.paragraph(text.get("files").render());
         rep.heading("Reading");
-        rep.paragraph(
-                "As in the paper, two filters of the same wallet with different tweaks are enough to expose it: the false positives of "
-                        + "independent filters rarely coincide, so after two or three intersections nearly only the real addresses remain and P_h(1) goes to 1. "
-                        + "Large wallets are no exception. Their filters hit BIP 37's 36,000-byte cap, so each filter alone has many false positives, "
-                        + "but the product of the rates still falls fast with every extra filter. "
-                        + "Two peers of the same bitcoinj PeerGroup receive the same filter (FilterMerger keeps one tweak per PeerGroup), so they learn "
-                        + "nothing more together than one peer; the loss comes from restarts, which draw a new tweak. "
-                        + "This is the paper's multi-filter adversary (intersection of the matches of one client's filters); the sections below add what the table above lacks: hundreds of wallets with 95% intervals, P_h(N) beside P_h(1), small wallets that restart, and the paper's element-count estimate used to order the filters.");
+        rep.paragraph(text.get("reading").render());
         Bip37AdversaryExperiment.run(lab, dir, rep);
         rep.write();
     }

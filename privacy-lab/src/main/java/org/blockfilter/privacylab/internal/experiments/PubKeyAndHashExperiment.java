@@ -13,6 +13,7 @@ import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Plot;
 import org.blockfilter.privacylab.internal.report.Report;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 import org.blockfilter.privacylab.internal.universe.UniverseScan;
 
 /**
@@ -157,30 +158,23 @@ public final class PubKeyAndHashExperiment {
 
         ratePlot(raw, u, dir);
 
-        Report rep = new Report(dir, "Experiment 3: public key and hash both inserted");
-        rep.paragraph(lab.regenerate("exp3"));
+        Template.Sections text = Template.load("exp3.txt");
+        Report rep = lab.report(dir, text, "exp3");
         rep.heading("Setup");
-        rep.bullets(
-                List.of(
-                        "2014 model (basic key chain, capacity 2N + 100), N in " + Arrays.toString(ns)
-                                + ", target rates " + Arrays.toString(rates) + ", " + clients + " clients each.",
-                        "Universe: " + Lab.count(u) + " other addresses" + (lab.quick() ? " (QUICK mode)" : "")
-                                + ", each with a HASH160 and a public key, seed " + lab.seed()
-                                + ". The adversary is assumed to know every candidate's public key (an upper bound: only addresses that have spent reveal it).",
-                        "A candidate counts as a match when its hash matches (hash only) or when its hash and its public key both match (pubkey+hash). Analytic: P_f x |others| and P_f^2 x |others|."));
+        rep.bullets(text.get("setup")
+                .lines(Map.of(
+                        "ns", Arrays.toString(ns),
+                        "rates", Arrays.toString(rates),
+                        "clients", clients,
+                        "others", Lab.count(u),
+                        "quickNote", lab.quick() ? " (QUICK mode)" : "",
+                        "seed", lab.seed())));
         rep.heading("Results");
         rep.image("exp3_ph1.png", "P_h(1) hash only vs pubkey and hash");
         rep.image("exp3_rate.png", "effective rate vs P_f");
         rep.table(summary);
         rep.heading("Reading");
-        rep.paragraph(
-                "bitcoinj inserts both forms of every key so that a peer matches pay-to-pubkey outputs as well as pay-to-pubkey-hash ones. "
-                        + "That doubles the elements, and it hands the adversary a second, independent test: a false positive must now hit 2k bits instead of k, "
-                        + "so the effective rate is P_f^2 (the measured points sit on the P_f^2 line, down to where a few matches remain). "
-                        + "At the 2014 rate of 0.0005 this leaves only a handful of false positives among "
-                        + Lab.count(u)
-                        + " addresses, so P_h(1) is near 1 for any N whose public keys are known. The paper counts a key as two inserted elements; "
-                        + "this measures what that second element hands an adversary who knows public keys: the filter is far less private than its nominal rate.");
+        rep.paragraph(text.get("reading").render(Map.of("others", Lab.count(u))));
         rep.write();
     }
 

@@ -1,12 +1,15 @@
 package org.blockfilter.privacylab.internal.experiments;
 
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Report;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 import org.blockfilter.privacylab.internal.universe.AddressUniverse;
 
 /**
@@ -175,54 +178,56 @@ final class SeedResults {
 
     /** The report's section: both tables and what they say, every number from them. */
     static void section(Report rep, Csv bloom, Csv overflow, int probes) {
-        rep.heading("The seed documents' results, recomputed");
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "Bloom (1970), method 2 (the bit array now called a Bloom filter), applied to hyphenation: %s words, %s of which (%.0f%%) the simple rules cannot hyphenate; those are stored in the hash area, and a word goes to the disk dictionary only if the hash area accepts it. "
-                        + "The formula: optimal hash area N = n log2(1/P) / ln 2 bits for n = %s stored words with d = log2(1/P) hash functions, and disk accesses avoided = (words - n)(1 - P) / words. "
-                        + "Measured: a filter of that size and d, holding %s random keys, probed with %s. The seed gives the two ends of the table; the other rows are computed only.",
-                Lab.count(BLOOM_WORDS),
-                Lab.count(BLOOM_STORED),
-                100.0 * BLOOM_STORED / BLOOM_WORDS,
-                Lab.count(BLOOM_STORED),
-                Lab.count(BLOOM_STORED),
-                Lab.count(probes)
-                        + (probes < BLOOM_WORDS - BLOOM_STORED
-                                ? " others (QUICK mode; full mode probes all " + Lab.count(BLOOM_WORDS - BLOOM_STORED)
-                                        + " words the rules handle)"
-                                : " others (the words the rules handle)")));
+        Template.Sections text = Template.load("exp6.txt");
+        rep.heading(text.get("seed.heading").render());
+        Map<String, Object> b = new HashMap<>();
+        b.put("words", Lab.count(BLOOM_WORDS));
+        b.put("stored", Lab.count(BLOOM_STORED));
+        b.put("storedPercent", String.format(Locale.ROOT, "%.0f", 100.0 * BLOOM_STORED / BLOOM_WORDS));
+        b.put(
+                "probes",
+                probes < BLOOM_WORDS - BLOOM_STORED
+                        ? text.get("seed.probes.quick")
+                                .render(Map.of(
+                                        "probes", Lab.count(probes), "rest", Lab.count(BLOOM_WORDS - BLOOM_STORED)))
+                        : text.get("seed.probes.full").render(Map.of("probes", Lab.count(probes))));
+        rep.paragraph(text.get("seed.bloom").render(b));
         rep.table(bloom);
         List<String> first = bloom.rows().get(0);
         List<String> last = bloom.rows().get(bloom.rows().size() - 1);
         double r1 = Double.parseDouble(first.get(2)) / Double.parseDouble(first.get(3)) - 1;
         double r5 = Double.parseDouble(last.get(2)) / Double.parseDouble(last.get(3)) - 1;
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "The disk accesses avoided agree with the seed to its printed digit (%s and %s against %s and %s). The seed's hash areas are %.1f%% and %.1f%% above the formula's %s and %s bits: the seed's figures are %s x log2(1/P) (their ratio is %s, log2 of 32), a constant %.3f bits per stored word per halving of P where the formula's is 1/ln 2 = %.4f, so they carry a larger constant (a rounded one, or a slightly larger n), not a different law.",
-                first.get(5),
-                last.get(5),
-                first.get(4),
-                last.get(4),
-                100 * r1,
-                100 * r5,
-                first.get(3),
-                last.get(3),
-                Lab.count(SEED_BITS[0]),
-                Stats.sig((double) SEED_BITS[1] / SEED_BITS[0], 3),
-                (double) SEED_BITS[0] / BLOOM_STORED,
-                1 / Math.log(2)));
-        rep.paragraph(
-                "Counting Bloom filter (Fan et al. 2000, Summary Cache): each bit becomes a counter, incremented on insert and decremented on delete; with 4-bit counters a counter overflows at 16. At the optimal k = (m/n) ln 2 a counter's count is Binomial(nk, 1/m), about Poisson(ln 2); Fan et al. bound Pr(count >= j) by (e ln 2 / j)^j. Exact: the Poisson tail.");
+        Map<String, Object> a = new HashMap<>();
+        a.put("avoidedFirst", first.get(5));
+        a.put("avoidedLast", last.get(5));
+        a.put("seedFirst", first.get(4));
+        a.put("seedLast", last.get(4));
+        a.put("aboveFirst", String.format(Locale.ROOT, "%.1f", 100 * r1));
+        a.put("aboveLast", String.format(Locale.ROOT, "%.1f", 100 * r5));
+        a.put("formulaFirst", first.get(3));
+        a.put("formulaLast", last.get(3));
+        a.put("seedBits", Lab.count(SEED_BITS[0]));
+        a.put("ratio", Stats.sig((double) SEED_BITS[1] / SEED_BITS[0], 3));
+        a.put("perWord", String.format(Locale.ROOT, "%.3f", (double) SEED_BITS[0] / BLOOM_STORED));
+        a.put("lnConstant", String.format(Locale.ROOT, "%.4f", 1 / Math.log(2)));
+        rep.paragraph(text.get("seed.bloomAgreement").render(a));
+        rep.paragraph(text.get("seed.counting").render());
         rep.table(overflow);
         List<String> four = overflow.rows().get(overflow.rows().size() - 1);
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "Fan et al.'s bound at j = 16 is %s per counter, the seed's %s; the exact probability is %s, %.0f times smaller, so a filter of a billion 4-bit counters has one overflow with probability at most %s (the union bound). Three-bit counters (overflow at 8) would not do: %s per counter.",
-                four.get(3),
-                four.get(2),
-                four.get(4),
-                Double.parseDouble(four.get(3)) / Double.parseDouble(four.get(4)),
-                four.get(5),
-                overflow.rows().get(0).get(4)));
+        rep.paragraph(text.get("seed.overflow")
+                .render(Map.of(
+                        "bound",
+                        four.get(3),
+                        "seedBound",
+                        four.get(2),
+                        "exact",
+                        four.get(4),
+                        "times",
+                        String.format(
+                                Locale.ROOT, "%.0f", Double.parseDouble(four.get(3)) / Double.parseDouble(four.get(4))),
+                        "billion",
+                        four.get(5),
+                        "threeBits",
+                        overflow.rows().get(0).get(4))));
     }
 }

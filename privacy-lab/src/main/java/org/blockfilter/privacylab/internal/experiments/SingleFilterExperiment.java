@@ -2,6 +2,7 @@ package org.blockfilter.privacylab.internal.experiments;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Plot;
 import org.blockfilter.privacylab.internal.report.Report;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 import org.blockfilter.privacylab.internal.universe.UniverseScan;
 
 /**
@@ -243,24 +245,20 @@ public final class SingleFilterExperiment {
             fp.writePng(dir.resolve("exp1_fp_" + model.name().toLowerCase() + ".png"));
         }
 
-        Report rep = new Report(dir, "Experiment 1: a single Bloom filter");
-        rep.paragraph(lab.regenerate("exp1"));
+        Template.Sections text = Template.load("exp1.txt");
+        Report rep = lab.report(dir, text, "exp1");
         rep.heading("Setup");
-        rep.bullets(
-                List.of(
-                        "Universe: the client's N addresses plus " + Lab.count(u) + " other addresses ("
-                                + (lab.quick() ? "QUICK mode, not the paper's 33M" : "the paper's ~33M")
-                                + "), generated from seed " + lab.seed()
-                                + " and streamed; every one is tested against every filter.",
-                        "Clients: " + clients + " independent wallets per model (the first " + scanned
-                                + " scanned against the whole universe); N in " + java.util.Arrays.toString(ns)
-                                + "; target rates " + java.util.Arrays.toString(RATES) + "; a fresh tweak per filter.",
-                        "Y2014 model (pre-HD bitcoinj, the paper's): basic key chain with N imported keys (pubkey and its hash inserted per key), filter sized for 2N + 100 elements (FilterMerger's headroom), built by bitcoinj's `KeyChainGroup.getBloomFilter`.",
-                        "TODAY model: bitcoinj 0.17 P2WPKH wallet (`KeyChainGroup.fromSeed(seed, P2WPKH)`, default lookahead) with N issued receive keys; the filter also holds the unused lookahead keys of both branches of BOTH chains bitcoinj builds (P2WPKH and the fallback P2PKH), and is sized for its element count + 100.",
-                        "Per filter: expected false positives U rho^k from the filter's measured bit density rho (a random non-member matches with probability rho^k), and E[P_h(1)] with F ~ Poisson(U rho^k); mean over clients with a 95% percentile bootstrap interval (2,000 resamples). Scanned: false positives F counted by testing every address against the first "
-                                + scanned
-                                + " clients' filters; P_h(1) = N/(N+F). Analytic: F = P_f x |others|, with P_f = (1 - e^{-kn/m})^k for the filter's real m, k and inserted n; `target_rate_fp` is the naive P_f = target rate; log10 P_h(N) = -log10 C(N+F, N) at the mean expected F. Three significant digits.",
-                        "Labels: Y2014 is the pre-HD bitcoinj wallet the paper measured (imported keys, no lookahead), not bitcoinj 0.12, which was HD (experiment 4 has its real first filter); TODAY is bitcoinj 0.17's P2WPKH wallet, whose filter holds its P2WPKH chain and the fallback P2PKH chain."));
+        rep.bullets(text.get("setup")
+                .lines(Map.of(
+                        "others", Lab.count(u),
+                        "universeNote",
+                                text.get(lab.quick() ? "universe.quick" : "universe.full")
+                                        .render(),
+                        "seed", lab.seed(),
+                        "clients", clients,
+                        "scanned", scanned,
+                        "ns", Arrays.toString(ns),
+                        "rates", Arrays.toString(RATES))));
         rep.heading("Results");
         rep.image("exp1_ph1_y2014.png", "P_h(1) vs N, 2014 model");
         rep.image("exp1_ph1_today.png", "P_h(1) vs N, today's model");
@@ -268,8 +266,8 @@ public final class SingleFilterExperiment {
         rep.image("exp1_fp_today.png", "false positives vs N, today's model");
         rep.table(summary);
         rep.heading("Reading");
-        rep.paragraph(SingleFilterNotes.text(summary, u));
-        rep.paragraph("Raw per-client numbers: `exp1_raw.csv`; the table above: `exp1_summary.csv`.");
+        rep.paragraph(SingleFilterNotes.text(text, summary, u));
+        rep.paragraph(text.get("files").render());
         PaperComparison.run(lab, dir, rep, paper, i -> {
             int k = paperOffset + i;
             return hs.get(k / UniverseScan.MAX_FILTERS).hashMatchesAll(k % UniverseScan.MAX_FILTERS);

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.bitcoinj.core.BloomFilter;
 import org.blockfilter.filters.Bip158;
@@ -15,6 +16,7 @@ import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Plot;
 import org.blockfilter.privacylab.internal.report.Progress;
 import org.blockfilter.privacylab.internal.report.Report;
+import org.blockfilter.privacylab.internal.report.Template;
 import org.blockfilter.privacylab.internal.universe.AddressUniverse;
 
 /**
@@ -149,63 +151,51 @@ public final class TheoryExperiment {
                 "formula: -ln p / (ln 2)^2");
         space.write(dir.resolve("exp6_space.csv"));
 
-        Report rep = new Report(dir, "Experiment 6: Bloom filter theory, measured");
-        rep.paragraph(lab.regenerate("exp6"));
-        rep.heading("False-positive rate against bits per element and hash functions");
-        rep.paragraph(
-                "Real bitcoinj `BloomFilter`s (built through `Bip37Filter.of(size, k, tweak, flag).toBitcoinj()` so that m and k can be chosen freely), "
-                        + "each filled with n = " + n + " random 20-byte elements and probed with " + Lab.count(probes)
-                        + " other random elements through bitcoinj's own `contains`"
-                        + (lab.quick() ? " (QUICK mode)." : ".") + " Formula: (1 - e^{-kn/m})^k.");
+        Template.Sections text = Template.load("exp6.txt");
+        Report rep = lab.report(dir, text, "exp6");
+        rep.heading(text.get("grid.heading").render());
+        rep.paragraph(text.get("grid")
+                .render(Map.of("n", n, "probes", Lab.count(probes), "quickNote", lab.quick() ? " (QUICK mode)" : "")));
         rep.image("exp6_grid.png", "measured vs formula false-positive rate");
         rep.table(grid);
-        rep.heading("Bits per element for a target rate");
-        rep.paragraph(
-                "Formula m/n = -ln p / (ln 2)^2 at k* = (m/n) ln 2, beside the filter bitcoinj's constructor builds for n = "
-                        + n
-                        + " (it truncates the size to whole bytes and the function count to an integer). The bit density of a full filter at the optimum is 1/2; "
-                        + "the measured densities below are the self-check.");
+        rep.heading(text.get("targets.heading").render());
+        rep.paragraph(text.get("targets").render(Map.of("n", n)));
         rep.table(targets);
-        rep.heading("Worked example");
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "m = 16, k = 3, h1(x) = x mod 16, h2(x) = (3x + 7) mod 16, h3(x) = (5x + 11) mod 16; inserting 4, 9 and 13 sets bits %s "
-                        + "(%d of 16, density %.4f). Of the 13 other numbers in 0..15, %s match: false positives. Measured rate %d/13 = %.4f; "
-                        + "the formula (1 - e^{-kn/m})^k = (1 - e^{-9/16})^3 gives %.4f, and density^k = (%d/16)^3 gives %.4f. "
-                        + "The formula assumes independent uniform hash functions; these three are linear, so they are neither, and "
-                        + "16 bits are far too few for the average to show.",
-                ex.setBits(),
-                ex.setBits().size(),
-                exDensity,
-                ex.falsePositives(),
-                ex.falsePositives().size(),
-                ex.measuredRate(),
-                exFormula,
-                ex.setBits().size(),
-                Math.pow(exDensity, 3)));
+        rep.heading(text.get("worked.heading").render());
+        rep.paragraph(text.get("worked")
+                .render(Map.of(
+                        "setBits", ex.setBits(),
+                        "setCount", ex.setBits().size(),
+                        "density", fixed(4, exDensity),
+                        "falsePositives", ex.falsePositives(),
+                        "fpCount", ex.falsePositives().size(),
+                        "measuredRate", fixed(4, ex.measuredRate()),
+                        "formula", fixed(4, exFormula),
+                        "densityRate", fixed(4, Math.pow(exDensity, 3)))));
         rep.table(worked);
-        rep.heading("Space: BIP 158 GCS, Bloom filter and the lower bound");
-        rep.paragraph(
-                "At BIP 158's false-positive rate 1/M = 1/784931, per element. The GCS row 'measured' encodes a random set of "
-                        + (lab.quick() ? 1000 : 7400)
-                        + " random 25-byte scripts (a typical recent block has about 7,400 elements) with the `filters` module's "
-                        + "`GolombCodedSet` (the one the server indexes) and divides its encoded size in bits (CompactSize N and padding included) by N.");
+        rep.heading(text.get("space.heading").render());
+        rep.paragraph(text.get("space").render(Map.of("scripts", lab.quick() ? 1000 : 7400)));
         rep.table(space);
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "The Golomb-coded set needs about %.2f bits per element, %.1f%% above the lower bound of %.2f; a Bloom filter with the same rate needs %.2f, "
-                        + "%.0f%% more than the GCS. That is why BIP 158 chose a GCS for filters that are stored and downloaded for every block.",
-                gcsMeasured,
-                100 * (gcsMeasured / (Math.log(BIP158_M) / Math.log(2)) - 1),
-                Math.log(BIP158_M) / Math.log(2),
-                BloomMath.bitsPerElement(rate158),
-                100 * (BloomMath.bitsPerElement(rate158) / gcsMeasured - 1)));
+        double boundBits = Math.log(BIP158_M) / Math.log(2);
+        double bloomBits = BloomMath.bitsPerElement(rate158);
+        rep.paragraph(text.get("space.reading")
+                .render(Map.of(
+                        "gcsBits", fixed(2, gcsMeasured),
+                        "gcsAbovePercent", fixed(1, 100 * (gcsMeasured / boundBits - 1)),
+                        "boundBits", fixed(2, boundBits),
+                        "bloomBits", fixed(2, bloomBits),
+                        "bloomAbovePercent", fixed(0, 100 * (bloomBits / gcsMeasured - 1)))));
         Csv bloom1970 = SeedResults.bloomTable(lab);
         bloom1970.write(dir.resolve("exp6_bloom1970.csv"));
         Csv overflow = SeedResults.overflowTable();
         overflow.write(dir.resolve("exp6_counting_overflow.csv"));
         SeedResults.section(rep, bloom1970, overflow, SeedResults.probes(lab));
         rep.write();
+    }
+
+    /** {@code x} with {@code digits} decimals, as {@code %.Nf} writes it. */
+    private static String fixed(int digits, double x) {
+        return String.format(Locale.ROOT, "%." + digits + "f", x);
     }
 
     private static void fill(BloomFilter f, AddressUniverse members, int n) {
