@@ -410,8 +410,8 @@ final class FetchPolicyReport {
         int distinct = FetchPolicyExperiment.MODEL_COLUMN + 1;
         for (List<String> r : raw.rows()) {
             FetchPolicyExperiment.Setting s = new FetchPolicyExperiment.Setting(Integer.parseInt(r.get(4)), r.get(5));
-            String key = r.get(1) + "|" + r.get(0) + "|" + r.get(FetchPolicyExperiment.MODEL_COLUMN) + "|"
-                    + r.get(4) + "|" + s.policySpec();
+            String key = r.get(1) + "|" + r.get(0) + "|" + r.get(FetchPolicyExperiment.MODEL_COLUMN) + "|" + r.get(4)
+                    + "|" + s.policySpec();
             (s.incremental() ? byBlock : range).put(key, r.get(distinct));
         }
         int same = 0;
@@ -503,14 +503,19 @@ final class FetchPolicyReport {
     static String clustersAlone(Csv summary) {
         Map<String, List<String>> byKey = byCell(summary);
         String clusters = FetchPolicyExperiment.SPECS_ONE.stream()
-                .filter(x -> FetchPolicy.parse(x).clusters() > 0 && FetchPolicy.parse(x).decoys() == 0)
+                .filter(x -> FetchPolicy.parse(x).clusters() > 0
+                        && FetchPolicy.parse(x).decoys() == 0)
                 .findFirst()
                 .orElse(null);
         String decoys = FetchPolicyExperiment.SPECS_ONE.stream()
-                .filter(x -> FetchPolicy.parse(x).decoys() > 0 && FetchPolicy.parse(x).clusters() == 0)
+                .filter(x -> FetchPolicy.parse(x).decoys() > 0
+                        && FetchPolicy.parse(x).clusters() == 0)
                 .findFirst()
                 .orElse(null);
-        int n = summary.rows().stream().mapToInt(r -> Integer.parseInt(r.get(0))).max().orElse(0);
+        int n = summary.rows().stream()
+                .mapToInt(r -> Integer.parseInt(r.get(0)))
+                .max()
+                .orElse(0);
         if (clusters == null || decoys == null) {
             return "";
         }
@@ -537,21 +542,22 @@ final class FetchPolicyReport {
         if (Double.parseDouble(g0.get(12)) <= Double.parseDouble(dg.get(12))) {
             return figures;
         }
-        return figures + String.format(
-                Locale.ROOT,
-                " Both policies are scored by the same code, and the adoption rules account for the gap: with one"
-                        + " source the observer sees every download, keeps only candidates all of whose blocks in the"
-                        + " range it saw, and ranks them by how many observed blocks hold them (a cluster: its"
-                        + " members' blocks together). A lone decoy script is chosen to be in as many filters up to its"
-                        + " matched block as the rule allows (at most %d), as a reused address recurs; a decoy"
-                        + " cluster is chosen by its members' blocks together, so each member alone is in few (the"
-                        + " likely reason co-occurrence ranks the wallet's reused addresses above them; not checked"
-                        + " member by member). In the graph the wallet's addresses spent together are one cluster, and"
-                        + " these wallets match %s blocks on average (mean_matched_blocks) where a decoy cluster may be"
-                        + " in at most %d (CLUSTER_MAX_BLOCKS), so the wallet's cluster outranks every decoy cluster.",
-                FetchPolicy.DECOY_MAX_BLOCKS,
-                c0.get(6),
-                FetchPolicy.CLUSTER_MAX_BLOCKS);
+        return figures
+                + String.format(
+                        Locale.ROOT,
+                        " Both policies are scored by the same code, and the adoption rules account for the gap: with one"
+                                + " source the observer sees every download, keeps only candidates all of whose blocks in the"
+                                + " range it saw, and ranks them by how many observed blocks hold them (a cluster: its"
+                                + " members' blocks together). A lone decoy script is chosen to be in as many filters up to its"
+                                + " matched block as the rule allows (at most %d), as a reused address recurs; a decoy"
+                                + " cluster is chosen by its members' blocks together, so each member alone is in few (the"
+                                + " likely reason co-occurrence ranks the wallet's reused addresses above them; not checked"
+                                + " member by member). In the graph the wallet's addresses spent together are one cluster, and"
+                                + " these wallets match %s blocks on average (mean_matched_blocks) where a decoy cluster may be"
+                                + " in at most %d (CLUSTER_MAX_BLOCKS), so the wallet's cluster outranks every decoy cluster.",
+                        FetchPolicy.DECOY_MAX_BLOCKS,
+                        c0.get(6),
+                        FetchPolicy.CLUSTER_MAX_BLOCKS);
     }
 
     /** The adversaries the block-by-block table shows (the full table has them all). */

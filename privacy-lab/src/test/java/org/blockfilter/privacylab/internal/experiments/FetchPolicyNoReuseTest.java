@@ -36,8 +36,7 @@ class FetchPolicyNoReuseTest {
             blocks[b] = new int[] {RECEIVES - 1 - b, 200 + b};
         }
         blocks[RECEIVES] = new int[] {RECEIVES, 300};
-        MainnetLikeChain.Wallet w =
-                new MainnetLikeChain.Wallet(0, RECEIVES + ProfileShapedChain.CHANGE_SLOTS, 0, 0);
+        MainnetLikeChain.Wallet w = new MainnetLikeChain.Wallet(0, RECEIVES + ProfileShapedChain.CHANGE_SLOTS, 0, 0);
         MainnetLikeChain chain = MainnetLikeChain.of(7, blocks, new int[0][], List.of(w));
         Lab lab = new Lab(7, true, out, 1, new PrintStream(PrintStream.nullOutputStream()));
         world = FetchPolicyRun.world(chain, ProfileShapedChain.WalletModel.NO_REUSE, new int[] {10}, lab, 0, null);
@@ -45,8 +44,12 @@ class FetchPolicyNoReuseTest {
 
     @Test
     void receiveKeysGoToReceiveIdsInTheOrderTheChainFirstPaysThem() {
-        List<Integer> expected = IntStream.range(0, RECEIVES).map(i -> RECEIVES - 1 - i).boxed().toList();
-        assertEquals(expected, FetchPolicyRun.receiveOrder(world.chain().occ, world.chain().wallets().get(0)));
+        List<Integer> expected =
+                IntStream.range(0, RECEIVES).map(i -> RECEIVES - 1 - i).boxed().toList();
+        assertEquals(
+                expected,
+                FetchPolicyRun.receiveOrder(
+                        world.chain().occ, world.chain().wallets().get(0)));
     }
 
     @Test
@@ -68,7 +71,8 @@ class FetchPolicyNoReuseTest {
         Object[] row = FetchPolicyExperiment.row(
                 world,
                 new DownloadAdversary(world.chain().occ),
-                new ChangeAdversary(world.chain().occ, ChangeLinks.none(world.chain().blocks())),
+                new ChangeAdversary(
+                        world.chain().occ, ChangeLinks.none(world.chain().blocks())),
                 0,
                 w,
                 none,

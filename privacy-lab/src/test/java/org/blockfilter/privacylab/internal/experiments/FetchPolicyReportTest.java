@@ -170,9 +170,21 @@ class FetchPolicyReportTest {
         raw.row(rawRow(0, FetchPolicy.DEFAULT_SPEC, "no-reuse", 5));
         raw.row(rawRow(0, inc, "no-reuse", 5));
         raw.row(rawRow(2, "none", "reuse", 3));
-        assertEquals(List.of(2, 3), java.util.Arrays.stream(FetchPolicyReport.sameDistinct(raw)).boxed().toList());
-        assertEquals(2, FetchPolicyExperiment.ofModel(raw, ProfileShapedChain.WalletModel.NO_REUSE).rows().size());
-        assertEquals(5, FetchPolicyExperiment.ofModel(raw, ProfileShapedChain.WalletModel.REUSE).rows().size());
+        assertEquals(
+                List.of(2, 3),
+                java.util.Arrays.stream(FetchPolicyReport.sameDistinct(raw))
+                        .boxed()
+                        .toList());
+        assertEquals(
+                2,
+                FetchPolicyExperiment.ofModel(raw, ProfileShapedChain.WalletModel.NO_REUSE)
+                        .rows()
+                        .size());
+        assertEquals(
+                5,
+                FetchPolicyExperiment.ofModel(raw, ProfileShapedChain.WalletModel.REUSE)
+                        .rows()
+                        .size());
     }
 
     /** Each no-reuse setting gets the reuse wallets' row above its own; a reuse-only setting gets none. */
@@ -181,17 +193,76 @@ class FetchPolicyReportTest {
         Csv reuse = summary();
         Csv noReuse = summary();
         for (String a : FetchPolicyAdversaries.NAMES) {
-            reuse.row(10, 1, FetchPolicy.DEFAULT_SPEC, "yes", a, 12, 5, 5, 4, 3, 5, 1, 0.2, 0.1, 0.3, "", 1, 3, 1, 1, 3, 4);
-            reuse.row(10, 1, "spread,decoys=2,shuffle", "", a, 12, 5, 5, 3, 2, 4, 1, 0.3, 0.2, 0.4, "", 1, 3, 1, 1, 3, 3);
-            noReuse.row(10, 1, FetchPolicy.DEFAULT_SPEC, "yes", a, 12, 9, 9, 5, 4, 6, 1, 0.1, 0.0, 0.2, "", 1, 3, 1, 1, 3, 5);
+            reuse.row(
+                    10,
+                    1,
+                    FetchPolicy.DEFAULT_SPEC,
+                    "yes",
+                    a,
+                    12,
+                    5,
+                    5,
+                    4,
+                    3,
+                    5,
+                    1,
+                    0.2,
+                    0.1,
+                    0.3,
+                    "",
+                    1,
+                    3,
+                    1,
+                    1,
+                    3,
+                    4);
+            reuse.row(
+                    10, 1, "spread,decoys=2,shuffle", "", a, 12, 5, 5, 3, 2, 4, 1, 0.3, 0.2, 0.4, "", 1, 3, 1, 1, 3, 3);
+            noReuse.row(
+                    10,
+                    1,
+                    FetchPolicy.DEFAULT_SPEC,
+                    "yes",
+                    a,
+                    12,
+                    9,
+                    9,
+                    5,
+                    4,
+                    6,
+                    1,
+                    0.1,
+                    0.0,
+                    0.2,
+                    "",
+                    1,
+                    3,
+                    1,
+                    1,
+                    3,
+                    5);
         }
         Csv t = FetchPolicyReport.beside(reuse, noReuse);
         assertEquals(2, t.rows().size());
         assertEquals(
-                List.of("10", "1", FetchPolicy.DEFAULT_SPEC + " (default)", "reuse", "12", "4 [3, 5]", "0.2 [0.1, 0.3]"),
+                List.of(
+                        "10",
+                        "1",
+                        FetchPolicy.DEFAULT_SPEC + " (default)",
+                        "reuse",
+                        "12",
+                        "4 [3, 5]",
+                        "0.2 [0.1, 0.3]"),
                 t.rows().get(0).subList(0, 7));
         assertEquals(
-                List.of("10", "1", FetchPolicy.DEFAULT_SPEC + " (default)", "no reuse", "12", "5 [4, 6]", "0.1 [0.0, 0.2]"),
+                List.of(
+                        "10",
+                        "1",
+                        FetchPolicy.DEFAULT_SPEC + " (default)",
+                        "no reuse",
+                        "12",
+                        "5 [4, 6]",
+                        "0.1 [0.0, 0.2]"),
                 t.rows().get(1).subList(0, 7));
     }
 
@@ -213,7 +284,9 @@ class FetchPolicyReportTest {
         assertEquals(shape.blocks(), setup.blocks());
         int settings = FetchPolicyExperiment.settings().size();
         int noReuseSettings = FetchPolicyExperiment.noReuseSettings().size();
-        assertEquals(setup.wallets() * settings + setup.noReuseWallets() * noReuseSettings, raw.rows().size());
+        assertEquals(
+                setup.wallets() * settings + setup.noReuseWallets() * noReuseSettings,
+                raw.rows().size());
         assertEquals(
                 shape.walletSizes().length * settings * FetchPolicyAdversaries.NAMES.size(),
                 summary.rows().size());
