@@ -202,19 +202,10 @@ final class FetchPolicyReport {
                 pick = e.getKey();
             }
         }
-        String head = String.format(
-                Locale.ROOT,
-                "The rule, written into this report before the run that measures it: among the measured policies"
-                        + " (Tor rows excluded: the wallet has no such transport; block-by-block rows are the same"
-                        + " policies synced another way, reported beside), those whose maximum-over-adversaries"
-                        + " P_h(1) (network observer, BIP 324 observer, Sybils and the policy-aware adversaries"
-                        + " included) has an upper 95%% bound below %s for every wallet size and number of sources"
-                        + " measured; of those the cheapest (fewest blocks per matched block at N = %d, one source)"
-                        + " becomes the default. If none qualifies the default stays `%s`, and this report and the"
-                        + " wallet's documentation say per adversary what it does and does not protect against. ",
-                RULE_BOUND,
-                maxN,
-                FetchPolicy.DEFAULT_SPEC);
+        Template.Sections text = Template.load("exp8.txt");
+        String head = text.get("rule")
+                        .render(Map.of("bound", RULE_BOUND, "maxN", maxN, "defaultSpec", FetchPolicy.DEFAULT_SPEC))
+                + " ";
         String best = null;
         for (Map.Entry<String, Double> e : worst.entrySet()) {
             if (best == null || e.getValue() < worst.get(best)) {
@@ -226,30 +217,33 @@ final class FetchPolicyReport {
                     null,
                     head
                             + (best == null
-                                    ? "This run measured no policy."
-                                    : String.format(
-                                            Locale.ROOT,
-                                            "This run: no policy qualifies; the lowest worst-case upper bound is"
-                                                    + " `%s`'s, %s. The default stays `%s`; what it leaks is the"
-                                                    + " next section.",
-                                            best,
-                                            Stats.sig(worst.get(best), 3),
-                                            FetchPolicy.DEFAULT_SPEC)));
+                                    ? text.get("rule.noneMeasured").render()
+                                    : text.get("rule.noneQualifies")
+                                            .render(Map.of(
+                                                    "best",
+                                                    best,
+                                                    "worst",
+                                                    Stats.sig(worst.get(best), 3),
+                                                    "defaultSpec",
+                                                    FetchPolicy.DEFAULT_SPEC))));
         }
         boolean agrees = FetchPolicy.parse(pick).equals(FetchPolicy.DEFAULT);
         return new Decision(
                 pick,
                 head
-                        + String.format(
-                                Locale.ROOT,
-                                "This run: `%s` (worst upper bound %s, %s blocks per matched block). %s",
-                                pick,
-                                Stats.sig(worst.get(pick), 3),
-                                Stats.sig(cost.get(pick), 3),
-                                agrees
-                                        ? "The default follows it."
-                                        : "The default (`" + FetchPolicy.DEFAULT_SPEC
-                                                + "`) does NOT match this run's pick."));
+                        + text.get("rule.pick")
+                                .render(Map.of(
+                                        "pick",
+                                        pick,
+                                        "worst",
+                                        Stats.sig(worst.get(pick), 3),
+                                        "cost",
+                                        Stats.sig(cost.get(pick), 3),
+                                        "agreement",
+                                        agrees
+                                                ? text.get("rule.agrees").render()
+                                                : text.get("rule.differs")
+                                                        .render(Map.of("defaultSpec", FetchPolicy.DEFAULT_SPEC)))));
     }
 
     /** One row per (N, sources, policy): bandwidth and P_h(1) [95% CI] of adversaries {@code from..to-1}. */
@@ -296,13 +290,12 @@ final class FetchPolicyReport {
                         .add(Double.parseDouble(r.get(19)));
             }
         }
-        return String.format(
-                Locale.ROOT,
-                "Sizes: a BIP 324 observer knows %s of the downloaded blocks by their exact byte count alone (mean"
-                        + " over settings; each block whose size no other block of the synced range has); through Tor"
-                        + " cells, %s.",
-                exact.isEmpty() ? "n/a" : Stats.sig(Stats.mean(exact), 3),
-                cells.isEmpty() ? "n/a" : Stats.sig(Stats.mean(cells), 3));
+        Template.Sections text = Template.load("exp8.txt");
+        String none = text.get("sizes.none").render();
+        return text.get("sizes")
+                .render(Map.of(
+                        "exact", exact.isEmpty() ? none : Stats.sig(Stats.mean(exact), 3),
+                        "cells", cells.isEmpty() ? none : Stats.sig(Stats.mean(cells), 3)));
     }
 
     /** Sentences comparing no policy with the default, per N and sources, for source 0 and the maximum. */
