@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.blockfilter.privacylab.internal.chains.ProfileShapedChain;
 import org.blockfilter.privacylab.internal.report.Csv;
@@ -300,6 +299,7 @@ final class FetchPolicyReport {
 
     /** Sentences comparing no policy with the default, per N and sources, for source 0 and the maximum. */
     static String findings(Csv summary) {
+        Template.Sections text = Template.load("exp8.txt");
         StringBuilder sb = new StringBuilder();
         Map<String, List<String>> byKey = new LinkedHashMap<>();
         for (List<String> r : summary.rows()) {
@@ -318,20 +318,17 @@ final class FetchPolicyReport {
             if (none == null || noneMax == null || defMax == null) {
                 continue;
             }
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "N = %s, %s source(s): source 0's co-occurrence over two sessions %s with no policy, %s with the"
-                            + " default; the maximum over adversaries %s against %s; the default downloads %s blocks"
-                            + " per matched block (none: %s), %s MB a day. ",
-                    r.get(0),
-                    r.get(1),
-                    FetchPolicySummary.cell(none),
-                    FetchPolicySummary.cell(r),
-                    FetchPolicySummary.cell(noneMax),
-                    FetchPolicySummary.cell(defMax),
-                    r.get(8),
-                    none.get(8),
-                    r.get(18)));
+            Map<String, Object> v = new HashMap<>();
+            v.put("n", r.get(0));
+            v.put("sources", r.get(1));
+            v.put("none", FetchPolicySummary.cell(none));
+            v.put("dflt", FetchPolicySummary.cell(r));
+            v.put("noneMax", FetchPolicySummary.cell(noneMax));
+            v.put("dfltMax", FetchPolicySummary.cell(defMax));
+            v.put("perMatch", r.get(8));
+            v.put("nonePerMatch", none.get(8));
+            v.put("mbPerDay", r.get(18));
+            sb.append(text.get("findings").render(v)).append(' ');
         }
         return sb.toString().trim();
     }
@@ -462,38 +459,27 @@ final class FetchPolicyReport {
         if (c0 == null || g0 == null || d0 == null || dg == null) {
             return "";
         }
-        String figures = String.format(
-                Locale.ROOT,
-                "At N = %d, one source, `%s` gives source 0's co-occurrence %s and its transaction graph %s, where"
-                        + " `%s` gives %s and %s (%s against %s blocks per matched block).",
-                n,
-                clusters,
-                FetchPolicySummary.cell(c0),
-                FetchPolicySummary.cell(g0),
-                decoys,
-                FetchPolicySummary.cell(d0),
-                FetchPolicySummary.cell(dg),
-                c0.get(8),
-                d0.get(8));
+        Template.Sections text = Template.load("exp8.txt");
+        Map<String, Object> v = new HashMap<>();
+        v.put("n", n);
+        v.put("clusters", clusters);
+        v.put("clustersCooc", FetchPolicySummary.cell(c0));
+        v.put("clustersGraph", FetchPolicySummary.cell(g0));
+        v.put("decoys", decoys);
+        v.put("decoysCooc", FetchPolicySummary.cell(d0));
+        v.put("decoysGraph", FetchPolicySummary.cell(dg));
+        v.put("clustersPerMatch", c0.get(8));
+        v.put("decoysPerMatch", d0.get(8));
+        String figures = text.get("clustersAlone").render(v);
         if (Double.parseDouble(g0.get(12)) <= Double.parseDouble(dg.get(12))) {
             return figures;
         }
-        return figures
-                + String.format(
-                        Locale.ROOT,
-                        " Both policies are scored by the same code, and the adoption rules account for the gap: with one"
-                                + " source the observer sees every download, keeps only candidates all of whose blocks in the"
-                                + " range it saw, and ranks them by how many observed blocks hold them (a cluster: its"
-                                + " members' blocks together). A lone decoy script is chosen to be in as many filters up to its"
-                                + " matched block as the rule allows (at most %d), as a reused address recurs; a decoy"
-                                + " cluster is chosen by its members' blocks together, so each member alone is in few (the"
-                                + " likely reason co-occurrence ranks the wallet's reused addresses above them; not checked"
-                                + " member by member). In the graph the wallet's addresses spent together are one cluster, and"
-                                + " these wallets match %s blocks on average (mean_matched_blocks) where a decoy cluster may be"
-                                + " in at most %d (CLUSTER_MAX_BLOCKS), so the wallet's cluster outranks every decoy cluster.",
-                        FetchPolicy.DECOY_MAX_BLOCKS,
-                        c0.get(6),
-                        FetchPolicy.CLUSTER_MAX_BLOCKS);
+        return figures + " "
+                + text.get("clustersAlone.why")
+                        .render(Map.of(
+                                "decoyMaxBlocks", FetchPolicy.DECOY_MAX_BLOCKS,
+                                "matchedBlocks", c0.get(6),
+                                "clusterMaxBlocks", FetchPolicy.CLUSTER_MAX_BLOCKS));
     }
 
     /** The adversaries the block-by-block table shows (the full table has them all). */
