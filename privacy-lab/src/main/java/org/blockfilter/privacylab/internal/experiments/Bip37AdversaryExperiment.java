@@ -3,8 +3,9 @@ package org.blockfilter.privacylab.internal.experiments;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.blockfilter.privacylab.internal.adversaries.Bip37Adversary;
 import org.blockfilter.privacylab.internal.adversaries.Metrics;
@@ -15,6 +16,7 @@ import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Plot;
 import org.blockfilter.privacylab.internal.report.Report;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 
 /**
  * Experiment 2's BIP 37 adversary sections: the paper's estimate of a filter's element count from its set
@@ -36,9 +38,9 @@ final class Bip37AdversaryExperiment {
     private record Setting(String name, Wallets.Model model, double rate, int firstN, int step, int wallets) {}
 
     /** Writes the sections' CSVs and plots into {@code dir} and appends them to {@code rep}. */
-    static void run(Lab lab, Path dir, Report rep) {
-        estimate(lab, dir, rep);
-        intersections(lab, dir, rep);
+    static void run(Lab lab, Path dir, Report rep, Template.Sections text) {
+        estimate(lab, dir, rep, text);
+        intersections(lab, dir, rep, text);
     }
 
     /** The adversary's table of element counts for a wallet of each N: the bitcoinj version's own rule. */
@@ -98,7 +100,7 @@ final class Bip37AdversaryExperiment {
         return k;
     }
 
-    private static void estimate(Lab lab, Path dir, Report rep) {
+    private static void estimate(Lab lab, Path dir, Report rep, Template.Sections text) {
         long u = lab.universe();
         List<Model> models = List.of(
                 new Model(Wallets.Model.Y2014, Wallets.RATE_2014, lab.quick() ? 10 : 200),
@@ -241,52 +243,39 @@ final class Bip37AdversaryExperiment {
         plot.writePng(dir.resolve("exp2_element_estimate.png"));
 
         rep.heading("The adversary's estimate of the inserted elements (the paper's section 6)");
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "Gervais et al. note that from a filter's size m, its k and its X set bits the adversary estimates how many elements it holds, n_hat = -(m/k) ln(1 - X/m), and use it to sort the filters of one client by size before intersecting them (below). "
-                        + "I could not read the paper's own text; its formula and use are taken from the restatement in Karame and Androulaki's book (Bitcoin and Blockchain Security, ch. 6: 'given n and k, the number of elements contained in a Bloom filter can be estimated' (their eq. 6.4), and, with b filters, 'the adversary can compute the number of elements inserted within each filter using (6.4)' and sorts them by it), whose equation itself I could not see; the formula here is the standard inversion of E[X] = m(1 - e^{-kn/m}). "
-                        + "The adversary turns n_hat into an address count with the wallet version's own rule: a reference wallet of the same bitcoinj model gives the element count of every N = 1..%d (2N for the pre-HD wallet; 2N plus the unused lookahead keys for HD wallets), and N_hat is the N whose count is nearest n_hat. "
-                        + "Real bitcoinj filters, a fresh tweak per filter, N = 5, 10, 15, 20, 100 per wallet. `share_N_exact`: filters whose N_hat is exactly N (Wilson 95%% interval). "
-                        + "Effect on P_h: per filter the false positives among %s addresses are drawn as Poisson(U density^k); `ph1_true` = N/(N + F); `ph1_adversary_estimate` = N_hat/(N + F), what the adversary believes from n_hat alone; `phN_known_N` is the paper's P_h(N), which assumes the adversary knows N; `phN_with_n_hat` is the chance that an adversary who guesses N_hat of its matches names all N addresses (0 whenever N_hat is not N). "
-                        + "Note: the false-positive rate the adversary would compute from n_hat, (1 - e^{-k n_hat/m})^k, is exactly (X/m)^k, the density rate every experiment here already uses, so n_hat adds nothing to the false-positive bound; what it adds is N.",
-                TABLE_MAX,
-                Lab.count(u)));
+        rep.paragraph(text.get("estimate").render(Map.of("tableMax", TABLE_MAX, "universe", Lab.count(u))));
         rep.image("exp2_element_estimate.png", "N_hat vs N");
         rep.table(table);
-        rep.paragraph(estimateReading(table));
+        rep.paragraph(estimateReading(text, table));
     }
 
-    private static String estimateReading(Csv t) {
+    private static String estimateReading(Template.Sections text, Csv t) {
         StringBuilder sb = new StringBuilder();
         for (List<String> r : t.rows()) {
             if (r.get(2).equals("20") || r.get(2).equals("100")) {
-                sb.append(String.format(
-                        Locale.ROOT,
-                        "%s, N = %s: %s elements, n_hat = %s (sd %s); %s values of N fit that count, N_hat = %s [%s, %s], exactly N for %s [%s, %s] of filters; P_h(N) %s with N known vs %s when N comes from n_hat. ",
-                        r.get(0),
-                        r.get(2),
-                        r.get(4),
-                        r.get(5),
-                        r.get(8),
-                        r.get(12),
-                        r.get(9),
-                        r.get(10),
-                        r.get(11),
-                        r.get(13),
-                        r.get(14),
-                        r.get(15),
-                        r.get(18),
-                        r.get(19)));
+                Map<String, Object> row = new HashMap<>();
+                row.put("model", r.get(0));
+                row.put("n", r.get(2));
+                row.put("elements", r.get(4));
+                row.put("nHat", r.get(5));
+                row.put("sdNHat", r.get(8));
+                row.put("consistent", r.get(12));
+                row.put("bigNHat", r.get(9));
+                row.put("bigNHatLo", r.get(10));
+                row.put("bigNHatHi", r.get(11));
+                row.put("exact", r.get(13));
+                row.put("exactLo", r.get(14));
+                row.put("exactHi", r.get(15));
+                row.put("phNKnown", r.get(18));
+                row.put("phNWithNHat", r.get(19));
+                sb.append(text.get("estimate.row").render(row)).append(' ');
             }
         }
-        sb.append(
-                "For the pre-HD wallet the paper measured, the set bits give N almost exactly for small wallets (2 elements per address, n_hat within a fraction of an element), so the paper's assumption that the adversary knows N is nearly free; at N = 100 the estimate's noise is a few elements and N_hat is often off by one. "
-                        + "For HD wallets the filter holds the unused lookahead keys, and bitcoinj's lookahead keeps the key count flat while the wallet issues its first tens of addresses: the element count, and so n_hat, is the same for every such N, and the adversary learns only that the wallet is within that range. "
-                        + "The lookahead therefore hides N from this estimate (though not the addresses themselves: the false positives are what protect them, and intersection removes those, below).");
+        sb.append(text.get("estimate.reading").render());
         return sb.toString();
     }
 
-    private static void intersections(Lab lab, Path dir, Report rep) {
+    private static void intersections(Lab lab, Path dir, Report rep, Template.Sections text) {
         long u = lab.universe();
         List<Setting> settings = lab.quick()
                 ? List.of(
@@ -492,45 +481,34 @@ final class Bip37AdversaryExperiment {
         plot.writePng(dir.resolve("exp2_intersection_ci.png"));
 
         rep.heading("Intersection over hundreds of wallets, with 95% intervals");
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "The table above is the intersection adversary itself (filters 1..j of one wallet intersected; the wallet's first N addresses survive, a false positive survives only if it matches all j), scanned against all %s addresses, but for 1 to 4 runs per setting and without intervals. "
-                        + "Here the same adversary runs over many wallets: real bitcoinj filters, a new tweak per filter (a restart, as bitcoinj 0.12 and today's PeerGroup draw a new random nTweak each start), and for each wallet and j the false positives that survive are Poisson(U x product of the j filters' density^k) (the scanned runs above agree with the same product, computed there from the formula's rate, to within their Poisson noise). "
-                        + "E[P_h(1)] and E[P_h(N)] per wallet from that Poisson law, then the mean over wallets and a 95%% percentile bootstrap interval. For the paper's N = 3070 wallet P_h(N) is given as log10 at the expected count (it underflows). "
-                        + "Settings: the paper's growing wallet (N = 3070, 3120, ..., 3270: a reload each time the wallet outgrows its filter, at its 0.05%% rate), and a 20-address wallet that restarts 5 times with the same keys, pre-HD at 0.05%% and today's P2WPKH wallet at 1e-5 (whose filter holds mostly the unused lookahead keys of its two chains: 1,090 elements at N = 20 in the estimate table above).",
-                Lab.count(u)));
+        rep.paragraph(text.get("intersection").render(Map.of("universe", Lab.count(u))));
         rep.image("exp2_intersection_ci.png", "P_h against filters intersected, with 95% intervals");
         rep.table(table);
-        rep.paragraph(intersectionReading(table));
+        rep.paragraph(intersectionReading(text, table));
         rep.heading("The paper's K_j: filters ordered by n_hat, then the larger ones intersected");
-        rep.paragraph(
-                "The paper (as restated in Karame and Androulaki's book, ch. 6, 'Multiple Bloom filters') takes b filters of one client, sorts them by their estimated element count, and intersects the larger ones: K_j = B_j & ... & B_b holds every address the wallet had when it sent B_j, so the later addresses are found too, at the cost of more false positives as j grows (fewer filters intersected). "
-                        + "Here the five filters reach the adversary shuffled; it sorts them by n_hat (`order_recovered_share`: wallets where that gives the true order, Wilson 95% interval), forms K_j, and takes the smallest filter of K_j's n_hat as its count of real addresses (`mean_adversary_N_hat`; halved elements for the growing pre-HD wallet, the lookahead table for the others). "
-                        + "For the restart settings all five filters hold the same addresses, so every order is right. For today's wallet the n_hat of the larger filters of K_j often lies above the flat step of the lookahead table, so its N_hat overshoots; the intersection itself does not use N_hat. The paper's Table 6.1 (P_h for K_1..K_4 at N = 3070..3270) was not readable in any source I could search, so its printed values are not beside these.");
+        rep.paragraph(text.get("kj").render());
         rep.table(kj);
     }
 
-    private static String intersectionReading(Csv t) {
+    private static String intersectionReading(Template.Sections text, Csv t) {
         StringBuilder sb = new StringBuilder();
         for (List<String> r : t.rows()) {
             if (r.get(1).equals("1") || r.get(1).equals("2")) {
-                sb.append(String.format(
-                        Locale.ROOT,
-                        "%s, %s filter(s): %s false positives, P_h(1) = %s [%s, %s], %s = %s [%s, %s]. ",
-                        r.get(0),
-                        r.get(1),
-                        r.get(4),
-                        r.get(7),
-                        r.get(8),
-                        r.get(9),
-                        r.get(10),
-                        r.get(11),
-                        r.get(12),
-                        r.get(13)));
+                Map<String, Object> row = new HashMap<>();
+                row.put("setting", r.get(0));
+                row.put("filters", r.get(1));
+                row.put("fp", r.get(4));
+                row.put("ph1", r.get(7));
+                row.put("ph1Lo", r.get(8));
+                row.put("ph1Hi", r.get(9));
+                row.put("phNScale", r.get(10));
+                row.put("phN", r.get(11));
+                row.put("phNLo", r.get(12));
+                row.put("phNHi", r.get(13));
+                sb.append(text.get("intersection.row").render(row)).append(' ');
             }
         }
-        sb.append(
-                "A second filter with a new tweak is what exposes the wallet: the surviving false positives fall by the second filter's rate, so even today's wallet, whose single filter hides 20 addresses among about 120 false positives, is named completely after one restart.");
+        sb.append(text.get("intersection.reading").render());
         return sb.toString();
     }
 

@@ -2,8 +2,10 @@ package org.blockfilter.privacylab.internal.experiments;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.blockfilter.privacylab.internal.adversaries.ChangeAdversary;
 import org.blockfilter.privacylab.internal.adversaries.DownloadAdversary;
 import org.blockfilter.privacylab.internal.chains.ChangeLinks;
@@ -11,6 +13,7 @@ import org.blockfilter.privacylab.internal.chains.MainnetLikeChain;
 import org.blockfilter.privacylab.internal.chains.ProfileShapedChain;
 import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 
 /**
  * The one-time-change heuristic against ground truth, on experiment 8's chain and on the same chain with no-reuse
@@ -83,10 +86,9 @@ final class ChangeLinkingCheck {
                 models.add(r.get(1));
             }
         }
+        Template.Sections text = Template.load("exp8.txt");
         StringBuilder sb =
-                new StringBuilder("Change linking against ground truth (the chain knows each transaction's change; "
-                        + FetchPolicyExperiment.CHANGE_FILE + ", summed over the chains; a background transaction's"
-                        + " outputs are all payees in this model, so every link drawn in one is false).");
+                new StringBuilder(text.get("changeLinking").render(Map.of("file", FetchPolicyExperiment.CHANGE_FILE)));
         for (String m : models) {
             ChangeLinks.Truth t = new ChangeLinks.Truth(0, 0, 0, 0, 0);
             double g = 0;
@@ -107,29 +109,23 @@ final class ChangeLinkingCheck {
                 g += Double.parseDouble(r.get(8)) * n;
                 c += Double.parseDouble(r.get(9)) * n;
             }
-            sb.append(String.format(
-                    Locale.ROOT,
-                    " %s wallets%s: of %s transactions the heuristic named a change output in %s, %s of them right"
-                            + " (precision %s); in the wallets' own transactions %s links, precision %s, and it found"
-                            + " the change of %s of the %s wallet transactions with change to a fresh script (recall"
-                            + " %s). An observer of every download, no policy, %s wallets: P_h(1) %s for the"
-                            + " transaction graph, %s with change linking.",
-                    m.equals("reuse") ? "Experiment 8's" : "No-reuse",
-                    m.equals("reuse")
-                            ? " (address reuse, change back to an input)"
-                            : " (fresh change; same shape and seeds)",
-                    Lab.count(t.txs()),
-                    Lab.count(t.links()),
-                    Lab.count(t.correct()),
-                    share(t.precision()),
-                    Lab.count(t.walletLinks()),
-                    share(t.walletPrecision()),
-                    Lab.count(t.correct()),
-                    Lab.count(t.walletFreshChange()),
-                    share(t.walletRecall()),
-                    wallets,
-                    share(g / Math.max(1, wallets)),
-                    share(c / Math.max(1, wallets))));
+            Map<String, Object> v = new HashMap<>();
+            v.put(
+                    "wallets",
+                    text.get(m.equals("reuse") ? "changeLinking.reuse" : "changeLinking.noReuse")
+                            .render());
+            v.put("txs", Lab.count(t.txs()));
+            v.put("links", Lab.count(t.links()));
+            v.put("correct", Lab.count(t.correct()));
+            v.put("precision", share(t.precision()));
+            v.put("walletLinks", Lab.count(t.walletLinks()));
+            v.put("walletPrecision", share(t.walletPrecision()));
+            v.put("walletFreshChange", Lab.count(t.walletFreshChange()));
+            v.put("walletRecall", share(t.walletRecall()));
+            v.put("walletCount", wallets);
+            v.put("graph", share(g / Math.max(1, wallets)));
+            v.put("changeLinking", share(c / Math.max(1, wallets)));
+            sb.append(' ').append(text.get("changeLinking.model").render(v));
         }
         return sb.toString();
     }

@@ -2,14 +2,15 @@ package org.blockfilter.privacylab.internal.experiments;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.blockfilter.privacylab.internal.chains.ProfileShapedChain;
 import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Report;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 import org.blockfilter.wallet.sync.FetchPolicy;
 
 /** The report of experiment 8 (Markdown + HTML), written from its tables. Stateless. */
@@ -31,105 +32,68 @@ final class FetchPolicyReport {
             Csv bip37,
             Csv change,
             List<String> plots) {
-        Report rep = new Report(dir, "Experiment 8: the real wallet's block-fetch policy, measured");
+        Template.Sections text = Template.load("exp8.txt");
+        Report rep = new Report(dir, text.get("title").render());
         rep.paragraph(lab.regenerate("exp8"));
         List<String> wallets = new ArrayList<>();
         for (int i = 0; i < shape.walletSizes().length; i++) {
-            wallets.add(shape.walletsPerSize()[i] + " wallets of N = " + shape.walletSizes()[i]);
+            wallets.add(text.get("setup.walletsOfSize")
+                    .render(Map.of("wallets", shape.walletsPerSize()[i], "n", shape.walletSizes()[i])));
         }
         int noReuseSettings = FetchPolicyExperiment.noReuseSettings().size();
         int syncs = (setup.wallets() * settings.size() + setup.noReuseWallets() * noReuseSettings) * 2;
+        int mainnetTxPerBlock = org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock();
+        boolean smallBlocks = shape.txPerBlock() < mainnetTxPerBlock;
+        int step = FetchPolicyExperiment.INCREMENTAL_STEP;
+        String steps = step == 1
+                ? text.get("step.one").render()
+                : text.get("step.many").render(Map.of("step", step));
+        int rangeFrom = setup.blocks() - setup.blocks() / 2;
+        Map<String, Object> values = new HashMap<>();
+        values.put("txPerBlock", Lab.count(shape.txPerBlock()));
+        values.put("reuseShare", shape.reuseShare());
+        values.put("changeToSelfShare", shape.changeToSelfShare());
+        values.put("priorOutputs", Lab.count(shape.priorOutputs()));
+        values.put("blocks", setup.blocks());
+        values.put("seeds", setup.seeds());
+        values.put("elementsPerBlock", Lab.count(Math.round(setup.elementsPerBlock())));
+        values.put(
+                "blockSize",
+                smallBlocks
+                        ? text.get("setup.smallBlocks").render(Map.of("ratio", mainnetTxPerBlock / shape.txPerBlock()))
+                        : text.get("setup.mainnetBlocks").render());
+        values.put("walletsPerSize", String.join(", ", wallets));
+        values.put("wallets", setup.wallets());
+        values.put("noReuseWallets", setup.noReuseWallets());
+        values.put("noReuseSettings", noReuseSettings);
+        values.put("rawBlockBytes", Lab.count(Math.round(setup.rawBlockBytes())));
+        values.put("bytesPerElement", setup.bytesPerElement());
+        values.put("incremental", FetchPolicyExperiment.INCREMENTAL);
+        values.put(
+                "every",
+                step == 1
+                        ? steps
+                        : steps + " " + text.get("step.hours").render(Map.of("hours", Stats.sig(step / 6.0, 2))));
+        values.put("rangeFromCount", Lab.count(rangeFrom));
+        values.put("blocksCount", Lab.count(setup.blocks()));
+        values.put("rangeFromDays", Stats.sig(rangeFrom / 144.0, 2));
+        values.put("blocksDays", Stats.sig(setup.blocks() / 144.0, 2));
+        values.put("torCellPayload", FetchPolicyAdversaries.TOR_CELL_PAYLOAD);
+        values.put("decoyMaxBlocks", FetchPolicy.DECOY_MAX_BLOCKS);
+        values.put("clusterMaxBlocks", FetchPolicy.CLUSTER_MAX_BLOCKS);
+        values.put("syncs", Lab.count(syncs));
+        values.put("settings", settings.size());
+        values.put("syncSeconds", Math.round(setup.syncSeconds()));
+        values.put("buildSeconds", Math.round(setup.buildSeconds()));
+        values.put("threads", setup.threads());
+        values.put("wallSeconds", Math.round(setup.wallSeconds()));
         rep.heading("Setup (every assumption)");
-        rep.bullets(List.of(
-                "Model chain: experiment 5's generator, ProfileShapedChain (blocks drawn transaction by transaction"
-                        + " from the server's mainnet-profile samplers: " + Lab.count(shape.txPerBlock())
-                        + " transactions per block on average, the profile's input/output counts, reuse share "
-                        + shape.reuseShare() + ", change back to the first input's script " + shape.changeToSelfShare()
-                        + ", its spend-age law, a history of " + Lab.count(shape.priorOutputs()) + " unspent outputs), "
-                        + setup.blocks() + " blocks per chain, " + setup.seeds() + " chains (chain seeds), mean "
-                        + Lab.count(Math.round(setup.elementsPerBlock())) + " filter elements per block"
-                        + (shape.txPerBlock() < org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
-                                ? " (mainnet's transactions per block / "
-                                        + org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
-                                                / shape.txPerBlock()
-                                        + ": see Limits)"
-                                : " (mainnet size)")
-                        + ". Wallets per chain: " + String.join(", ", wallets) + " (" + setup.wallets()
-                        + " in all), born uniform in the first half, each address paid 1 + Geometric(1/2) times and"
-                        + " spent by the chain's own law (experiment 5's wallet model, address reuse included)."
-                        + " Beside them, per chain seed, the same shape and seed with every wallet on the no-reuse"
-                        + " model (" + setup.noReuseWallets() + " wallets in all: a BIP 84 wallet that never reuses"
-                        + " an address, each payment to a fresh receive address, change to a fresh change address;"
-                        + " the chain the change-linking check reads), synced under " + noReuseSettings
-                        + " of the settings (section \"No-reuse wallets beside the reuse wallets\").",
-                "Real chain: every model block becomes a real regtest block (proof of work, merkle root, BIP 141"
-                        + " witness commitment; mean " + Lab.count(Math.round(setup.rawBlockBytes()))
-                        + " bytes serialized). Every script id is a P2WPKH script: the wallets' ids carry their real"
-                        + " HD scripts (a 12-word mnemonic per wallet from the lab seed, BIP 84 account; reuse: the"
-                        + " first N receive addresses; no reuse: receive addresses in the order the chain first pays"
-                        + " them, change addresses in the order it uses them), the others the P2WPKH of a pseudo-key. Filters are the real BIP 158"
-                        + " basic filters of those blocks (RealChain's doc). Bandwidth in MB uses the model's "
-                        + setup.bytesPerElement() + " bytes per filter element (mainnet's block bytes per element),"
-                        + " MB per day 144 blocks a day.",
-                "Wallet: the wallet module's LightWallet (watch-only, gap limit 20) synced by the real SyncEngine"
-                        + " with the policy under test against k in-memory sources (k = 1 or 4) that log every filter"
-                        + " and block request. Each wallet syncs twice: from its birthday, then a rescan from the"
-                        + " birthday (a second session), with the same decoy seed. Block-by-block rows (`"
-                        + FetchPolicyExperiment.INCREMENTAL + "...`): the first session is instead a sync after every "
-                        + (FetchPolicyExperiment.INCREMENTAL_STEP == 1
-                                ? "new block"
-                                : FetchPolicyExperiment.INCREMENTAL_STEP + " new blocks (every "
-                                        + Stats.sig(FetchPolicyExperiment.INCREMENTAL_STEP / 6.0, 2)
-                                        + " h at ten minutes a block)")
-                        + " from the birthday to the tip, each against sources whose tip is the chain's height then"
-                        + " (a wallet kept open as the chain grows; the decoys and clusters it adopted are kept in the"
-                        + " wallet file and followed), the adversaries seeing the whole history; the second is the"
-                        + " same rescan. The synced ranges are " + Lab.count(setup.blocks() - setup.blocks() / 2)
-                        + " to " + Lab.count(setup.blocks()) + " blocks ("
-                        + Stats.sig((setup.blocks() - setup.blocks() / 2) / 144.0, 2)
-                        + " to " + Stats.sig(setup.blocks() / 144.0, 2) + " days at 144 blocks a day; a week is 1,008"
-                        + " blocks, so weeks of block-by-block use are not reached at mainnet block size here).",
-                "Tor (`tor` rows, k = 4): each block over a fresh circuit from a peer drawn uniformly, anew in each"
-                        + " session (Wasabi's documented behaviour); the engine runs the rest of the spec against one"
-                        + " source and the downloads are then dealt to the peers. Peers cannot link requests by"
-                        + " address; the source adversaries here link one sync's requests by timing (they come in one"
-                        + " burst after the filters) and take the union of sessions; network and BIP 324 observers see"
-                        + " Tor cells (" + FetchPolicyAdversaries.TOR_CELL_PAYLOAD + " payload bytes), so a block is"
-                        + " known when its cell count is unique in the range. Not a wallet policy: the wallet has no"
-                        + " circuit-per-block transport.",
-                "Adversaries (FetchPolicyAdversaries): source 0's (uniform, co-occurrence, + timing, + 2 sessions,"
-                        + " tx graph, graph + timing + 2 sessions); policy-aware (knows DECOY_MAX_BLOCKS = "
-                        + FetchPolicy.DECOY_MAX_BLOCKS + " and CLUSTER_MAX_BLOCKS = " + FetchPolicy.CLUSTER_MAX_BLOCKS
-                        + ": a script or cluster in more blocks of the range cannot be a decoy and ranks first); a"
-                        + " Sybil holding 2 or 3 of the k sources (1 is source 0; all k see what the network observer"
-                        + " sees); a passive network observer of v1 P2P (every request to every source); a BIP 324"
-                        + " observer (per-message byte counts only: a download is known when no other block of the"
-                        + " range has its size); change linking (ChangeAdversary: the transaction graph whose"
-                        + " clusters also join each transaction of the observed blocks to the output the"
-                        + " one-time-change heuristic names: not a coinbase, two or more outputs, none back to an"
-                        + " input's script, exactly one output script new to the chain), for source 0 over 2"
-                        + " sessions (blind and policy-aware) and for the network observer; and the maximum over all"
-                        + " of them per wallet.",
-                "P_h(1): the probability that the adversary's top guess is one of the wallet's scripts (exact over"
-                        + " ties), mean over every wallet of every chain, with a 95% Wilson interval whose sample size"
-                        + " is divided by the chain-seed design effect (FetchPolicySummary's doc), per-seed means in"
-                        + " exp8_summary.csv. Entropy: the adversary's posterior over the candidates (uniform prior,"
-                        + " likelihood ratio per candidate), in bits; 2^bits is the effective anonymity set.",
-                "Cost: " + Lab.count(syncs) + " real wallet sessions ((" + setup.wallets() + " reuse wallets x "
-                        + settings.size() + " settings + " + setup.noReuseWallets() + " no-reuse wallets x "
-                        + noReuseSettings + " settings) x 2 sessions; a block-by-block first session is many syncs) in "
-                        + Math.round(setup.syncSeconds())
-                        + " s, chains built in " + Math.round(setup.buildSeconds()) + " s, on " + setup.threads()
-                        + " threads per chain seed, times summed over the seeds; " + Math.round(setup.wallSeconds())
-                        + " s of wall time (the longest seed's builds and syncs when the " + setup.seeds()
-                        + " seeds run as parallel processes, see FetchPolicyExperiment.merge), on a 2-core machine"
-                        + " shared with other jobs."));
+        rep.bullets(text.get("setup").lines(values));
 
         rep.heading("Results: P_h(1) by adversary, and the bandwidth each policy costs");
-        rep.paragraph("Source 0's adversaries (experiment 5's) and the policy-aware ones:");
+        rep.paragraph(text.get("results.source0").render());
         rep.table(pivot(summary, 0, 8));
-        rep.paragraph("The stronger observers, and the maximum over all adversaries per wallet (with its posterior"
-                + " entropy in bits):");
+        rep.paragraph(text.get("results.stronger").render());
         rep.table(pivot(summary, 8, FetchPolicyAdversaries.NAMES.size()));
         rep.paragraph(sizes(summary));
         rep.paragraph(ChangeLinkingCheck.text(change));
@@ -138,82 +102,60 @@ final class FetchPolicyReport {
             rep.image(f, f);
         }
         rep.heading("Block by block against one range sync");
-        rep.paragraph("The same policies for a wallet synced after every "
-                + (FetchPolicyExperiment.INCREMENTAL_STEP == 1
-                        ? "new block"
-                        : FetchPolicyExperiment.INCREMENTAL_STEP + " new blocks")
-                + " over its range (`" + FetchPolicyExperiment.INCREMENTAL + "...` rows) and for one sync of the range:"
-                + " P_h(1) [95% interval] per adversary, and blocks per matched block. Timing adversaries see each"
-                + " block requested right after the filter that matched it. Distinct blocks/match counts each"
-                + " block once.");
+        rep.paragraph(
+                text.get("byBlock").render(Map.of("every", steps, "incremental", FetchPolicyExperiment.INCREMENTAL)));
         rep.table(byBlock(summary));
         int[] same = sameDistinct(raw);
-        rep.paragraph(FetchPolicyExperiment.INCREMENTAL_STEP + "-block syncs with decoys request more blocks per"
-                + " matched block than one range sync; the distinct blocks they request are another count: the"
-                + " same number as the range sync's for " + same[0] + " of the " + same[1] + " (wallet, policy)"
-                + " pairs measured both ways. The difference is blocks requested again. A matched block's seed"
-                + " blocks are drawn"
-                + " from the " + Lab.count(org.blockfilter.filters.Bip157.MAX_CFILTERS) + " heights below it, so in"
-                + " a sync of a few new blocks nearly all fall below the sync's first filter, on blocks an earlier"
-                + " sync already downloaded (as a match, a seed or a decoy's block) and discarded; the wallet keeps"
-                + " no blocks and must fetch a seed block again to read its decoy candidates, and a newly adopted"
-                + " decoy's look-back fetches its older blocks again. One range sync fetches each such block once"
-                + " (one batch). This is a cost of the policy's design (seed blocks below the match, blocks not kept),"
-                + " not a miscount: the distinct blocks are the range sync's, and repeats of old blocks (which no"
-                + " adversary here uses) mark them as not the wallet's new payments.");
+        rep.paragraph(text.get("byBlock.repeats")
+                .render(Map.of(
+                        "step",
+                        step,
+                        "same",
+                        same[0],
+                        "pairs",
+                        same[1],
+                        "maxCfilters",
+                        Lab.count(org.blockfilter.filters.Bip157.MAX_CFILTERS))));
         rep.heading("No-reuse wallets beside the reuse wallets");
-        rep.paragraph("The settings the no-reuse wallets were synced under, each with the reuse wallets' row: P_h(1)"
-                + " [95% interval] per adversary. A no-reuse wallet of N is paid as often as a reuse wallet of N"
-                + " (1 + Geometric(1/2) payments per address slot), each payment to a fresh address.");
+        rep.paragraph(text.get("noReuse").render());
         rep.table(beside(summary, noReuse));
         rep.heading("Cluster decoys alone at N = 10");
         rep.paragraph(clustersAlone(summary));
         rep.heading("The default");
         rep.paragraph(rule(summary).text());
         rep.heading("What the default leaks, per adversary");
-        rep.paragraph("The wallet's default `" + FetchPolicy.DEFAULT_SPEC + "`: P_h(1) [95% interval] and the"
-                + " posterior entropy in bits, per adversary, wallet size and number of sources.");
+        rep.paragraph(text.get("defaultLeaks").render(Map.of("spec", FetchPolicy.DEFAULT_SPEC)));
         rep.table(defaultLeaks(summary));
         rep.heading("Other light-client designs on the same axes");
-        rep.paragraph("Electrum rows follow from the protocol (the client sends each script hash it watches,"
-                + " `blockchain.scripthash.subscribe`, so the server knows each script is the client's): not"
-                + " measured. The BIP 37 row is computed on this run's chains (FetchPolicyAdversaries.bip37Today);"
-                + " the BIP 158 rows are this run's, one source. The anonymity set of an N-address wallet holds"
-                + " its N scripts too (N of the 2^bits candidates are the wallet's), so compare sets at equal N;"
-                + " a set near N means the adversary has the wallet.");
+        rep.paragraph(text.get("designs").render());
         rep.table(designs(summary, bip37));
         rep.heading("Limits");
-        rep.bullets(List.of(
-                (shape.txPerBlock() < org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
-                                ? "Blocks of " + shape.txPerBlock() + " transactions on average (mainnet's "
-                                        + org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock()
-                                        + "; quick mode): MB per day and blocks per matched block are those of smaller"
-                                        + " blocks, not mainnet's. "
-                                : "Blocks at mainnet's size (" + Lab.count(shape.txPerBlock())
-                                        + " transactions on average): MB per day and blocks per matched block are"
-                                        + " mainnet figures for this model. ")
-                        + setup.blocks() + " blocks per chain (" + Stats.sig(setup.blocks() / 144.0, 2) + " days), "
-                        + setup.seeds() + " chains, " + setup.wallets() + " wallets: the synced ranges are short (a"
-                        + " wallet born in the first half syncs " + (setup.blocks() - setup.blocks() / 2) + " to "
-                        + setup.blocks()
-                        + " blocks) and the samples as small as the intervals say. Chain length, seeds and wallets"
-                        + " are what fit the machine's time box for real syncs at mainnet block size.",
-                "No-reuse wallets are synced under " + noReuseSettings + " of the " + settings.size()
-                        + " settings only (what fit the time box); the default is chosen on the reuse wallets, by the"
-                        + " rule as written.",
-                "Change linking meets only what the chain holds: the wallets here reuse addresses (change goes"
-                        + " back to the first input's script or not to the wallet), so on their transactions the"
-                        + " heuristic can only draw false links; payments to a wallet are outputs of no transaction,"
-                        + " so a receipt taken for the payer's change (the commonest false link for a fresh-address"
-                        + " wallet on mainnet) does not occur; and script types are all P2WPKH, so the script-type"
-                        + " refinement cannot act.",
-                "The policy-aware adversary uses the adoption rules' block counts over the whole range; the rule"
-                        + " that a decoy appears in no filter passed before its batch is vacuous for a whole-range"
-                        + " sync of one batch and is not used.",
-                "The BIP 324 observer knows a block only by a unique exact size; near-unique sizes (a few"
-                        + " candidates) are treated as unknown, so it is a lower bound on that observer.",
-                "Sources are honest here; a lying source is caught on decoy blocks too (wallet test"
-                        + " FetchPolicySyncTest)."));
+        rep.bullets(text.get("limits")
+                .lines(Map.of(
+                        "blockSize",
+                        smallBlocks
+                                ? text.get("limits.smallBlocks")
+                                        .render(Map.of(
+                                                "txPerBlock",
+                                                shape.txPerBlock(),
+                                                "mainnetTxPerBlock",
+                                                mainnetTxPerBlock))
+                                : text.get("limits.mainnetBlocks")
+                                        .render(Map.of("txPerBlock", Lab.count(shape.txPerBlock()))),
+                        "blocks",
+                        setup.blocks(),
+                        "blocksDays",
+                        Stats.sig(setup.blocks() / 144.0, 2),
+                        "seeds",
+                        setup.seeds(),
+                        "wallets",
+                        setup.wallets(),
+                        "rangeFrom",
+                        rangeFrom,
+                        "noReuseSettings",
+                        noReuseSettings,
+                        "settings",
+                        settings.size())));
         rep.heading("All cells");
         rep.table(summary);
         rep.write();
@@ -259,19 +201,10 @@ final class FetchPolicyReport {
                 pick = e.getKey();
             }
         }
-        String head = String.format(
-                Locale.ROOT,
-                "The rule, written into this report before the run that measures it: among the measured policies"
-                        + " (Tor rows excluded: the wallet has no such transport; block-by-block rows are the same"
-                        + " policies synced another way, reported beside), those whose maximum-over-adversaries"
-                        + " P_h(1) (network observer, BIP 324 observer, Sybils and the policy-aware adversaries"
-                        + " included) has an upper 95%% bound below %s for every wallet size and number of sources"
-                        + " measured; of those the cheapest (fewest blocks per matched block at N = %d, one source)"
-                        + " becomes the default. If none qualifies the default stays `%s`, and this report and the"
-                        + " wallet's documentation say per adversary what it does and does not protect against. ",
-                RULE_BOUND,
-                maxN,
-                FetchPolicy.DEFAULT_SPEC);
+        Template.Sections text = Template.load("exp8.txt");
+        String head = text.get("rule")
+                        .render(Map.of("bound", RULE_BOUND, "maxN", maxN, "defaultSpec", FetchPolicy.DEFAULT_SPEC))
+                + " ";
         String best = null;
         for (Map.Entry<String, Double> e : worst.entrySet()) {
             if (best == null || e.getValue() < worst.get(best)) {
@@ -283,30 +216,33 @@ final class FetchPolicyReport {
                     null,
                     head
                             + (best == null
-                                    ? "This run measured no policy."
-                                    : String.format(
-                                            Locale.ROOT,
-                                            "This run: no policy qualifies; the lowest worst-case upper bound is"
-                                                    + " `%s`'s, %s. The default stays `%s`; what it leaks is the"
-                                                    + " next section.",
-                                            best,
-                                            Stats.sig(worst.get(best), 3),
-                                            FetchPolicy.DEFAULT_SPEC)));
+                                    ? text.get("rule.noneMeasured").render()
+                                    : text.get("rule.noneQualifies")
+                                            .render(Map.of(
+                                                    "best",
+                                                    best,
+                                                    "worst",
+                                                    Stats.sig(worst.get(best), 3),
+                                                    "defaultSpec",
+                                                    FetchPolicy.DEFAULT_SPEC))));
         }
         boolean agrees = FetchPolicy.parse(pick).equals(FetchPolicy.DEFAULT);
         return new Decision(
                 pick,
                 head
-                        + String.format(
-                                Locale.ROOT,
-                                "This run: `%s` (worst upper bound %s, %s blocks per matched block). %s",
-                                pick,
-                                Stats.sig(worst.get(pick), 3),
-                                Stats.sig(cost.get(pick), 3),
-                                agrees
-                                        ? "The default follows it."
-                                        : "The default (`" + FetchPolicy.DEFAULT_SPEC
-                                                + "`) does NOT match this run's pick."));
+                        + text.get("rule.pick")
+                                .render(Map.of(
+                                        "pick",
+                                        pick,
+                                        "worst",
+                                        Stats.sig(worst.get(pick), 3),
+                                        "cost",
+                                        Stats.sig(cost.get(pick), 3),
+                                        "agreement",
+                                        agrees
+                                                ? text.get("rule.agrees").render()
+                                                : text.get("rule.differs")
+                                                        .render(Map.of("defaultSpec", FetchPolicy.DEFAULT_SPEC)))));
     }
 
     /** One row per (N, sources, policy): bandwidth and P_h(1) [95% CI] of adversaries {@code from..to-1}. */
@@ -353,17 +289,17 @@ final class FetchPolicyReport {
                         .add(Double.parseDouble(r.get(19)));
             }
         }
-        return String.format(
-                Locale.ROOT,
-                "Sizes: a BIP 324 observer knows %s of the downloaded blocks by their exact byte count alone (mean"
-                        + " over settings; each block whose size no other block of the synced range has); through Tor"
-                        + " cells, %s.",
-                exact.isEmpty() ? "n/a" : Stats.sig(Stats.mean(exact), 3),
-                cells.isEmpty() ? "n/a" : Stats.sig(Stats.mean(cells), 3));
+        Template.Sections text = Template.load("exp8.txt");
+        String none = text.get("sizes.none").render();
+        return text.get("sizes")
+                .render(Map.of(
+                        "exact", exact.isEmpty() ? none : Stats.sig(Stats.mean(exact), 3),
+                        "cells", cells.isEmpty() ? none : Stats.sig(Stats.mean(cells), 3)));
     }
 
     /** Sentences comparing no policy with the default, per N and sources, for source 0 and the maximum. */
     static String findings(Csv summary) {
+        Template.Sections text = Template.load("exp8.txt");
         StringBuilder sb = new StringBuilder();
         Map<String, List<String>> byKey = new LinkedHashMap<>();
         for (List<String> r : summary.rows()) {
@@ -382,20 +318,17 @@ final class FetchPolicyReport {
             if (none == null || noneMax == null || defMax == null) {
                 continue;
             }
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "N = %s, %s source(s): source 0's co-occurrence over two sessions %s with no policy, %s with the"
-                            + " default; the maximum over adversaries %s against %s; the default downloads %s blocks"
-                            + " per matched block (none: %s), %s MB a day. ",
-                    r.get(0),
-                    r.get(1),
-                    FetchPolicySummary.cell(none),
-                    FetchPolicySummary.cell(r),
-                    FetchPolicySummary.cell(noneMax),
-                    FetchPolicySummary.cell(defMax),
-                    r.get(8),
-                    none.get(8),
-                    r.get(18)));
+            Map<String, Object> v = new HashMap<>();
+            v.put("n", r.get(0));
+            v.put("sources", r.get(1));
+            v.put("none", FetchPolicySummary.cell(none));
+            v.put("dflt", FetchPolicySummary.cell(r));
+            v.put("noneMax", FetchPolicySummary.cell(noneMax));
+            v.put("dfltMax", FetchPolicySummary.cell(defMax));
+            v.put("perMatch", r.get(8));
+            v.put("nonePerMatch", none.get(8));
+            v.put("mbPerDay", r.get(18));
+            sb.append(text.get("findings").render(v)).append(' ');
         }
         return sb.toString().trim();
     }
@@ -526,38 +459,27 @@ final class FetchPolicyReport {
         if (c0 == null || g0 == null || d0 == null || dg == null) {
             return "";
         }
-        String figures = String.format(
-                Locale.ROOT,
-                "At N = %d, one source, `%s` gives source 0's co-occurrence %s and its transaction graph %s, where"
-                        + " `%s` gives %s and %s (%s against %s blocks per matched block).",
-                n,
-                clusters,
-                FetchPolicySummary.cell(c0),
-                FetchPolicySummary.cell(g0),
-                decoys,
-                FetchPolicySummary.cell(d0),
-                FetchPolicySummary.cell(dg),
-                c0.get(8),
-                d0.get(8));
+        Template.Sections text = Template.load("exp8.txt");
+        Map<String, Object> v = new HashMap<>();
+        v.put("n", n);
+        v.put("clusters", clusters);
+        v.put("clustersCooc", FetchPolicySummary.cell(c0));
+        v.put("clustersGraph", FetchPolicySummary.cell(g0));
+        v.put("decoys", decoys);
+        v.put("decoysCooc", FetchPolicySummary.cell(d0));
+        v.put("decoysGraph", FetchPolicySummary.cell(dg));
+        v.put("clustersPerMatch", c0.get(8));
+        v.put("decoysPerMatch", d0.get(8));
+        String figures = text.get("clustersAlone").render(v);
         if (Double.parseDouble(g0.get(12)) <= Double.parseDouble(dg.get(12))) {
             return figures;
         }
-        return figures
-                + String.format(
-                        Locale.ROOT,
-                        " Both policies are scored by the same code, and the adoption rules account for the gap: with one"
-                                + " source the observer sees every download, keeps only candidates all of whose blocks in the"
-                                + " range it saw, and ranks them by how many observed blocks hold them (a cluster: its"
-                                + " members' blocks together). A lone decoy script is chosen to be in as many filters up to its"
-                                + " matched block as the rule allows (at most %d), as a reused address recurs; a decoy"
-                                + " cluster is chosen by its members' blocks together, so each member alone is in few (the"
-                                + " likely reason co-occurrence ranks the wallet's reused addresses above them; not checked"
-                                + " member by member). In the graph the wallet's addresses spent together are one cluster, and"
-                                + " these wallets match %s blocks on average (mean_matched_blocks) where a decoy cluster may be"
-                                + " in at most %d (CLUSTER_MAX_BLOCKS), so the wallet's cluster outranks every decoy cluster.",
-                        FetchPolicy.DECOY_MAX_BLOCKS,
-                        c0.get(6),
-                        FetchPolicy.CLUSTER_MAX_BLOCKS);
+        return figures + " "
+                + text.get("clustersAlone.why")
+                        .render(Map.of(
+                                "decoyMaxBlocks", FetchPolicy.DECOY_MAX_BLOCKS,
+                                "matchedBlocks", c0.get(6),
+                                "clusterMaxBlocks", FetchPolicy.CLUSTER_MAX_BLOCKS));
     }
 
     /** The adversaries the block-by-block table shows (the full table has them all). */

@@ -267,7 +267,7 @@ public final class FilterFamilyExperiment {
                         "log2of10", String.format(Locale.ROOT, "%.2f", log2(10)),
                         "fitted", String.join(", ", otherSlopes))));
         rep.heading("Reading");
-        rep.bullets(readings(rows, plotN));
+        rep.bullets(readings(text, rows, plotN));
         rep.heading("Left out");
         rep.bullets(text.get("leftOut").lines(Map.of()));
         rep.write();
@@ -292,21 +292,22 @@ public final class FilterFamilyExperiment {
         return sxy / sxx;
     }
 
-    private static List<String> readings(List<Row> rows, int n) {
+    private static List<String> readings(Template.Sections text, List<Row> rows, int n) {
         List<String> out = new ArrayList<>();
         double bip = 1.0 / Bip158.BASIC_M;
         for (Row r : rows) {
             if (r.n() == n && r.target() == bip && !r.family().equals("bound")) {
-                out.add(String.format(
-                        Locale.ROOT,
-                        "At BIP 158's rate 1/M, %s (%s): %.2f bits per element, %.2fx the bound of %.2f; measured rate %s in %s queries.",
-                        r.family(),
-                        r.implementation(),
-                        r.bitsPerElement(),
-                        r.bitsPerElement() / r.boundBitsPerElement(),
-                        r.boundBitsPerElement(),
-                        Csv.format(Stats.sig(r.measuredRate(), 3)),
-                        Lab.count(r.queries())));
+                out.add(text.get("reading.atBip158")
+                        .render(Map.of(
+                                "family", r.family(),
+                                "implementation", r.implementation(),
+                                "bits", String.format(Locale.ROOT, "%.2f", r.bitsPerElement()),
+                                "overBound",
+                                        String.format(
+                                                Locale.ROOT, "%.2f", r.bitsPerElement() / r.boundBitsPerElement()),
+                                "bound", String.format(Locale.ROOT, "%.2f", r.boundBitsPerElement()),
+                                "rate", Csv.format(Stats.sig(r.measuredRate(), 3)),
+                                "queries", Lab.count(r.queries()))));
             }
         }
         List<String> off = new ArrayList<>();
@@ -318,42 +319,36 @@ public final class FilterFamilyExperiment {
             checked++;
             double[] ci = r.ci95();
             if (r.formulaRate() < ci[0] || r.formulaRate() > ci[1]) {
-                off.add(String.format(
-                        Locale.ROOT,
-                        "n = %s %s %s: measured %s [%s, %s], formula %s (%.2fx)",
-                        Lab.count(r.n()),
-                        r.implementation(),
-                        r.parameters(),
-                        Csv.format(Stats.sig(r.measuredRate(), 3)),
-                        Csv.format(Stats.sig(ci[0], 3)),
-                        Csv.format(Stats.sig(ci[1], 3)),
-                        Csv.format(Stats.sig(r.formulaRate(), 3)),
-                        r.measuredRate() / r.formulaRate()));
+                Map<String, Object> cell = new HashMap<>();
+                cell.put("n", Lab.count(r.n()));
+                cell.put("implementation", r.implementation());
+                cell.put("parameters", r.parameters());
+                cell.put("rate", Csv.format(Stats.sig(r.measuredRate(), 3)));
+                cell.put("lo", Csv.format(Stats.sig(ci[0], 3)));
+                cell.put("hi", Csv.format(Stats.sig(ci[1], 3)));
+                cell.put("formula", Csv.format(Stats.sig(r.formulaRate(), 3)));
+                cell.put("ratio", String.format(Locale.ROOT, "%.2f", r.measuredRate() / r.formulaRate()));
+                off.add(text.get("reading.formulaOff").render(cell));
             }
         }
-        out.add(String.format(
-                Locale.ROOT,
-                "Of %d cells with a formula, %d have the formula's rate outside the measured 95%% interval (about %.1f are "
-                        + "expected by chance): %s.",
-                checked,
-                off.size(),
-                0.05 * checked,
-                off.isEmpty() ? "none" : String.join("; ", off)));
-        out.add(
-                "Blocked Bloom (FastFilter's variant sets 4 bits per key in two 64-bit words, whatever the size) cannot reach "
-                        + "low rates: more bits per key lower its rate far more slowly than a standard Bloom filter's. It is a speed "
-                        + "structure, not a space one.");
-        out.add(
-                "Counting Bloom filters pay 4 bits per counter for deletions: four times a Bloom filter at the same rate.");
-        out.addAll(quotientAndRibbonReadings(rows));
-        out.add(
-                "Cuckoo and xor filters come in FastFilter 1.0.2 with 8- or 16-bit fingerprints only; their points sit at "
-                        + "those fingerprints' rates, with the overhead factor (bits / bound) in the table.");
+        out.add(text.get("reading.formula")
+                .render(Map.of(
+                        "checked",
+                        checked,
+                        "off",
+                        off.size(),
+                        "expected",
+                        String.format(Locale.ROOT, "%.1f", 0.05 * checked),
+                        "cells",
+                        off.isEmpty() ? "none" : String.join("; ", off))));
+        out.addAll(text.get("reading.bloomVariants").lines(Map.of()));
+        out.addAll(quotientAndRibbonReadings(text, rows));
+        out.add(text.get("reading.fingerprints").render());
         return out;
     }
 
     /** What the quotient and ribbon rows show, computed from the rows at each n. */
-    static List<String> quotientAndRibbonReadings(List<Row> rows) {
+    static List<String> quotientAndRibbonReadings(Template.Sections text, List<Row> rows) {
         List<String> out = new ArrayList<>();
         List<Integer> sizes = rows.stream().map(Row::n).distinct().toList();
         List<String> quotient = new ArrayList<>();
@@ -369,38 +364,28 @@ public final class FilterFamilyExperiment {
                 continue;
             }
             double load = FilterFamilyMeasure.quotientLoad(n);
-            quotient.add(String.format(
-                    Locale.ROOT,
-                    "at n = %s (load %.3f, %.2f bits per element for each remainder bit) %s the bound, fewer bits than "
-                            + "Bloom at %s",
-                    Lab.count(n),
-                    load,
-                    1 / load,
-                    overheadRange(q),
-                    targetsWhere(rows, q, "Bloom")));
-            ribbon.add(String.format(
-                    Locale.ROOT,
-                    "at n = %s %s the bound (seeds tried: %s), fewer bits than GCS at %s",
-                    Lab.count(n),
-                    overheadRange(rb),
-                    String.join(
-                            ", ",
-                            rb.stream()
-                                    .map(r -> r.parameters().replaceAll(".*seeds tried=", ""))
-                                    .toList()),
-                    targetsWhere(rows, rb, "GCS")));
+            quotient.add(text.get("reading.quotientAt")
+                    .render(Map.of(
+                            "n", Lab.count(n),
+                            "load", String.format(Locale.ROOT, "%.3f", load),
+                            "bitsPerRemainderBit", String.format(Locale.ROOT, "%.2f", 1 / load),
+                            "overBound", overheadRange(q),
+                            "targets", targetsWhere(rows, q, "Bloom"))));
+            ribbon.add(text.get("reading.ribbonAt")
+                    .render(Map.of(
+                            "n", Lab.count(n),
+                            "overBound", overheadRange(rb),
+                            "seeds",
+                                    String.join(
+                                            ", ",
+                                            rb.stream()
+                                                    .map(r -> r.parameters().replaceAll(".*seeds tried=", ""))
+                                                    .toList()),
+                            "targets", targetsWhere(rows, rb, "GCS"))));
         }
         if (!quotient.isEmpty()) {
-            out.add(
-                    "Quotient filters pay r + 3 bits per slot and their table is a power of two, so the load, and with it "
-                            + "the cost of each remainder bit, depends on where n falls: " + String.join("; ", quotient)
-                            + ". The fit above gives a quotient filter (1/load) log2(10) bits per decade.");
-            out.add(
-                    "The standard ribbon filter is the one structure here with a free choice of rate at a constant factor "
-                            + "over the bound: " + String.join("; ", ribbon)
-                            + ". The factor is the slot overhead m/n times "
-                            + "ceil(log2(1/eps))/log2(1/eps): rounding r up to whole bits costs most at 1e-2 (r = 7 gives "
-                            + "2^-7 = 0.0078, not 0.01).");
+            out.add(text.get("reading.quotient").render(Map.of("sizes", String.join("; ", quotient))));
+            out.add(text.get("reading.ribbon").render(Map.of("sizes", String.join("; ", ribbon))));
         }
         return out;
     }

@@ -192,7 +192,7 @@ public final class MultiFilterExperiment {
         rep.paragraph(text.get("files").render());
         rep.heading("Reading");
         rep.paragraph(text.get("reading").render());
-        Bip37AdversaryExperiment.run(lab, dir, rep);
+        Bip37AdversaryExperiment.run(lab, dir, rep, text);
         rep.write();
     }
 

@@ -76,6 +76,35 @@ class FetchPolicyReportTest {
         assertEquals("0.6 [0.5, 0.7]", t.rows().get(1).get(6 + FetchPolicyReport.BY_BLOCK_ADVERSARIES.size() - 1));
     }
 
+    /** One-source rows of a cluster-only and a decoy-only policy at N = 10: co-occurrence and graph P_h(1). */
+    private static Csv clustersAndDecoys(double clusterGraph, double decoyGraph) {
+        Csv s = summary();
+        String clusters = "spread,clusters=2,shuffle";
+        String decoys = "spread,decoys=2,shuffle";
+        s.row(10, 1, clusters, "", "co-occurrence", 9, 6, 5, 3, 2, 4, 1, 0.7, 0.6, 0.8, "", 1, 3, 1, 1, 3, 1);
+        s.row(10, 1, clusters, "", "tx graph", 9, 6, 5, 3, 2, 4, 1, clusterGraph, 0.0, 1.0, "", 1, 3, 1, 1, 3, 1);
+        s.row(10, 1, decoys, "", "co-occurrence", 9, 6, 5, 5, 4, 6, 1, 0.2, 0.1, 0.3, "", 1, 3, 1, 1, 3, 1);
+        s.row(10, 1, decoys, "", "tx graph", 9, 6, 5, 5, 4, 6, 1, decoyGraph, 0.0, 1.0, "", 1, 3, 1, 1, 3, 1);
+        return s;
+    }
+
+    /** Cluster decoys that leak more to the graph than lone decoys get the adoption rules' explanation, else not. */
+    @Test
+    void clusterDecoysThatLeakMoreToTheGraphAreExplained() {
+        String worse = FetchPolicyReport.clustersAlone(clustersAndDecoys(0.9, 0.1));
+        assertTrue(
+                worse.startsWith("At N = 10, one source, `spread,clusters=2,shuffle` gives source 0's co-occurrence"
+                        + " 0.7 [0.6, 0.8]"),
+                worse);
+        assertTrue(worse.contains("(3 against 5 blocks per matched block). Both policies are scored"), worse);
+        assertTrue(
+                worse.contains("these wallets match 6 blocks on average (mean_matched_blocks) where a decoy cluster"
+                        + " may be in at most " + FetchPolicy.CLUSTER_MAX_BLOCKS + " (CLUSTER_MAX_BLOCKS)"),
+                worse);
+        String better = FetchPolicyReport.clustersAlone(clustersAndDecoys(0.1, 0.9));
+        assertTrue(better.endsWith("(3 against 5 blocks per matched block)."), better);
+    }
+
     @Test
     void withNoQualifyingPolicyTheDefaultStaysAndTheTextSaysSo() {
         Csv s = summary();
