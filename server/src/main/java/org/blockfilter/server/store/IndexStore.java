@@ -144,7 +144,8 @@ public final class IndexStore implements AutoCloseable {
         }
         try {
             Files.createDirectories(dir);
-            IndexStore store = openRecovering(dir, undoDepth);
+            IndexStore store =
+                    WalRecovery.open(dir, mode -> new IndexStore(dir, undoDepth, null, mode), IndexStore::tip);
             if (store.migratedBlobFiles) {
                 // Reopened so that the new MANIFEST lists no blob file: a secondary that replays
                 // the blob files' history from the MANIFEST sees an empty block column family.
@@ -157,10 +158,6 @@ public final class IndexStore implements AutoCloseable {
         } catch (IOException e) {
             throw new StoreException("cannot create data directory " + dir + ": " + e, e);
         }
-    }
-
-    private static IndexStore openRecovering(Path dir, int undoDepth) throws RocksDBException {
-        return WalRecovery.open(dir, mode -> new IndexStore(dir, undoDepth, null, mode), IndexStore::tip);
     }
 
     public static IndexStore open(Path dir) {
@@ -191,10 +188,7 @@ public final class IndexStore implements AutoCloseable {
         }
     }
 
-    /**
-     * True if {@code dir} holds a RocksDB database (its {@code CURRENT} file), that is an index to open, verify or
-     * repair; {@link #open} would create one where there is none.
-     */
+    /** True if {@code dir} holds an index (RocksDB's {@code CURRENT} file); {@link #open} would create one. */
     public static boolean holdsIndex(Path dir) {
         return Files.isRegularFile(dir.resolve("CURRENT"));
     }
