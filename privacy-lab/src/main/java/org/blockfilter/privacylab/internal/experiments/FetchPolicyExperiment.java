@@ -483,7 +483,7 @@ public final class FetchPolicyExperiment {
         setup.write(dir.resolve("exp8_setup.csv"));
         bip37.write(dir.resolve("exp8_bip37_raw.csv"));
         change.write(dir.resolve(CHANGE_FILE));
-        report(lab, dir, shape, setup, settings, raw, bip37, change);
+        FetchPolicyOutputs.report(lab, dir, shape, setup, settings, raw, bip37, change);
     }
 
     /** The summary of the no-reuse wallets' rows (exp8_summary.csv's columns). */
@@ -491,23 +491,6 @@ public final class FetchPolicyExperiment {
 
     /** Per chain and wallet model: the one-time-change heuristic against ground truth ({@link ChangeLinkingCheck}). */
     static final String CHANGE_FILE = "exp8_change_links.csv";
-
-    /** Per wallet size: wallets, mean P_h(1) and mean posterior entropy of today's HD BIP 37 wallet, from its raw rows. */
-    static Csv bip37Summary(ProfileShapedChain.Shape shape, Csv raw) {
-        Csv out = new Csv("N", "wallets", "ph1", "entropy_bits");
-        for (int n : shape.walletSizes()) {
-            List<Double> ph = new ArrayList<>();
-            List<Double> bits = new ArrayList<>();
-            for (List<String> r : raw.rows()) {
-                if (Integer.parseInt(r.get(2)) == n) {
-                    ph.add(Double.parseDouble(r.get(3)));
-                    bits.add(Double.parseDouble(r.get(4)));
-                }
-            }
-            out.row(n, ph.size(), Stats.sig(Stats.mean(ph), 3), Stats.sig(Stats.mean(bits), 3));
-        }
-        return out;
-    }
 
     /**
      * Joins the outputs of processes that each ran some chain seeds ({@code exp8.chains}) into {@code lab}'s output
@@ -562,41 +545,7 @@ public final class FetchPolicyExperiment {
         bip37.write(dir.resolve("exp8_bip37_raw.csv"));
         setup.write(dir.resolve("exp8_setup.csv"));
         change.write(dir.resolve(CHANGE_FILE));
-        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37, change);
-    }
-
-    /** Summary, plots and report from the raw rows. */
-    static void report(
-            Lab lab,
-            Path dir,
-            ProfileShapedChain.Shape shape,
-            FetchPolicySummary.Setup setup,
-            List<Setting> settings,
-            Csv raw,
-            Csv bip37Raw,
-            Csv change) {
-        Csv summary = FetchPolicySummary.summarise(lab, ofModel(raw, ProfileShapedChain.WalletModel.REUSE));
-        summary.write(dir.resolve("exp8_summary.csv"));
-        Csv noReuse = FetchPolicySummary.summarise(lab, ofModel(raw, ProfileShapedChain.WalletModel.NO_REUSE));
-        noReuse.write(dir.resolve(NO_REUSE_SUMMARY));
-        Csv bip37 = bip37Summary(shape, bip37Raw);
-        bip37.write(dir.resolve("exp8_bip37.csv"));
-        List<String> plots = FetchPolicyPlots.plots(dir, shape.walletSizes(), summary);
-        FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, noReuse, raw, bip37, change, plots);
-    }
-
-    /**
-     * Rewrites summary, plots and report from the {@code exp8_raw.csv}, {@code exp8_setup.csv},
-     * {@code exp8_bip37_raw.csv} and {@link #CHANGE_FILE} in the output
-     * directory without re-running the syncs (the raw rows do not depend on which policy is the default).
-     */
-    public static void rerender(Lab lab) {
-        Path dir = lab.dir(DIR);
-        Csv raw = FetchPolicySummary.read(dir.resolve("exp8_raw.csv"));
-        FetchPolicySummary.Setup setup = FetchPolicySummary.Setup.read(dir.resolve("exp8_setup.csv"));
-        Csv bip37 = FetchPolicySummary.read(dir.resolve("exp8_bip37_raw.csv"));
-        Csv change = FetchPolicySummary.read(dir.resolve(CHANGE_FILE));
-        report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37, change);
+        FetchPolicyOutputs.report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37, change);
     }
 
     /** Groups of raw rows by a key, in first-seen order. */

@@ -12,6 +12,6 @@ public final class Exp8Rerender {
 
     public static void main(String[] args) {
         Lab lab = new Lab(Long.parseLong(args[1]), false, Path.of(args[0]), 2, System.err);
-        FetchPolicyExperiment.rerender(lab);
+        FetchPolicyOutputs.rerender(lab);
     }
 }

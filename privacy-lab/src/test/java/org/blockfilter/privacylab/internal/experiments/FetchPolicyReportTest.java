@@ -65,7 +65,7 @@ class FetchPolicyReportTest {
             s.row(10, 1, FetchPolicy.DEFAULT_SPEC, "yes", a, 9, 5, 5, 7, 6, 8, 1, 0.4, 0.3, 0.5, "", 1, 3, 1, 1, 3, 7);
             s.row(10, 1, inc, "", a, 9, 5, 5, 7.5, 6, 8, 1, 0.6, 0.5, 0.7, "", 1, 3, 1, 1, 3, 7);
         }
-        Csv t = FetchPolicyReport.byBlock(s);
+        Csv t = FetchPolicyTables.byBlock(s);
         assertEquals(2, t.rows().size());
         assertEquals(
                 List.of("10", "1", FetchPolicy.DEFAULT_SPEC, "one range", "7 [6, 8]", "7"),
@@ -73,7 +73,7 @@ class FetchPolicyReportTest {
         assertEquals("0.4 [0.3, 0.5]", t.rows().get(0).get(6));
         assertEquals("block by block", t.rows().get(1).get(3));
         assertEquals("7", t.rows().get(1).get(5), "the same distinct blocks per match");
-        assertEquals("0.6 [0.5, 0.7]", t.rows().get(1).get(6 + FetchPolicyReport.BY_BLOCK_ADVERSARIES.size() - 1));
+        assertEquals("0.6 [0.5, 0.7]", t.rows().get(1).get(6 + FetchPolicyTables.BY_BLOCK_ADVERSARIES.size() - 1));
     }
 
     /** One-source rows of a cluster-only and a decoy-only policy at N = 10: co-occurrence and graph P_h(1). */
@@ -201,7 +201,7 @@ class FetchPolicyReportTest {
         raw.row(rawRow(2, "none", "reuse", 3));
         assertEquals(
                 List.of(2, 3),
-                java.util.Arrays.stream(FetchPolicyReport.sameDistinct(raw))
+                java.util.Arrays.stream(FetchPolicyTables.sameDistinct(raw))
                         .boxed()
                         .toList());
         assertEquals(
@@ -271,7 +271,7 @@ class FetchPolicyReportTest {
                     3,
                     5);
         }
-        Csv t = FetchPolicyReport.beside(reuse, noReuse);
+        Csv t = FetchPolicyTables.beside(reuse, noReuse);
         assertEquals(2, t.rows().size());
         assertEquals(
                 List.of(
