@@ -6,15 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -28,9 +23,7 @@ import org.bitcoinj.script.ScriptBuilder;
 import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
 import org.blockfilter.server.http.P2pFixtures;
-import org.blockfilter.server.node.RpcNodeGateway;
-import org.blockfilter.server.rpc.BitcoinRpc;
-import org.blockfilter.server.rpc.JsonRpcClient;
+import org.blockfilter.server.node.FakeRpcNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,31 +37,27 @@ import org.junit.jupiter.api.Test;
  * answer.
  */
 class RelayMinedMeanwhileTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final HexFormat HEX = HexFormat.of();
     private static final P2pFixtures.Fixture CHAIN = P2pFixtures.build(200);
     private static final int NODE_HEIGHT = 120;
 
     private final List<byte[]> minedBlocks = new CopyOnWriteArrayList<>();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private HttpServer node;
+    private FakeRpcNode node;
     private P2pServer server;
 
     @BeforeEach
     void start() throws IOException {
-        node = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        node.createContext("/", exchange -> {
-            JsonNode req = JSON.readTree(exchange.getRequestBody().readAllBytes());
-            ObjectNode res = JSON.createObjectNode().put("id", req.get("id").asLong());
-            JsonNode param = req.get("params").path(0);
-            switch (req.get("method").asText()) {
+        node = FakeRpcNode.start((method, params, res) -> {
+            JsonNode param = params.path(0);
+            switch (method) {
                 case "getblockcount" -> res.put("result", NODE_HEIGHT + minedBlocks.size());
                 case "getblockhash" -> {
                     int i = param.asInt() - NODE_HEIGHT - 1;
                     if (i >= 0 && i < minedBlocks.size()) {
                         res.put("result", blockHash(minedBlocks.get(i)).toString());
                     } else {
-                        res.putObject("error").put("code", -1).put("message", "Block number out of range");
+                        FakeRpcNode.error(res, -1, "Block number out of range");
                     }
                 }
                 case "getblock" -> {
@@ -79,7 +68,7 @@ class RelayMinedMeanwhileTest {
                     if (block != null) {
                         res.put("result", HEX.formatHex(block));
                     } else {
-                        res.putObject("error").put("code", -5).put("message", "Block not found");
+                        FakeRpcNode.error(res, -5, "Block not found");
                     }
                 }
                 case "sendrawtransaction" -> {
@@ -89,31 +78,20 @@ class RelayMinedMeanwhileTest {
                             "result",
                             Transaction.read(ByteBuffer.wrap(raw)).getTxId().toString());
                 }
-                case "getrawtransaction" ->
-                    res.putObject("error").put("code", -5).put("message", "No information available about transaction");
-                default -> res.putObject("error").put("code", -32601).put("message", "Method not found");
+                case "getrawtransaction" -> FakeRpcNode.error(res, -5, "No information available about transaction");
+                default -> {
+                    // not a method of this node
+                }
             }
-            byte[] body = JSON.writeValueAsBytes(res);
-            exchange.sendResponseHeaders(res.has("error") ? 500 : 200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
         });
-        node.start();
-        URI uri = URI.create("http://127.0.0.1:" + node.getAddress().getPort());
         server = P2pServer.start(
-                P2pConfig.forChain(Chain.REGTEST),
-                CHAIN.index(),
-                new RpcNodeGateway(
-                        new BitcoinRpc(JsonRpcClient.create(uri, "u", "p", Duration.ofSeconds(5))),
-                        Duration.ofHours(1),
-                        Duration.ofMillis(300)),
-                registry);
+                P2pConfig.forChain(Chain.REGTEST), CHAIN.index(), node.gateway(Duration.ofMillis(300)), registry);
     }
 
     @AfterEach
     void stop() {
         server.close();
-        node.stop(0);
+        node.close();
     }
 
     @Test
