@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.blockfilter.server.export.StaticExport;
 import org.blockfilter.server.rpc.BitcoinRpc;
@@ -31,8 +30,8 @@ import picocli.CommandLine.Option;
         sortOptions = false,
         description = "Writes the index as immutable, content-addressed files plus index.json, for any HTTP server.")
 final class ExportCommand implements Callable<Integer> {
-    @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "The index directory.")
-    Path dataDir;
+    @CommandLine.Mixin
+    IndexCommandOptions index;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "The export directory.")
     Path out;
@@ -55,9 +54,6 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = "--node", paramLabel = "URL", description = "Node JSON-RPC URL, for --blocks and the chain name.")
     URI node;
 
-    @Option(names = "--rpc-cookie", paramLabel = "FILE", description = "Bitcoin Core cookie file for --node.")
-    Path rpcCookie;
-
     @Option(
             names = "--blocks",
             description = "Also export the raw blocks (from --node), so wallets need no other source.")
@@ -76,10 +72,10 @@ final class ExportCommand implements Callable<Integer> {
             problem = "--safety-depth must be >= 0: " + safetyDepth;
         } else if (blocks && node == null) {
             problem = "--blocks needs --node";
-        } else if (rpcCookie != null && node == null) {
+        } else if (index.rpcCookie != null && node == null) {
             problem = "--rpc-cookie needs --node";
-        } else if (!Files.isDirectory(dataDir)) {
-            problem = "--data-dir " + dataDir + " is not a directory";
+        } else if (!Files.isDirectory(index.dataDir)) {
+            problem = "--data-dir " + index.dataDir + " is not a directory";
         }
         if (problem != null) {
             err.println("blockfilter-server export: " + problem + " (see --help)");
@@ -91,9 +87,7 @@ final class ExportCommand implements Callable<Integer> {
         try {
             // The node, when given, names the network (unless --network does) and serves --blocks.
             if (node != null) {
-                client = rpcCookie != null
-                        ? JsonRpcClient.fromCookieFile(node, rpcCookie, Duration.ofSeconds(60))
-                        : JsonRpcClient.fromUrl(node, Duration.ofSeconds(60));
+                client = index.client(node);
             }
             BitcoinRpc rpc = client == null ? null : new BitcoinRpc(client);
             String chain = network;
@@ -101,7 +95,7 @@ final class ExportCommand implements Callable<Integer> {
                 chain = rpc.blockchainInfo().path("chain").asText(null);
             }
             secondary = Files.createTempDirectory("blockfilter-export-");
-            try (IndexStore store = IndexStore.openSecondary(dataDir, secondary)) {
+            try (IndexStore store = IndexStore.openSecondary(index.dataDir, secondary)) {
                 if (chain == null) {
                     chain = networkOf(store);
                 }

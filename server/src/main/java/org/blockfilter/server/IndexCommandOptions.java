@@ -8,9 +8,9 @@ import org.blockfilter.server.rpc.JsonRpcClient;
 import picocli.CommandLine.Option;
 
 /**
- * The options {@code verify} and {@code repair} share, as a picocli mixin: the index directory and the node's
- * cookie file. Each command declares {@code --node} itself (optional for {@code verify}, required for {@code
- * repair}). Mutable, filled by picocli; not thread-safe. {@code rpcCookie} is null when not given.
+ * The options {@code verify}, {@code repair} and {@code export} share, as a picocli mixin: the index directory
+ * and the node's cookie file. Each command declares {@code --node} itself (optional for {@code verify} and {@code
+ * export}, required for {@code repair}). Mutable, filled by picocli; not thread-safe. {@code rpcCookie} is null when not given.
  */
 final class IndexCommandOptions {
     @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "The index directory.")

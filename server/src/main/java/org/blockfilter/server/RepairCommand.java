@@ -43,11 +43,8 @@ final class RepairCommand implements Callable<Integer> {
             description = "Index again from this height even if it is sound (default: the lowest damaged height).")
     Integer reindexFrom;
 
-    @Option(
-            names = "--undo-depth",
-            defaultValue = "" + IndexStore.DEFAULT_UNDO_DEPTH,
-            description = "As the server's --undo-depth (default: ${DEFAULT-VALUE}).")
-    int undoDepth;
+    @CommandLine.Mixin
+    UndoDepthOption undo;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -56,7 +53,7 @@ final class RepairCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if ((reindexFrom != null && reindexFrom < 0) || undoDepth < 1) {
+        if ((reindexFrom != null && reindexFrom < 0) || undo.undoDepth < 1) {
             err.println("blockfilter-server repair: --reindex-from must be >= 0 and --undo-depth >= 1 (see --help)");
             err.flush();
             return 2;
@@ -70,7 +67,7 @@ final class RepairCommand implements Callable<Integer> {
         try (JsonRpcClient client = index.client(node)) {
             RpcBlockSource source = new RpcBlockSource(new BitcoinRpc(client));
             IndexRepair.Result r =
-                    IndexRepair.repair(index.dataDir, undoDepth, source, Optional.ofNullable(reindexFrom));
+                    IndexRepair.repair(index.dataDir, undo.undoDepth, source, Optional.ofNullable(reindexFrom));
             for (IndexVerifier.Problem p : r.found().problems()) {
                 out.println("damaged: " + p);
             }

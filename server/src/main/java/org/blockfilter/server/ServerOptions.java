@@ -11,7 +11,7 @@ import org.blockfilter.regtest.embedded.LiveDemo;
 import org.blockfilter.server.http.RestConfig;
 import org.blockfilter.server.index.IngestSettings;
 import org.blockfilter.server.p2p.NetRange;
-import org.blockfilter.server.store.IndexStore;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -99,11 +99,8 @@ final class ServerOptions {
                     "How often to ask the node for a new tip once " + "caught up, in ms (default: ${DEFAULT-VALUE}).")
     long pollMillis;
 
-    @Option(
-            names = "--undo-depth",
-            defaultValue = "" + IndexStore.DEFAULT_UNDO_DEPTH,
-            description = "Blocks of undo data kept, the deepest reorg followed (default: ${DEFAULT-VALUE}).")
-    int undoDepth;
+    @CommandLine.Mixin
+    UndoDepthOption undo = new UndoDepthOption();
 
     @Option(
             names = "--http-compression",
@@ -200,8 +197,8 @@ final class ServerOptions {
             problem = "--immutable-depth must be >= 0: " + immutableDepth;
         } else if (pollMillis < 1) {
             problem = "--poll-ms must be >= 1: " + pollMillis;
-        } else if (undoDepth < 1) {
-            problem = "--undo-depth must be >= 1: " + undoDepth;
+        } else if (undo.undoDepth < 1) {
+            problem = "--undo-depth must be >= 1: " + undo.undoDepth;
         } else if (rpcWorkers < 1 || rpcWorkers > 64) {
             problem = "--rpc-workers must be 1..64: " + rpcWorkers;
         } else if (prefetchBlocks < 1) {
@@ -257,7 +254,7 @@ final class ServerOptions {
     BlockfilterServerBuilder builder() {
         BlockfilterServerBuilder builder = BlockfilterServer.builder()
                 .rpcTimeout(BlockfilterServerBuilder.DEFAULT_RPC_TIMEOUT)
-                .undoDepth(undoDepth)
+                .undoDepth(undo.undoDepth)
                 .pollInterval(Duration.ofMillis(pollMillis))
                 .ingest(new IngestSettings(rpcWorkers, prefetchBlocks, (long) prefetchMb << 20))
                 .nodePrevouts(!noNodePrevouts)

@@ -46,6 +46,9 @@ public interface RegtestNode extends AutoCloseable {
     /** Relays a signed transaction into the node's mempool and returns its txid. */
     Sha256Hash submitTransaction(byte[] rawTx);
 
+    /** Txids of the transactions in the node's mempool ({@code getrawmempool}), in no promised order. */
+    List<Sha256Hash> mempool();
+
     /**
      * Mines {@code count} blocks on the tip, including the mempool, paying the coinbase to
      * {@link #miningAddress()}, and returns their hashes in order.

@@ -1,5 +1,7 @@
 package org.blockfilter.server.node;
 
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Block;
+import org.bitcoinj.core.ProtocolException;
+import org.bitcoinj.core.Transaction;
 import org.blockfilter.server.index.Fault;
 import org.blockfilter.server.index.NodeHealth;
 import org.blockfilter.server.rpc.BitcoinRpc;
@@ -28,7 +33,8 @@ import org.blockfilter.server.rpc.RpcException;
  * is older than the cache time, so that status requests and metric scrapes never wait for the
  * node; {@link #hasBlock} waits for the node at most {@link #QUICK_CALL}.
  * A relayed transaction counts as accepted only once the node holds it ({@code getrawtransaction}
- * finds it), because bcoin's {@code sendrawtransaction} answers the txid before it validates.
+ * finds it in the mempool, or a block the node added since finds it), because bcoin's {@code
+ * sendrawtransaction} answers the txid before it validates.
  * Thread-safe.
  */
 public final class RpcNodeGateway implements NodeGateway {
@@ -181,10 +187,13 @@ public final class RpcNodeGateway implements NodeGateway {
     /**
      * {@code sendrawtransaction}, then {@code getrawtransaction} until the node holds the
      * transaction or the accept wait has passed: a node that answered the txid but does not hold
-     * it refused the transaction after answering (REJECTED, with the node's last word).
+     * it refused the transaction after answering (REJECTED, with the node's last word). Without a
+     * transaction index {@code getrawtransaction} looks in the mempool only, so a transaction
+     * that a block took out of the mempool meanwhile is looked for in the blocks added since.
      */
     @Override
     public Sha256Hash relay(byte[] rawTx) {
+        int scanned = call(rpc::blockCount); // a block above this one may take the transaction from the mempool
         Sha256Hash txid;
         try {
             txid = rpc.sendRawTransaction(rawTx);
@@ -204,6 +213,12 @@ public final class RpcNodeGateway implements NodeGateway {
                 if (e.isTransportError()) {
                     throw unavailable(e);
                 }
+                int tip = call(rpc::blockCount);
+                for (; scanned < tip; scanned++) {
+                    if (blockHolds(scanned + 1, txid)) {
+                        return txid;
+                    }
+                }
                 if (System.nanoTime() + pauseMillis * 1_000_000 > deadline) {
                     throw new NodeException(
                             NodeException.Kind.REJECTED,
@@ -221,6 +236,32 @@ public final class RpcNodeGateway implements NodeGateway {
             }
             pauseMillis = Math.min(pauseMillis * 2, 250);
         }
+    }
+
+    /** Whether the node's block at {@code height} has the transaction; false if the chain is shorter now (reorg). */
+    private boolean blockHolds(int height, Sha256Hash txid) {
+        Optional<byte[]> raw = call(() -> rpc.blockHash(height).flatMap(rpc::rawBlock));
+        if (raw.isEmpty()) {
+            return false;
+        }
+        List<Transaction> txs;
+        try {
+            txs = Block.read(ByteBuffer.wrap(raw.get())).getTransactions();
+        } catch (ProtocolException | BufferUnderflowException | IllegalArgumentException e) {
+            throw notABlock(height, raw.get(), e);
+        }
+        if (txs == null) {
+            throw notABlock(height, raw.get(), null); // a header alone
+        }
+        return txs.stream().anyMatch(t -> t.getTxId().equals(txid));
+    }
+
+    private static NodeException notABlock(int height, byte[] raw, Exception cause) {
+        return new NodeException(
+                NodeException.Kind.UNAVAILABLE,
+                "node answered getblock for height " + height + " with " + raw.length
+                        + " bytes that are not a block with its transactions" + (cause == null ? "" : ": " + cause),
+                cause);
     }
 
     /**

@@ -6,18 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bitcoinj.base.Sha256Hash;
-import org.blockfilter.server.rpc.BitcoinRpc;
-import org.blockfilter.server.rpc.JsonRpcClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,43 +20,41 @@ import org.junit.jupiter.api.Test;
  * transaction {@code 03} is held only from the fourth {@code getrawtransaction} on (validated late).
  */
 class RpcNodeGatewayTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KNOWN = "11".repeat(32);
     private static final String ACCEPTED = "22".repeat(32);
     private static final String REFUSED_AFTER_ANSWER = "44".repeat(32);
     private static final String HELD_LATE = "55".repeat(32);
     private final AtomicInteger lateLookups = new AtomicInteger();
     private final AtomicInteger blockCountCalls = new AtomicInteger();
-    private HttpServer rpc;
+    private FakeRpcNode rpc;
     private RpcNodeGateway gateway;
 
     @BeforeEach
     void start() throws IOException {
-        rpc = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        rpc.createContext("/", exchange -> {
-            JsonNode req = JSON.readTree(exchange.getRequestBody().readAllBytes());
-            ObjectNode res = JSON.createObjectNode().put("id", req.get("id").asLong());
-            String method = req.get("method").asText();
-            String arg = req.get("params").path(0).asText();
+        rpc = FakeRpcNode.start((method, params, res) -> {
+            String arg = params.path(0).asText();
             switch (method) {
-                case "getblockcount" -> res.put("result", 100 + blockCountCalls.getAndIncrement());
+                case "getblockcount" -> {
+                    blockCountCalls.incrementAndGet();
+                    res.put("result", 100);
+                }
                 case "getblockheader" -> {
                     if (arg.equals(KNOWN)) {
                         res.put("result", "00".repeat(80));
                     } else {
-                        res.putObject("error").put("code", -5).put("message", "Block not found");
+                        FakeRpcNode.error(res, -5, "Block not found");
                     }
                 }
                 case "getblock" -> {
                     if (arg.equals(KNOWN)) {
                         res.put("result", "abcd");
                     } else {
-                        res.putObject("error").put("code", -5).put("message", "Block not found");
+                        FakeRpcNode.error(res, -5, "Block not found");
                     }
                 }
                 case "sendrawtransaction" -> {
                     switch (arg) {
-                        case "00" -> res.putObject("error").put("code", -26).put("message", "min relay fee not met");
+                        case "00" -> FakeRpcNode.error(res, -26, "min relay fee not met");
                         case "02" -> res.put("result", REFUSED_AFTER_ANSWER);
                         case "03" -> res.put("result", HELD_LATE);
                         default -> res.put("result", ACCEPTED);
@@ -74,27 +64,20 @@ class RpcNodeGatewayTest {
                     if (arg.equals(ACCEPTED) || (arg.equals(HELD_LATE) && lateLookups.incrementAndGet() > 3)) {
                         res.put("result", "01");
                     } else {
-                        res.putObject("error").put("code", -5).put("message", "Transaction not found.");
+                        FakeRpcNode.error(res, -5, "Transaction not found.");
                     }
                 }
-                default -> res.putObject("error").put("code", -32601).put("message", "Method not found");
+                default -> {
+                    // not a method of this node
+                }
             }
-            byte[] body = JSON.writeValueAsBytes(res);
-            exchange.sendResponseHeaders(res.has("error") ? 500 : 200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
         });
-        rpc.start();
-        URI uri = URI.create("http://127.0.0.1:" + rpc.getAddress().getPort());
-        gateway = new RpcNodeGateway(
-                new BitcoinRpc(JsonRpcClient.create(uri, "u", "p", Duration.ofSeconds(5))),
-                Duration.ofHours(1),
-                Duration.ofMillis(400));
+        gateway = rpc.gateway(Duration.ofSeconds(1)); // room for four lookups on a loaded machine
     }
 
     @AfterEach
     void stop() {
-        rpc.stop(0);
+        rpc.close();
     }
 
     @Test
@@ -138,7 +121,7 @@ class RpcNodeGatewayTest {
 
     @Test
     void unreachableNodeIsUnavailableNotRejected() {
-        rpc.stop(0);
+        rpc.close();
         NodeException e = assertThrows(NodeException.class, () -> gateway.relay(new byte[] {1}));
         assertEquals(NodeException.Kind.UNAVAILABLE, e.kind());
         assertEquals(

@@ -19,7 +19,6 @@ import org.blockfilter.regtest.btcd.BtcdTestSupport;
 import org.blockfilter.regtest.harness.NodeLogOnFailure;
 import org.blockfilter.regtest.scenario.ScenarioSpec;
 import org.blockfilter.regtest.wallet.WalletFixture;
-import org.blockfilter.server.rpc.JsonRpcClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -138,20 +137,9 @@ class BdkKyotoFromOurServerTest {
         throw new AssertionError("BDK did not reach " + tip + "; its log:\n" + bdk.log());
     }
 
-    private boolean inMempool(Sha256Hash txid) {
-        JsonRpcClient rpc =
-                JsonRpcClient.create(node.rpcUri(), node.rpcUser(), node.rpcPassword(), Duration.ofSeconds(30));
-        for (com.fasterxml.jackson.databind.JsonNode t : rpc.call("getrawmempool")) {
-            if (t.asText().equals(txid.toString())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void awaitMempool(Sha256Hash txid) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!inMempool(txid)) {
+        while (!node.mempool().contains(txid)) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError(
                         "BDK's transaction " + txid + " never reached the node's mempool; BDK log:\n" + bdk.log());

@@ -287,13 +287,7 @@ class BitcoinjOracleTest {
     /** Waits until btcd's mempool holds {@code txid}. */
     private void awaitInMempool(Sha256Hash txid) throws InterruptedException {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (true) {
-            for (com.fasterxml.jackson.databind.JsonNode id :
-                    chain.node().rpcClient().call("getrawmempool")) {
-                if (id.asText().equals(txid.toString())) {
-                    return;
-                }
-            }
+        while (!chain.node().mempool().contains(txid)) {
             assertTrue(System.nanoTime() < deadline, "the wallet's payment " + txid + " not in btcd's mempool");
             Thread.sleep(50);
         }

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import org.bitcoinj.base.Sha256Hash;
@@ -56,9 +55,7 @@ class BumpBtcdTest {
     }
 
     private List<String> mempool() {
-        List<String> out = new ArrayList<>();
-        chain.node().rpcClient().call("getrawmempool").forEach(n -> out.add(n.asText()));
-        return out;
+        return chain.node().mempool().stream().map(Sha256Hash::toString).toList();
     }
 
     /** Waits (bounded) until btcd's mempool holds {@code present} and not {@code absent}. */

@@ -205,6 +205,7 @@ public final class EmbeddedNode implements RegtestNode {
     }
 
     /** Txids in the mempool, in arrival order. */
+    @Override
     public List<Sha256Hash> mempool() {
         return chain.mempoolTransactions().stream().map(Transaction::getTxId).toList();
     }

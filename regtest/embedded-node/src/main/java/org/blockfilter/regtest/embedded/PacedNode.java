@@ -74,6 +74,11 @@ final class PacedNode implements RegtestNode {
     }
 
     @Override
+    public List<Sha256Hash> mempool() {
+        return node.mempool();
+    }
+
+    @Override
     public Address miningAddress() {
         return node.miningAddress();
     }

@@ -85,6 +85,17 @@ public abstract class RpcNode implements RegtestNode {
     }
 
     @Override
+    public List<Sha256Hash> mempool() {
+        return guarded("getrawmempool", () -> {
+            List<Sha256Hash> txids = new ArrayList<>();
+            for (JsonNode txid : rpc.client().call("getrawmempool")) {
+                txids.add(Sha256Hash.wrap(txid.asText()));
+            }
+            return txids;
+        });
+    }
+
+    @Override
     public List<Sha256Hash> mine(int count) {
         if (count < 0) {
             throw new IllegalArgumentException("count must be >= 0: " + count);
