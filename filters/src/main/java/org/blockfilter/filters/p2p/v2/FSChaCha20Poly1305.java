@@ -25,33 +25,41 @@ final class FSChaCha20Poly1305 {
         this.key = initialKey.clone();
     }
 
-    byte[] encrypt(byte[] aad, byte[] plaintext) {
+    /**
+     * Encrypts the plaintext {@code head || body} (two pieces, so that a caller's payload is read
+     * where it is) into {@code out} from {@code off}: the ciphertext, then the tag.
+     */
+    void encrypt(byte[] aad, byte[] head, byte[] body, byte[] out, int off) {
         ChaCha20Poly1305 aead = aead(true, aad);
-        byte[] out = new byte[aead.getOutputSize(plaintext.length)];
-        int n = aead.processBytes(plaintext, 0, plaintext.length, out, 0);
+        int n = aead.processBytes(head, 0, head.length, out, off);
+        n += aead.processBytes(body, 0, body.length, out, off + n);
         try {
-            aead.doFinal(out, n);
+            aead.doFinal(out, off + n);
         } catch (InvalidCipherTextException e) {
             throw new IllegalStateException("encryption cannot fail", e);
         }
         advance();
-        return out;
     }
 
-    /** The plaintext, or null when the tag does not authenticate {@code aad} and the ciphertext. */
-    byte[] decrypt(byte[] aad, byte[] ciphertext, int off, int len) {
-        ChaCha20Poly1305 aead = aead(false, aad);
-        byte[] out = new byte[Math.max(0, len - TAG_LENGTH)];
-        byte[] result;
-        try {
-            int n = aead.processBytes(ciphertext, off, len, out, 0);
-            aead.doFinal(out, n);
-            result = out;
-        } catch (InvalidCipherTextException | IllegalArgumentException e) {
-            result = null;
+    /**
+     * Decrypts {@code in[off, off + len)}, ciphertext then tag, into {@code out} from {@code
+     * outOff} ({@code out} may be {@code in} at the same offset). False when the tag does not
+     * authenticate {@code aad} and the ciphertext, or {@code len} is shorter than a tag; {@code
+     * out}'s bytes are then unspecified.
+     */
+    boolean decrypt(byte[] aad, byte[] in, int off, int len, byte[] out, int outOff) {
+        boolean ok = len >= TAG_LENGTH;
+        if (ok) {
+            ChaCha20Poly1305 aead = aead(false, aad);
+            try {
+                int n = aead.processBytes(in, off, len, out, outOff);
+                aead.doFinal(out, outOff + n);
+            } catch (InvalidCipherTextException e) {
+                ok = false;
+            }
         }
         advance();
-        return result;
+        return ok;
     }
 
     private ChaCha20Poly1305 aead(boolean encrypt, byte[] aad) {
