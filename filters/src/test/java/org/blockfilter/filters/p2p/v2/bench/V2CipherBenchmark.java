@@ -1,14 +1,20 @@
 package org.blockfilter.filters.p2p.v2.bench;
 
+import java.lang.management.ManagementFactory;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import javax.crypto.Cipher;
 import javax.crypto.spec.ChaCha20ParameterSpec;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
+import org.blockfilter.filters.bench.CpuTimeBenchmark;
 import org.blockfilter.filters.p2p.MessageFrame;
 import org.blockfilter.filters.p2p.v2.MessageTypes;
 import org.blockfilter.filters.p2p.v2.V2Cipher;
@@ -58,6 +64,55 @@ import org.openjdk.jmh.annotations.State;
 public class V2CipherBenchmark {
     private static final byte[] MAGIC = MessageFrame.magicBytes(0xfabfb5daL);
     private static final int TAG = 16;
+
+    /** One case: one operation, its result kept so the JIT cannot drop it. */
+    private interface Case {
+        long run() throws Exception;
+    }
+
+    /**
+     * The same cases timed by this thread's CPU time instead of JMH's wall clock, which a loaded
+     * machine disturbs less ({@link CpuTimeBenchmark#report}, as for the filter cases).
+     *
+     * <pre>./mvnw -B -q -pl filters -am test -DskipTests -Dbench=filters \
+     *   -Dbench.main=org.blockfilter.filters.p2p.v2.bench.V2CipherBenchmark -Dbench.args=</pre>
+     */
+    public static void main(String[] args) throws Exception {
+        System.out.printf(
+                Locale.ROOT,
+                "# thread CPU time; load %.2f at the start%n",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        V2CipherBenchmark b = new V2CipherBenchmark();
+        for (int payload : new int[] {19_036, 1_240_000}) {
+            Packets s = new Packets();
+            s.payload = payload;
+            s.setUp();
+            Map<String, Case> cases = new LinkedHashMap<>();
+            cases.put("chacha20Bc", () -> b.chacha20Bc(s));
+            cases.put("chacha20Jdk", () -> b.chacha20Jdk(s));
+            cases.put("poly1305Bc", () -> b.poly1305Bc(s));
+            cases.put("aeadBc", () -> b.aeadBc(s));
+            cases.put("aeadJdk", () -> b.aeadJdk(s));
+            cases.put("aeadJdkChaChaBcPoly", () -> b.aeadJdkChaChaBcPoly(s));
+            cases.put("v2Cipher", () -> b.v2Cipher(s));
+            cases.put("v2CipherCopying", () -> b.v2CipherCopying(s));
+            cases.forEach((name, op) -> CpuTimeBenchmark.report(name + " payload=" + payload, 1, unchecked(op)));
+        }
+        Lengths l = new Lengths();
+        l.setUp();
+        CpuTimeBenchmark.report("lengthBc", 1, unchecked(() -> b.lengthBc(l)));
+        CpuTimeBenchmark.report("lengthJdk", 1, unchecked(() -> b.lengthJdk(l)));
+    }
+
+    private static LongSupplier unchecked(Case op) {
+        return () -> {
+            try {
+                return op.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
 
     /** One packet's bytes and both ends' ciphers. */
     @State(Scope.Benchmark)
