@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import org.blockfilter.filters.p2p.MessageFrame;
 import org.blockfilter.filters.wire.WireFormatException;
 
@@ -101,6 +102,7 @@ public final class MessageTypes {
 
     /** {@link #decode(byte[])} of the contents {@code b[off, off + len)}; errors give offsets in {@code b}. */
     public static Decoded decode(byte[] b, int off, int len) {
+        Objects.checkFromIndexSize(off, len, b.length); // else copyOfRange would pad a short array with zeros
         if (len == 0) {
             throw new WireFormatException("message type", null, off, "empty packet contents");
         }

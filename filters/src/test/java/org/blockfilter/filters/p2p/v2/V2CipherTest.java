@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -93,6 +94,12 @@ class V2CipherTest {
             assertFalse(inPlace.decryptInPlace(rest.clone(), rest.length, NONE), "bit " + bit);
             assertNull(copying.decrypt(rest, rest.length, NONE), "bit " + bit);
         }
+    }
+
+    @Test
+    void decodingContentsPastTheEndOfTheArrayIsRefusedNotZeroPadded() {
+        byte[] plain = MessageTypes.encode("cfilter", new byte[4]);
+        assertThrows(IndexOutOfBoundsException.class, () -> MessageTypes.decode(plain, 1, plain.length));
     }
 
     @Test
