@@ -68,8 +68,11 @@ public final class CpuTimeBenchmark {
         }
     }
 
-    /** {@code elements}: elements per operation (per-element figures), or -k for k operations per call. */
-    private static void report(String name, int elements, LongSupplier op) {
+    /**
+     * Prints one case's best CPU time and allocation per operation. {@code elements}: elements per
+     * operation (per-element figures), or -k for k operations per call.
+     */
+    public static void report(String name, int elements, LongSupplier op) {
         if (!name.contains(only)) {
             return;
         }

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import org.blockfilter.filters.p2p.MessageFrame;
 import org.blockfilter.filters.wire.WireFormatException;
 
@@ -66,21 +67,22 @@ public final class MessageTypes {
 
     /** The packet contents of a message: its short id if it has one, else 0 and the 12-byte command. */
     public static byte[] encode(String command, byte[] payload) {
+        return V2Cipher.concat(type(command), payload);
+    }
+
+    /** The bytes a message's contents start with: its short id if it has one, else 0 and the 12-byte command. */
+    public static byte[] type(String command) {
         Integer id = IDS.get(command);
         if (id != null) {
-            byte[] out = new byte[1 + payload.length];
-            out[0] = (byte) (int) id;
-            System.arraycopy(payload, 0, out, 1, payload.length);
-            return out;
+            return new byte[] {(byte) (int) id};
         }
         byte[] cmd = command.getBytes(StandardCharsets.US_ASCII);
         if (cmd.length == 0 || cmd.length > COMMAND_LENGTH) {
             throw new IllegalArgumentException("a command is 1 to 12 ASCII bytes: " + command);
         }
-        byte[] out = new byte[1 + COMMAND_LENGTH + payload.length];
-        System.arraycopy(cmd, 0, out, 1, cmd.length);
-        System.arraycopy(payload, 0, out, 1 + COMMAND_LENGTH, payload.length);
-        return out;
+        byte[] type = new byte[1 + COMMAND_LENGTH];
+        System.arraycopy(cmd, 0, type, 1, cmd.length);
+        return type;
     }
 
     /** Bytes the type takes before the payload for this command. */
@@ -95,19 +97,25 @@ public final class MessageTypes {
      * @throws WireFormatException for empty contents or a malformed 12-byte command
      */
     public static Decoded decode(byte[] contents) {
-        if (contents.length == 0) {
-            throw new WireFormatException("message type", null, 0, "empty packet contents");
+        return decode(contents, 0, contents.length);
+    }
+
+    /** {@link #decode(byte[])} of the contents {@code b[off, off + len)}; errors give offsets in {@code b}. */
+    public static Decoded decode(byte[] b, int off, int len) {
+        Objects.checkFromIndexSize(off, len, b.length); // else copyOfRange would pad a short array with zeros
+        if (len == 0) {
+            throw new WireFormatException("message type", null, off, "empty packet contents");
         }
-        int id = contents[0] & 0xff;
+        int id = b[off] & 0xff;
         if (id != 0) {
             String command = id < SHORT_IDS.length ? SHORT_IDS[id] : null;
-            return new Decoded(command, id, Arrays.copyOfRange(contents, 1, contents.length));
+            return new Decoded(command, id, Arrays.copyOfRange(b, off + 1, off + len));
         }
-        if (contents.length < 1 + COMMAND_LENGTH) {
+        if (len < 1 + COMMAND_LENGTH) {
             throw new WireFormatException(
-                    "command", null, 1, "a long message type needs 12 bytes, " + (contents.length - 1) + " present");
+                    "command", null, off + 1, "a long message type needs 12 bytes, " + (len - 1) + " present");
         }
-        String command = MessageFrame.parseCommand(contents, 1);
-        return new Decoded(command, 0, Arrays.copyOfRange(contents, 1 + COMMAND_LENGTH, contents.length));
+        String command = MessageFrame.parseCommand(b, off + 1);
+        return new Decoded(command, 0, Arrays.copyOfRange(b, off + 1 + COMMAND_LENGTH, off + len));
     }
 }

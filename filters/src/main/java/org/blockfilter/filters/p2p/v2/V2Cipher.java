@@ -26,6 +26,7 @@ public final class V2Cipher {
     public static final int TERMINATOR_LENGTH = 16;
 
     private static final int IGNORE_BIT = 0x80;
+    private static final byte[] NONE = new byte[0];
 
     private final FSChaCha20 sendLength;
     private final FSChaCha20Poly1305 sendPacket;
@@ -90,16 +91,26 @@ public final class V2Cipher {
 
     /** One packet on the wire: encrypted length, then the AEAD of header and contents. */
     public byte[] encrypt(byte[] contents, byte[] aad, boolean ignore) {
-        if (contents.length >= 1 << 24) {
-            throw new IllegalArgumentException("packet contents of " + contents.length + " bytes exceed 2^24 - 1");
+        return encrypt(NONE, contents, aad, ignore);
+    }
+
+    /**
+     * One packet whose contents are {@code type} then {@code payload}, encrypted from where they
+     * are: the packet is the only array written ({@link V2Transport#write}'s path).
+     */
+    public byte[] encrypt(byte[] type, byte[] payload, byte[] aad, boolean ignore) {
+        long n = (long) type.length + payload.length;
+        if (n >= 1 << 24) {
+            throw new IllegalArgumentException("packet contents of " + n + " bytes exceed 2^24 - 1");
         }
-        byte[] plaintext = new byte[HEADER_LENGTH + contents.length];
-        plaintext[0] = (byte) (ignore ? IGNORE_BIT : 0);
-        System.arraycopy(contents, 0, plaintext, 1, contents.length);
-        byte[] aead = sendPacket.encrypt(aad, plaintext);
-        int n = contents.length;
+        byte[] head = new byte[HEADER_LENGTH + type.length];
+        head[0] = (byte) (ignore ? IGNORE_BIT : 0);
+        System.arraycopy(type, 0, head, HEADER_LENGTH, type.length);
+        byte[] packet = new byte[LENGTH_FIELD_LENGTH + remainderLength((int) n)];
+        sendPacket.encrypt(aad, head, payload, packet, LENGTH_FIELD_LENGTH);
         byte[] length = sendLength.crypt(new byte[] {(byte) n, (byte) (n >>> 8), (byte) (n >>> 16)});
-        return concat(length, aead);
+        System.arraycopy(length, 0, packet, 0, LENGTH_FIELD_LENGTH);
+        return packet;
     }
 
     /** The contents length a packet's first 3 bytes announce (decrypting advances the length cipher). */
@@ -115,11 +126,25 @@ public final class V2Cipher {
 
     /** The packet after its length field, or null when it does not authenticate. */
     public Packet decrypt(byte[] rest, int len, byte[] aad) {
-        byte[] plain = recvPacket.decrypt(aad, rest, 0, len);
-        if (plain == null || plain.length < 1) {
+        byte[] plain = new byte[Math.max(0, len - FSChaCha20Poly1305.TAG_LENGTH)];
+        if (!recvPacket.decrypt(aad, rest, 0, len, plain, 0) || plain.length < HEADER_LENGTH) {
             return null;
         }
-        return new Packet((plain[0] & IGNORE_BIT) != 0, Arrays.copyOfRange(plain, 1, plain.length));
+        return new Packet(ignored(plain), Arrays.copyOfRange(plain, HEADER_LENGTH, plain.length));
+    }
+
+    /**
+     * Decrypts the packet after its length field where it is: header and contents are then {@code
+     * rest[0, len - 16)} ({@link V2Transport#read}'s path, without {@link #decrypt}'s copy). False
+     * when it does not authenticate.
+     */
+    public boolean decryptInPlace(byte[] rest, int len, byte[] aad) {
+        return recvPacket.decrypt(aad, rest, 0, len, rest, 0) && len >= HEADER_LENGTH + FSChaCha20Poly1305.TAG_LENGTH;
+    }
+
+    /** Whether a decrypted packet starting at {@code plain[0]} is marked to be ignored (a decoy). */
+    public static boolean ignored(byte[] plain) {
+        return (plain[0] & IGNORE_BIT) != 0;
     }
 
     static byte[] concat(byte[] a, byte[] b) {

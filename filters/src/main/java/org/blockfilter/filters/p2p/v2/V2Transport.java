@@ -33,6 +33,7 @@ public final class V2Transport {
     public static final int MAX_CONTENTS = 1 + 12 + ProtocolLimits.MAX_PROTOCOL_MESSAGE_LENGTH;
 
     private static final int CHUNK = 64 << 10;
+    private static final byte[] NONE = new byte[0];
 
     /** Reads exactly {@code len} bytes or throws; the caller's timeouts apply. */
     public interface Input {
@@ -119,9 +120,9 @@ public final class V2Transport {
         V2Transport t = new V2Transport(in, out, cipher, n -> {});
         byte[] aad = theirGarbage;
         while (true) { // decoys, then the version packet, whose contents are reserved for future use
-            V2Cipher.Packet p = t.readPacket(aad);
-            aad = new byte[0];
-            if (!p.ignore()) {
+            byte[] p = t.readPacket(aad);
+            aad = NONE;
+            if (!V2Cipher.ignored(p)) {
                 break;
             }
         }
@@ -163,11 +164,12 @@ public final class V2Transport {
     /** The next message, skipping decoys and short ids the BIP does not define. */
     public Received read() throws IOException {
         while (true) {
-            V2Cipher.Packet p = readPacket(new byte[0]);
-            if (p.ignore()) {
+            byte[] p = readPacket(NONE);
+            if (V2Cipher.ignored(p)) {
                 continue;
             }
-            MessageTypes.Decoded d = MessageTypes.decode(p.contents());
+            int contents = p.length - V2Cipher.remainderLength(0);
+            MessageTypes.Decoded d = MessageTypes.decode(p, V2Cipher.HEADER_LENGTH, contents);
             if (d.command() != null) {
                 return new Received(d.command(), d.payload());
             }
@@ -176,7 +178,7 @@ public final class V2Transport {
 
     /** Writes one message as a packet (not flushed). */
     public void write(String command, byte[] payload) throws IOException {
-        out.write(cipher.encrypt(MessageTypes.encode(command, payload), new byte[0], false));
+        out.write(cipher.encrypt(MessageTypes.type(command), payload, NONE, false));
     }
 
     /** Bytes on the wire of a message with this command and payload length. */
@@ -184,7 +186,11 @@ public final class V2Transport {
         return V2Cipher.EXPANSION + MessageTypes.typeLength(command) + payloadLength;
     }
 
-    private V2Cipher.Packet readPacket(byte[] aad) throws IOException {
+    /**
+     * The next packet after its length field, decrypted where it was read: header and contents,
+     * then the 16 bytes that held the tag.
+     */
+    private byte[] readPacket(byte[] aad) throws IOException {
         byte[] len = new byte[V2Cipher.LENGTH_FIELD_LENGTH];
         in.readFully(len, 0, len.length);
         int contents = cipher.decryptLength(len);
@@ -210,11 +216,10 @@ public final class V2Transport {
                 in.readFully(buf, off, want);
                 off += want;
             }
-            V2Cipher.Packet p = cipher.decrypt(buf, total, aad);
-            if (p == null) {
+            if (!cipher.decryptInPlace(buf, total, aad)) {
                 throw new V2Exception("v2_decrypt_failed", "a packet did not authenticate (ChaCha20-Poly1305 tag)");
             }
-            return p;
+            return buf;
         } finally {
             buffered.accept(-held);
         }

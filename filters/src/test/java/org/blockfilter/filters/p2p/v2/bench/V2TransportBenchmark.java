@@ -1,8 +1,14 @@
 package org.blockfilter.filters.p2p.v2.bench;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import org.blockfilter.filters.p2p.MessageFrame;
@@ -17,10 +23,12 @@ import org.blockfilter.filters.p2p.v2.V2Transport;
  * 1,000-filter range ({@code cfilter} messages of the mainnet profile's typical filter size) and
  * for one block, plus the v2 handshake (two ElligatorSwift keys, two ECDHs, the key schedule).
  * Message decoding is the same for both transports and left out. Best of 5 rounds after a
- * warm-up. Arguments: [filter bytes (19000)] [block bytes (1240000)].
+ * warm-up. Arguments: [filter bytes (19000)] [block bytes (1240000)] [CSV file to write the rows
+ * to, with the 1-minute load average when the run began and its UTC minute].
  *
  * <pre>./mvnw -B -q -pl filters -am test -DskipTests -Dbench=filters \
- *   -Dbench.main=org.blockfilter.filters.p2p.v2.bench.V2TransportBenchmark -Dbench.args="19000 1240000"</pre>
+ *   -Dbench.main=org.blockfilter.filters.p2p.v2.bench.V2TransportBenchmark \
+ *   -Dbench.args="19000 1240000 $PWD/docs/data/v2-transport.csv"</pre>
  */
 public final class V2TransportBenchmark {
     private static final com.sun.management.ThreadMXBean THREADS =
@@ -30,43 +38,50 @@ public final class V2TransportBenchmark {
 
     private V2TransportBenchmark() {}
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws IOException {
         int filterBytes = args.length > 0 ? Integer.parseInt(args[0]) : 19_000;
         int blockBytes = args.length > 1 ? Integer.parseInt(args[1]) : 1_240_000;
+        String load = String.format(
+                Locale.ROOT,
+                "%.2f",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        String date = Instant.now().truncatedTo(ChronoUnit.MINUTES).toString().replace(":00Z", "");
         Random r = new Random(324);
         byte[] cfilter = new byte[1 + 32 + 3 + filterBytes]; // type, block hash, CompactSize, filter
         r.nextBytes(cfilter);
         byte[] block = new byte[blockBytes];
         r.nextBytes(block);
 
-        System.out.println("case,transport,cpu_ms,wire_bytes,payload_bytes");
         double[] range = {
             run("range_1000_filters", "v1", () -> v1(cfilter, 1000, "cfilter")),
             run("range_1000_filters", "v2", () -> v2(cfilter, 1000, "cfilter"))
         };
         double[] blk = {run("block", "v1", () -> v1(block, 1, "block")), run("block", "v2", () -> v2(block, 1, "block"))
         };
-        row(
-                "range_1000_filters",
-                "v1",
-                range[0],
-                1000L * (MessageFrame.HEADER_LENGTH + cfilter.length),
-                1000L * cfilter.length);
-        row(
-                "range_1000_filters",
-                "v2",
-                range[1],
-                1000L * V2Transport.wireLength("cfilter", cfilter.length),
-                1000L * cfilter.length);
-        row("block", "v1", blk[0], MessageFrame.HEADER_LENGTH + block.length, block.length);
-        row("block", "v2", blk[1], V2Transport.wireLength("block", block.length), block.length);
         double hs = run("handshake", "v2", V2TransportBenchmark::handshake);
         // Per connection and direction: key, garbage (uniform 0..4095, 2047.5 on average), terminator, version packet.
         double handshakeBytes = 64 + 2047.5 + V2Cipher.TERMINATOR_LENGTH + V2Cipher.EXPANSION;
-        System.out.printf(Locale.ROOT, "handshake,v2,%.3f,%.0f,0%n", hs, 2 * handshakeBytes);
+        List<String> rows = List.of(
+                row(
+                        "range_1000_filters",
+                        "v1",
+                        range[0],
+                        1000L * (MessageFrame.HEADER_LENGTH + cfilter.length),
+                        1000L * cfilter.length),
+                row(
+                        "range_1000_filters",
+                        "v2",
+                        range[1],
+                        1000L * V2Transport.wireLength("cfilter", cfilter.length),
+                        1000L * cfilter.length),
+                row("block", "v1", blk[0], MessageFrame.HEADER_LENGTH + block.length, block.length),
+                row("block", "v2", blk[1], V2Transport.wireLength("block", block.length), block.length),
+                row("handshake", "v2", hs, Math.round(2 * handshakeBytes), 0));
+        System.out.println(HEADER);
+        rows.forEach(System.out::println);
         System.out.printf(
                 Locale.ROOT,
-                "# v2/v1 CPU: range %.2fx, block %.2fx; v2 wire bytes: range %+d, block %+d; handshake %.2f ms CPU, ~%.0f bytes both ways%n",
+                "# v2/v1 CPU: range %.2fx, block %.2fx; v2 wire bytes: range %+d, block %+d; handshake %.2f ms CPU, ~%.0f bytes both ways; load %s at the start%n",
                 range[1] / range[0],
                 blk[1] / blk[0],
                 1000L
@@ -75,14 +90,28 @@ public final class V2TransportBenchmark {
                                 - cfilter.length),
                 V2Transport.wireLength("block", block.length) - MessageFrame.HEADER_LENGTH - block.length,
                 hs,
-                2 * handshakeBytes);
+                2 * handshakeBytes,
+                load);
+        if (args.length > 2) {
+            StringBuilder csv = new StringBuilder(HEADER).append(",load_1min,date_utc\n");
+            rows.forEach(row -> csv.append(row)
+                    .append(',')
+                    .append(load)
+                    .append(',')
+                    .append(date)
+                    .append('\n'));
+            Files.writeString(Path.of(args[2]), csv);
+            System.out.println("# rows written to " + args[2]);
+        }
         if (sink == 42) {
             System.out.println();
         }
     }
 
-    private static void row(String name, String transport, double ms, long wire, long payload) {
-        System.out.printf(Locale.ROOT, "%s,%s,%.3f,%d,%d%n", name, transport, ms, wire, payload);
+    private static final String HEADER = "case,transport,cpu_ms,wire_bytes,payload_bytes";
+
+    private static String row(String name, String transport, double ms, long wire, long payload) {
+        return String.format(Locale.ROOT, "%s,%s,%.3f,%d,%d", name, transport, ms, wire, payload);
     }
 
     /** Best of 5 rounds of this thread's CPU time, in ms, after one warm-up round. */
@@ -110,17 +139,21 @@ public final class V2TransportBenchmark {
 
     private static final byte[] SECRET = new byte[32];
 
-    /** v2: the packet encrypted (type, ChaCha20-Poly1305, FSChaCha20 length), then decrypted and its type read. */
+    /**
+     * v2, as {@code V2Transport} does it: type and payload encrypted into the packet (ChaCha20-Poly1305,
+     * FSChaCha20 length), then the length and the packet decrypted where they were read and the type read.
+     */
     private static void v2(byte[] payload, int count, String command) {
         V2Cipher sender = new V2Cipher(SECRET, MAGIC, true);
         V2Cipher receiver = new V2Cipher(SECRET, MAGIC, false);
         byte[] none = new byte[0];
         for (int i = 0; i < count; i++) {
-            byte[] packet = sender.encrypt(MessageTypes.encode(command, payload), none, false);
+            byte[] packet = sender.encrypt(MessageTypes.type(command), payload, none, false);
             int len = receiver.decryptLength(Arrays.copyOf(packet, V2Cipher.LENGTH_FIELD_LENGTH));
             byte[] rest = Arrays.copyOfRange(packet, V2Cipher.LENGTH_FIELD_LENGTH, packet.length);
-            V2Cipher.Packet p = receiver.decrypt(rest, V2Cipher.remainderLength(len), none);
-            sink += MessageTypes.decode(p.contents()).payload().length;
+            if (receiver.decryptInPlace(rest, V2Cipher.remainderLength(len), none)) {
+                sink += MessageTypes.decode(rest, V2Cipher.HEADER_LENGTH, len).payload().length;
+            }
         }
     }
 
