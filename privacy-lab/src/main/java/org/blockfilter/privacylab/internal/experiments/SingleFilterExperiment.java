@@ -268,7 +268,7 @@ public final class SingleFilterExperiment {
         rep.heading("Reading");
         rep.paragraph(SingleFilterNotes.text(text, summary, u));
         rep.paragraph(text.get("files").render());
-        PaperComparison.run(lab, dir, rep, paper, i -> {
+        PaperComparison.run(lab, dir, rep, text, paper, i -> {
             int k = paperOffset + i;
             return hs.get(k / UniverseScan.MAX_FILTERS).hashMatchesAll(k % UniverseScan.MAX_FILTERS);
         });
