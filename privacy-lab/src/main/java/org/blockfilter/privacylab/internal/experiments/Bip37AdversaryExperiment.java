@@ -271,7 +271,7 @@ final class Bip37AdversaryExperiment {
                 sb.append(text.get("estimate.row").render(row)).append(' ');
             }
         }
-        sb.append(text.get("estimate.reading").render());
+        sb.append(Bip37Readings.estimateFindings(text, t));
         return sb.toString();
     }
 
@@ -484,13 +484,18 @@ final class Bip37AdversaryExperiment {
         rep.paragraph(text.get("intersection").render(Map.of("universe", Lab.count(u))));
         rep.image("exp2_intersection_ci.png", "P_h against filters intersected, with 95% intervals");
         rep.table(table);
-        rep.paragraph(intersectionReading(text, table));
+        String today = settings.get(settings.size() - 1).name();
+        rep.paragraph(intersectionReading(text, table, today));
         rep.heading("The paper's K_j: filters ordered by n_hat, then the larger ones intersected");
-        rep.paragraph(text.get("kj").render());
+        rep.paragraph(Bip37Readings.kjReading(
+                text,
+                kj,
+                settings.subList(1, settings.size()).stream().map(Setting::name).toList(),
+                today));
         rep.table(kj);
     }
 
-    private static String intersectionReading(Template.Sections text, Csv t) {
+    private static String intersectionReading(Template.Sections text, Csv t, String today) {
         StringBuilder sb = new StringBuilder();
         for (List<String> r : t.rows()) {
             if (r.get(1).equals("1") || r.get(1).equals("2")) {
@@ -508,7 +513,7 @@ final class Bip37AdversaryExperiment {
                 sb.append(text.get("intersection.row").render(row)).append(' ');
             }
         }
-        sb.append(text.get("intersection.reading").render());
+        sb.append(Bip37Readings.todayReading(text, t, today));
         return sb.toString();
     }
 
