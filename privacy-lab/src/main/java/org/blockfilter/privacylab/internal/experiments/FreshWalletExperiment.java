@@ -159,9 +159,6 @@ public final class FreshWalletExperiment {
         }
         plot.writePng(dir.resolve("exp4_fp.png"));
 
-        List<String> y2014 = summary.rows().get(0);
-        List<String> hd = summary.rows().get(1);
-        List<String> today = summary.rows().get(2);
         Template.Sections text = Template.load("exp4.txt");
         Report rep = lab.report(dir, text, "exp4");
         rep.heading("Setup");
@@ -179,6 +176,28 @@ public final class FreshWalletExperiment {
         rep.table(summary);
         rep.image("exp4_fp.png", "false positives vs universe size");
         rep.heading("Reading");
+        rep.paragraph(reading(text, summary, small, large));
+        rep.write();
+    }
+
+    /** Section {@code magnitude.*} naming the order of magnitude of the count {@code x}. */
+    static String magnitude(Template.Sections text, double x) {
+        String[] names = {"ones", "tens", "hundreds", "thousands"};
+        int decade = x < 1 ? -1 : (int) Math.floor(Math.log10(x));
+        String name = decade < 0 ? "belowOne" : decade < names.length ? names[decade] : "more";
+        return text.get("magnitude." + name).render();
+    }
+
+    /**
+     * The reading from the summary's rows (Y2014, HD_2014, TODAY), the universes {@code small} and {@code large}
+     * addresses; each reading chosen from the numbers.
+     */
+    static String reading(Template.Sections text, Csv summary, long small, long large) {
+        List<String> y2014 = summary.rows().get(0);
+        List<String> hd = summary.rows().get(1);
+        List<String> today = summary.rows().get(2);
+        double hdBoth = Double.parseDouble(hd.get(15));
+        double todayBoth = Double.parseDouble(today.get(15));
         Map<String, Object> reading = new HashMap<>();
         reading.put("small", Lab.count(small));
         reading.put("large", Lab.count(large));
@@ -188,21 +207,30 @@ public final class FreshWalletExperiment {
         reading.put("y2014Capacity", y2014.get(4));
         reading.put("y2014Rate", y2014.get(8));
         reading.put("y2014Fp", y2014.get(12));
+        reading.put(
+                "y2014Exposed",
+                text.get(Double.parseDouble(y2014.get(12)) < 1 ? "reading.y2014.exposed" : "reading.y2014.hidden")
+                        .render());
         reading.put("hdKeys", hd.get(2));
         reading.put("hdElements", hd.get(3));
         reading.put("hdBytes", hd.get(5));
         reading.put("hdFuncs", hd.get(6));
         reading.put("hdRate", hd.get(8));
         reading.put("hdFp", hd.get(12));
+        reading.put("hdMagnitude", magnitude(text, Double.parseDouble(hd.get(12))));
         reading.put("todayKeys", today.get(2));
         reading.put("todayElements", today.get(3));
         reading.put("todayBytes", today.get(5));
         reading.put("todayRate", today.get(8));
         reading.put("todayFp", today.get(12));
         reading.put("todayFpLarge", today.get(14));
-        reading.put("hdFpBoth", Csv.format(Stats.sig(Double.parseDouble(hd.get(15)), 2)));
-        reading.put("todayFpBoth", Csv.format(Stats.sig(Double.parseDouble(today.get(15)), 2)));
-        rep.paragraph(text.get("reading").render(reading));
-        rep.write();
+        reading.put("todayMagnitude", magnitude(text, Double.parseDouble(today.get(12))));
+        reading.put("hdFpBoth", Csv.format(Stats.sig(hdBoth, 2)));
+        reading.put("todayFpBoth", Csv.format(Stats.sig(todayBoth, 2)));
+        reading.put(
+                "spent",
+                text.get(Math.max(hdBoth, todayBoth) < 1 ? "reading.spent.alone" : "reading.spent.notAlone")
+                        .render());
+        return text.get("reading").render(reading);
     }
 }
