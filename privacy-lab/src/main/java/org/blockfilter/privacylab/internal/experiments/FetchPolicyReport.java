@@ -109,16 +109,7 @@ final class FetchPolicyReport {
                 text.get("byBlock").render(Map.of("every", steps, "incremental", FetchPolicyExperiment.INCREMENTAL)));
         rep.table(FetchPolicyTables.byBlock(summary));
         int[] same = FetchPolicyTables.sameDistinct(raw);
-        rep.paragraph(text.get("byBlock.repeats")
-                .render(Map.of(
-                        "step",
-                        step,
-                        "same",
-                        same[0],
-                        "pairs",
-                        same[1],
-                        "maxCfilters",
-                        Lab.count(org.blockfilter.filters.Bip157.MAX_CFILTERS))));
+        rep.paragraph(FetchPolicyTables.repeats(text, FetchPolicyTables.byBlock(summary), same, step));
         rep.heading("No-reuse wallets beside the reuse wallets");
         rep.paragraph(text.get("noReuse").render());
         rep.table(FetchPolicyTables.beside(summary, noReuse));
