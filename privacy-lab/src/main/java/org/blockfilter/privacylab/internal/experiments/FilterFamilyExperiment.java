@@ -99,6 +99,21 @@ public final class FilterFamilyExperiment {
         }
     }
 
+    /** The columns of exp7_bloom_rules.csv. */
+    static final String[] RULES_COLUMNS = {
+        "n",
+        "target_rate",
+        "bits_per_element",
+        "hash_funcs",
+        "measured_rate",
+        "ci95_lo",
+        "ci95_hi",
+        "rule_0.6185^(m/n)",
+        "measured/rule",
+        "rule_bits_1.44*log2(1/eps)",
+        "bits/rule_bits"
+    };
+
     public static void run(Lab lab) {
         Path dir = lab.dir("exp7-filter-family");
         int[] sizes = lab.quick() ? new int[] {2_000} : new int[] {7_400, 1_000_000};
@@ -163,18 +178,7 @@ public final class FilterFamilyExperiment {
         List<Row> plotted = rows.stream().filter(r -> r.n() == plotN).toList();
         writePlot(dir.resolve("exp7_space_vs_rate.png"), plotted, plotN);
 
-        Csv rules = new Csv(
-                "n",
-                "target_rate",
-                "bits_per_element",
-                "hash_funcs",
-                "measured_rate",
-                "ci95_lo",
-                "ci95_hi",
-                "rule_0.6185^(m/n)",
-                "measured/rule",
-                "rule_bits_1.44*log2(1/eps)",
-                "bits/rule_bits");
+        Csv rules = new Csv(RULES_COLUMNS);
         for (Row r : rows) {
             if (!r.family().equals("Bloom")) {
                 continue;

@@ -25,6 +25,28 @@ public final class FreshWalletExperiment {
 
     private FreshWalletExperiment() {}
 
+    /** The columns of exp4_summary.csv, whose false-positive columns name the universes {@code small} and {@code large}. */
+    static String[] summaryColumns(long small, long large) {
+        return new String[] {
+            "model",
+            "used_addresses",
+            "keys_in_filter",
+            "elements",
+            "capacity",
+            "filter_bytes",
+            "hash_funcs",
+            "target_rate",
+            "model_rate",
+            "density_rate",
+            "measured_rate",
+            "expected_fp_" + small,
+            "measured_fp_" + small,
+            "expected_fp_" + large,
+            "measured_fp_" + large,
+            "expected_fp_pubkey_and_hash_" + small
+        };
+    }
+
     public static void run(Lab lab) {
         Path dir = lab.dir("exp4-fresh-wallet");
         int tweaks = lab.quick() ? 2 : 5;
@@ -60,23 +82,7 @@ public final class FreshWalletExperiment {
                 "bit_density",
                 "fp_" + small,
                 "fp_" + large);
-        Csv summary = new Csv(
-                "model",
-                "used_addresses",
-                "keys_in_filter",
-                "elements",
-                "capacity",
-                "filter_bytes",
-                "hash_funcs",
-                "target_rate",
-                "model_rate",
-                "density_rate",
-                "measured_rate",
-                "expected_fp_" + small,
-                "measured_fp_" + small,
-                "expected_fp_" + large,
-                "measured_fp_" + large,
-                "expected_fp_pubkey_and_hash_" + small);
+        Csv summary = new Csv(summaryColumns(small, large));
         for (int m = 0; m < models.length; m++) {
             List<Double> fpS = new ArrayList<>();
             List<Double> fpL = new ArrayList<>();

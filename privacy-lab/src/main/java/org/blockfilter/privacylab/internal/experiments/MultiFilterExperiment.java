@@ -30,6 +30,24 @@ public final class MultiFilterExperiment {
 
     private record Setting(String name, Wallets.Model model, double rate, int firstN, int runs) {}
 
+    /** The columns of exp2_filters.csv. */
+    static final String[] FILTERS_COLUMNS = {
+        "setting",
+        "run",
+        "filter",
+        "N",
+        "filter_bytes",
+        "hash_funcs",
+        "elements_inserted",
+        "model_fp_rate",
+        "false_positives"
+    };
+
+    /** The columns of exp2_summary.csv. */
+    static final String[] SUMMARY_COLUMNS = {
+        "setting", "filters_intersected", "runs", "mean_fp", "analytic_fp", "mean_ph1", "analytic_ph1", "mean_log10_phN"
+    };
+
     public static void run(Lab lab) {
         Path dir = lab.dir("exp2-multiple-filters");
         long u = lab.universe();
@@ -61,16 +79,7 @@ public final class MultiFilterExperiment {
         List<UniverseScan.Histogram> hs =
                 lab.scanAll("exp2", u, subjects.stream().map(Subject::fast).toList(), false, BATCH);
 
-        Csv filters = new Csv(
-                "setting",
-                "run",
-                "filter",
-                "N",
-                "filter_bytes",
-                "hash_funcs",
-                "elements_inserted",
-                "model_fp_rate",
-                "false_positives");
+        Csv filters = new Csv(FILTERS_COLUMNS);
         Csv raw = new Csv(
                 "setting",
                 "run",
@@ -80,15 +89,7 @@ public final class MultiFilterExperiment {
                 "analytic_fp",
                 "ph1",
                 "log10_phN");
-        Csv summary = new Csv(
-                "setting",
-                "filters_intersected",
-                "runs",
-                "mean_fp",
-                "analytic_fp",
-                "mean_ph1",
-                "analytic_ph1",
-                "mean_log10_phN");
+        Csv summary = new Csv(SUMMARY_COLUMNS);
         Plot plot = new Plot(
                         "P_h(1) after intersecting filters from restarts (" + Lab.count(u) + " other addresses)",
                         "filters intersected",

@@ -25,6 +25,20 @@ public final class PubKeyAndHashExperiment {
 
     private record Cell(double rate, int n) {}
 
+    /** The columns of exp3_summary.csv. */
+    static final String[] SUMMARY_COLUMNS = {
+        "target_rate",
+        "N",
+        "clients",
+        "mean_fp_hash",
+        "analytic_fp_hash",
+        "mean_fp_both",
+        "analytic_fp_both",
+        "mean_ph1_hash_only",
+        "mean_ph1_both",
+        "analytic_ph1_both"
+    };
+
     public static void run(Lab lab) {
         Path dir = lab.dir("exp3-pubkey-and-hash");
         long u = lab.universe();
@@ -91,17 +105,7 @@ public final class PubKeyAndHashExperiment {
         }
         raw.write(dir.resolve("exp3_raw.csv"));
 
-        Csv summary = new Csv(
-                "target_rate",
-                "N",
-                "clients",
-                "mean_fp_hash",
-                "analytic_fp_hash",
-                "mean_fp_both",
-                "analytic_fp_both",
-                "mean_ph1_hash_only",
-                "mean_ph1_both",
-                "analytic_ph1_both");
+        Csv summary = new Csv(SUMMARY_COLUMNS);
         for (Map.Entry<Cell, List<double[]>> e : byCell.entrySet()) {
             List<Double> fh = new ArrayList<>();
             List<Double> fb = new ArrayList<>();

@@ -35,6 +35,28 @@ public final class SingleFilterExperiment {
 
     private record Cell(Wallets.Model model, double rate, int n) {}
 
+    /** The columns of exp1_summary.csv. */
+    static final String[] SUMMARY_COLUMNS = {
+        "model",
+        "target_rate",
+        "N",
+        "clients",
+        "scanned_clients",
+        "filter_bytes",
+        "hash_funcs",
+        "expected_fp",
+        "expected_fp_lo",
+        "expected_fp_hi",
+        "scanned_mean_fp",
+        "analytic_fp",
+        "target_rate_fp",
+        "ph1",
+        "ph1_lo",
+        "ph1_hi",
+        "scanned_ph1",
+        "log10_phN"
+    };
+
     public static void run(Lab lab) {
         Path dir = lab.dir("exp1-single-filter");
         int[] ns = lab.quick() ? new int[] {1, 10, 100} : new int[] {1, 2, 5, 10, 20, 50, 100, 200, 500};
@@ -119,25 +141,7 @@ public final class SingleFilterExperiment {
         }
         raw.write(dir.resolve("exp1_raw.csv"));
 
-        Csv summary = new Csv(
-                "model",
-                "target_rate",
-                "N",
-                "clients",
-                "scanned_clients",
-                "filter_bytes",
-                "hash_funcs",
-                "expected_fp",
-                "expected_fp_lo",
-                "expected_fp_hi",
-                "scanned_mean_fp",
-                "analytic_fp",
-                "target_rate_fp",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi",
-                "scanned_ph1",
-                "log10_phN");
+        Csv summary = new Csv(SUMMARY_COLUMNS);
         for (Map.Entry<Cell, List<Integer>> e : byCell.entrySet()) {
             Cell cell = e.getKey();
             List<Double> lambdas = new ArrayList<>();

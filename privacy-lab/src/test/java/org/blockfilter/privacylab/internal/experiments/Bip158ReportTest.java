@@ -15,24 +15,7 @@ class Bip158ReportTest {
 
     @Test
     void resyncSentenceQuotesOneSyncIntersectionAndUnionForTheOneOfFourObserver() {
-        Csv summary = new Csv(
-                "N",
-                "peers",
-                "policy",
-                "decoys",
-                "adversary",
-                "wallets",
-                "own",
-                "fp",
-                "downloads",
-                "mb",
-                "candidates",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi",
-                "phN",
-                "phN_lo",
-                "phN_hi");
+        Csv summary = summary();
         summary.row("1", "1", "NONE", "0", "co-occurrence", 3, 1, 0, 1, 1, 1, "0.55", "0.5", "0.6", 0, 0, 0);
         summary.row("1", "4", "NONE", "0", "co-occurrence", 3, 1, 0, 1, 1, 1, "0.0796", "0.05", "0.11", 0, 0, 0);
         summary.row(
@@ -77,24 +60,7 @@ class Bip158ReportTest {
     }
 
     private static Csv summary() {
-        return new Csv(
-                "N",
-                "peers",
-                "policy",
-                "decoys",
-                "adversary",
-                "wallets",
-                "own",
-                "fp",
-                "downloads",
-                "mb",
-                "candidates",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi",
-                "phN",
-                "phN_lo",
-                "phN_hi");
+        return new Csv(Bip158Tables.SUMMARY_COLUMNS);
     }
 
     private static void cell(Csv t, String n, String peers, String adversary, String ph1) {
@@ -141,17 +107,7 @@ class Bip158ReportTest {
     }
 
     private static Csv bip37(double... ph1) {
-        Csv t = new Csv(
-                "wallet",
-                "N",
-                "target_rate",
-                "filter_bytes",
-                "hash_funcs",
-                "model_fp_rate",
-                "scripts_in_range",
-                "expected_false_positives",
-                "ph1",
-                "total_MB");
+        Csv t = new Csv(Bip158Tables.BIP37_COLUMNS);
         for (double p : ph1) {
             t.row("pre-HD", 1, 0.0005, 201, 10, 1e-20, 100, 1e-13, p, 0.2);
         }

@@ -11,18 +11,7 @@ class FilterFamilyReadingTest {
     private static final Template.Sections TEXT = Template.load("exp7.txt");
 
     private static Csv rules() {
-        return new Csv(
-                "n",
-                "target_rate",
-                "bits_per_element",
-                "hash_funcs",
-                "measured_rate",
-                "ci95_lo",
-                "ci95_hi",
-                "rule",
-                "measured/rule",
-                "rule_bits",
-                "bits/rule_bits");
+        return new Csv(FilterFamilyExperiment.RULES_COLUMNS);
     }
 
     @Test

@@ -13,23 +13,7 @@ class FreshWalletExperimentTest {
     private static final Template.Sections TEXT = Template.load("exp4.txt");
 
     private static Csv summary(double y2014Fp, double hdFp, double todayFp, double hdBoth, double todayBoth) {
-        Csv t = new Csv(
-                "model",
-                "used_addresses",
-                "keys_in_filter",
-                "elements",
-                "capacity",
-                "filter_bytes",
-                "hash_funcs",
-                "target_rate",
-                "model_rate",
-                "density_rate",
-                "measured_rate",
-                "expected_fp_s",
-                "measured_fp_s",
-                "expected_fp_l",
-                "measured_fp_l",
-                "expected_fp_pubkey_and_hash_s");
+        Csv t = new Csv(FreshWalletExperiment.summaryColumns(33_000_000L, 60_000_000L));
         t.row("Y2014", 1, 1, 2, 102, 201, 10, 0.0005, 8.33e-20, 8.15e-20, 0.0, 2.75e-12, y2014Fp, 5e-12, 0.0, 2.3e-31);
         t.row(
                 "HD_2014", 0, 270, 540, 640, 1265, 10, 0.0005, 1.46e-4, 1.49e-4, 1.5e-4, 4820.0, hdFp, 8770.0, 9000.0,

@@ -13,15 +13,7 @@ class MultiFilterReadingTest {
     private static final Template.Sections TEXT = Template.load("exp2.txt");
 
     private static Csv summary(String setting, double... ph1) {
-        Csv t = new Csv(
-                "setting",
-                "filters_intersected",
-                "runs",
-                "mean_fp",
-                "analytic_fp",
-                "mean_ph1",
-                "analytic_ph1",
-                "mean_log10_phN");
+        Csv t = new Csv(MultiFilterExperiment.SUMMARY_COLUMNS);
         add(t, setting, ph1);
         return t;
     }
@@ -33,16 +25,7 @@ class MultiFilterReadingTest {
     }
 
     private static Csv filters(int... bytes) {
-        Csv t = new Csv(
-                "setting",
-                "run",
-                "filter",
-                "N",
-                "filter_bytes",
-                "hash_funcs",
-                "elements_inserted",
-                "model_fp_rate",
-                "false_positives");
+        Csv t = new Csv(MultiFilterExperiment.FILTERS_COLUMNS);
         for (int b : bytes) {
             t.row("s", 0, 1, 300, b, 10, 600, 0.001, 5);
         }
@@ -91,21 +74,7 @@ class MultiFilterReadingTest {
     }
 
     private static Csv intersections(double fp1, double phN2) {
-        Csv t = new Csv(
-                "setting",
-                "filters_observed",
-                "wallets",
-                "true_N",
-                "expected_fp",
-                "fp_lo",
-                "fp_hi",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi",
-                "phN_scale",
-                "phN",
-                "phN_lo",
-                "phN_hi");
+        Csv t = new Csv(Bip37AdversaryExperiment.INTERSECTION_COLUMNS);
         t.row("today", 1, 200, 20, fp1, fp1, fp1, 0.14, 0.14, 0.14, "P_h(N)", 7e-24, 7e-24, 7e-24);
         t.row("today", 2, 200, 20, 0.0005, 0.0005, 0.0005, 1.0, 1.0, 1.0, "P_h(N)", phN2, phN2, phN2);
         return t;
@@ -129,27 +98,7 @@ class MultiFilterReadingTest {
     }
 
     private static Csv estimates(double share15, double sd15, double share100, double sd100, int today20) {
-        Csv t = new Csv(
-                "model",
-                "target_rate",
-                "N",
-                "wallets",
-                "elements",
-                "mean_n_hat",
-                "n_hat_lo",
-                "n_hat_hi",
-                "sd_n_hat",
-                "mean_N_hat",
-                "N_hat_lo",
-                "N_hat_hi",
-                "mean_consistent_N_values",
-                "share_N_exact",
-                "share_lo",
-                "share_hi",
-                "ph1_true",
-                "ph1_adversary_estimate",
-                "phN_known_N",
-                "phN_with_n_hat");
+        Csv t = new Csv(Bip37AdversaryExperiment.ESTIMATE_COLUMNS);
         estimate(t, "Y2014", 5, 10, 1.0, 0.15);
         estimate(t, "Y2014", 15, 30, share15, sd15);
         estimate(t, "Y2014", 100, 200, share100, sd100);
@@ -191,20 +140,7 @@ class MultiFilterReadingTest {
     }
 
     private static Csv kj(double restartOrder, double todayNHat) {
-        Csv t = new Csv(
-                "setting",
-                "j",
-                "filters_in_K_j",
-                "wallets",
-                "order_recovered_share",
-                "order_lo",
-                "order_hi",
-                "mean_true_N_in_K_j",
-                "mean_adversary_N_hat",
-                "expected_fp",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi");
+        Csv t = new Csv(Bip37AdversaryExperiment.KJ_COLUMNS);
         t.row("paper", 1, 5, 100, 0.9, 0.8, 1.0, 3070.0, 3071.2, 1e-9, 1.0, 1.0, 1.0);
         t.row("restarts", 1, 5, 100, restartOrder, 0.9, 1.0, 20.0, 19.7, 1e-9, 1.0, 1.0, 1.0);
         t.row("today", 1, 5, 100, 1.0, 0.9, 1.0, 20.0, 20.57, 1e-9, 1.0, 1.0, 1.0);

@@ -259,19 +259,7 @@ class PaperComparisonTest {
      * elements as the experiment inserts them unless {@code noPubElements} says otherwise.
      */
     private static Csv counterTable(double[] fps, int[] bytes, int noPubElements, double spentFp) {
-        Csv cm = new Csv(
-                "N",
-                "countermeasure",
-                "clients",
-                "filter_bytes",
-                "elements",
-                "mean_fp_hash_test",
-                "fp_lo",
-                "fp_hi",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi",
-                "mean_fp_if_pubkey_known");
+        Csv cm = new Csv(PaperComparison.COUNTER_COLUMNS);
         int[] elements = {40, 40, 50, noPubElements, 60, 120};
         for (int v = 0; v < fps.length; v++) {
             cm.row(

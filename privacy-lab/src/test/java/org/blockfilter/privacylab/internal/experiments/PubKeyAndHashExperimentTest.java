@@ -13,17 +13,7 @@ class PubKeyAndHashExperimentTest {
     private static final Template.Sections TEXT = Template.load("exp3.txt");
 
     private static Csv summary() {
-        return new Csv(
-                "target_rate",
-                "N",
-                "clients",
-                "mean_fp_hash",
-                "analytic_fp_hash",
-                "mean_fp_both",
-                "analytic_fp_both",
-                "mean_ph1_hash_only",
-                "mean_ph1_both",
-                "analytic_ph1_both");
+        return new Csv(PubKeyAndHashExperiment.SUMMARY_COLUMNS);
     }
 
     private static void row(Csv t, double rate, int n, double both, double analytic, double ph1) {

@@ -12,25 +12,7 @@ class SingleFilterNotesTest {
     private static final Template.Sections TEXT = Template.load("exp1.txt");
 
     private static Csv summary() {
-        return new Csv(
-                "model",
-                "target_rate",
-                "N",
-                "clients",
-                "scanned_clients",
-                "filter_bytes",
-                "hash_funcs",
-                "expected_fp",
-                "expected_fp_lo",
-                "expected_fp_hi",
-                "scanned_mean_fp",
-                "analytic_fp",
-                "target_rate_fp",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi",
-                "scanned_ph1",
-                "log10_phN");
+        return new Csv(SingleFilterExperiment.SUMMARY_COLUMNS);
     }
 
     private static void row(
