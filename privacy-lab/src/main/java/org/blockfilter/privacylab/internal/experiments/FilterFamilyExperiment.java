@@ -3,6 +3,7 @@ package org.blockfilter.privacylab.internal.experiments;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -449,9 +450,56 @@ public final class FilterFamilyExperiment {
         }
         if (!quotient.isEmpty()) {
             out.add(text.get("reading.quotient").render(Map.of("sizes", String.join("; ", quotient))));
-            out.add(text.get("reading.ribbon").render(Map.of("sizes", String.join("; ", ribbon))));
+            out.add(text.get("reading.ribbon")
+                    .render(Map.of("sizes", String.join("; ", ribbon), "worst", ribbonRounding(text, rows))));
         }
         return out;
+    }
+
+    /**
+     * The targets of the ribbon rows where rounding r = ceil(log2(1/eps)) up costs most, ceil(log2(1/eps)) /
+     * log2(1/eps) being largest (ties within 1e-9 all named), each with the rate 2^-r it gives.
+     */
+    static String ribbonRounding(Template.Sections text, List<Row> rows) {
+        List<Double> targets = rows.stream()
+                .filter(r -> r.family().equals("ribbon") && !Double.isNaN(r.target()))
+                .map(Row::target)
+                .distinct()
+                .sorted(Comparator.reverseOrder())
+                .toList();
+        double most = targets.stream()
+                .mapToDouble(FilterFamilyExperiment::roundingCost)
+                .max()
+                .orElse(Double.NaN);
+        List<String> worst = new ArrayList<>();
+        for (double eps : targets) {
+            if (roundingCost(eps) >= most * (1 - 1e-9)) {
+                int r = (int) Math.ceil(log2(1 / eps));
+                long decade = Math.round(-Math.log10(eps));
+                boolean power = Math.abs(eps - Math.pow(10, -decade)) < 1e-12 * eps;
+                worst.add(text.get("reading.ribbon.worst")
+                        .render(Map.of(
+                                "target",
+                                power ? "1e-" + decade : Csv.format(eps),
+                                "r",
+                                r,
+                                "rate",
+                                new java.math.BigDecimal(Math.pow(2, -r))
+                                        .round(new java.math.MathContext(2))
+                                        .toPlainString(),
+                                "plain",
+                                new java.math.BigDecimal(eps)
+                                        .round(new java.math.MathContext(6))
+                                        .stripTrailingZeros()
+                                        .toPlainString())));
+            }
+        }
+        return String.join(" and ", worst);
+    }
+
+    private static double roundingCost(double eps) {
+        double bits = log2(1 / eps);
+        return Math.ceil(bits) / bits;
     }
 
     private static String overheadRange(List<Row> rs) {

@@ -61,4 +61,17 @@ class FilterFamilyReadingTest {
                         + " 20.00 bits per key where Bloom measures 0.0001 with 19.20.",
                 FilterFamilyExperiment.blockedReading(TEXT, close, 1000));
     }
+
+    @Test
+    void theRibbonRoundingNamesEveryTargetWhereItCostsMost() {
+        java.util.List<FilterFamilyExperiment.Row> rows = java.util.List.of(
+                row("ribbon", 0.01, 7.7, 1), row("ribbon", 0.001, 11, 1), row("ribbon", 1e-4, 15.5, 1));
+        assertEquals(
+                "1e-2 (r = 7 gives 2^-7 = 0.0078, not 0.01) and 1e-4 (r = 14 gives 2^-14 = 0.000061, not 0.0001)",
+                FilterFamilyExperiment.ribbonRounding(TEXT, rows));
+        assertEquals(
+                "1e-5 (r = 17 gives 2^-17 = 0.0000076, not 0.00001)",
+                FilterFamilyExperiment.ribbonRounding(
+                        TEXT, java.util.List.of(row("ribbon", 1e-3, 11, 1), row("ribbon", 1e-5, 18, 1))));
+    }
 }
