@@ -3,13 +3,10 @@ package org.blockfilter.privacylab.internal.experiments;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import org.blockfilter.filters.Bip158;
 import org.blockfilter.privacylab.internal.filters.QuotientFilter;
 import org.blockfilter.privacylab.internal.filters.RibbonFilter;
@@ -250,7 +247,7 @@ public final class FilterFamilyExperiment {
                         "base", String.format(Locale.ROOT, "%.4f", BLOOM_BASE),
                         "bitsPerDecade", String.format(Locale.ROOT, "%.2f", BLOOM_BITS_PER_DECADE),
                         "fitted", String.join(" and ", slopes),
-                        "departures", departures(text, rules))));
+                        "departures", FilterFamilyReadings.departures(text, rules))));
         rep.table(rules);
         List<String> otherSlopes = new ArrayList<>();
         for (String fam : List.of("GCS", "quotient", "ribbon")) {
@@ -279,29 +276,6 @@ public final class FilterFamilyExperiment {
         rep.heading("Left out");
         rep.bullets(text.get("leftOut").lines(Map.of()));
         rep.write();
-    }
-
-    /** A Bloom cell "departs" from the rule when measured/rule is this far from 1 and its interval excludes the rule. */
-    static final double DEPARTURE = 1.5;
-
-    /** The rule table's cells that depart from the rule, by ratio, k and n (from the rows of {@code rules}). */
-    static String departures(Template.Sections text, Csv rules) {
-        Set<String> cells = new LinkedHashSet<>();
-        for (List<String> r : rules.rows()) {
-            double rule = Double.parseDouble(r.get(7));
-            double ratio = Double.parseDouble(r.get(8));
-            boolean excluded = Double.parseDouble(r.get(5)) > rule || Double.parseDouble(r.get(6)) < rule;
-            if (excluded && (ratio >= DEPARTURE || ratio <= 1 / DEPARTURE)) {
-                cells.add(text.get("rules.departure")
-                        .render(Map.of(
-                                "ratio", String.format(Locale.ROOT, ratio >= 1 ? "%.0f" : "%.2f", ratio),
-                                "k", r.get(3),
-                                "n", Lab.count(Long.parseLong(r.get(0))))));
-            }
-        }
-        return cells.isEmpty()
-                ? text.get("rules.noDeparture").render(Map.of("factor", DEPARTURE))
-                : text.get("rules.departures").render(Map.of("cells", String.join(" and the ", cells)));
     }
 
     /** Least-squares slope of bits per element against log10(1/measured rate), over rows with false positives. */
@@ -372,44 +346,11 @@ public final class FilterFamilyExperiment {
                         String.format(Locale.ROOT, "%.1f", 0.05 * checked),
                         "cells",
                         off.isEmpty() ? "none" : String.join("; ", off))));
-        out.add(blockedReading(text, rows, n));
+        out.add(FilterFamilyReadings.blockedReading(text, rows, n));
         out.add(text.get("reading.counting").render());
         out.addAll(quotientAndRibbonReadings(text, rows));
         out.add(text.get("reading.fingerprints").render());
         return out;
-    }
-
-    /** Blocked Bloom "cannot reach low rates" when at the lowest target it measures this many times Bloom's rate. */
-    static final double BLOCKED_SLOWER = 10;
-
-    /** Whether blocked Bloom falls behind a standard Bloom filter at the lowest target both were measured at, at n. */
-    static String blockedReading(Template.Sections text, List<Row> rows, int n) {
-        Row bloom = null;
-        Row blocked = null;
-        for (Row r : rows) {
-            if (r.n() != n || Double.isNaN(r.target())) {
-                continue;
-            }
-            if (r.family().equals("Bloom") && (bloom == null || r.target() < bloom.target())) {
-                bloom = r;
-            }
-            if (r.family().equals("blocked Bloom") && (blocked == null || r.target() < blocked.target())) {
-                blocked = r;
-            }
-        }
-        if (bloom == null || blocked == null || bloom.target() != blocked.target()) {
-            throw new IllegalStateException("no Bloom and blocked Bloom rows at one lowest target for n = " + n);
-        }
-        if (blocked.measuredRate() >= BLOCKED_SLOWER * bloom.measuredRate()) {
-            return text.get("reading.blocked.slow").render();
-        }
-        return text.get("reading.blocked.close")
-                .render(Map.of(
-                        "target", Csv.format(bloom.target()),
-                        "blocked", Csv.format(Stats.sig(blocked.measuredRate(), 3)),
-                        "blockedBits", String.format(Locale.ROOT, "%.2f", blocked.bitsPerElement()),
-                        "bloom", Csv.format(Stats.sig(bloom.measuredRate(), 3)),
-                        "bloomBits", String.format(Locale.ROOT, "%.2f", bloom.bitsPerElement())));
     }
 
     /** What the quotient and ribbon rows show, computed from the rows at each n. */
@@ -451,55 +392,13 @@ public final class FilterFamilyExperiment {
         if (!quotient.isEmpty()) {
             out.add(text.get("reading.quotient").render(Map.of("sizes", String.join("; ", quotient))));
             out.add(text.get("reading.ribbon")
-                    .render(Map.of("sizes", String.join("; ", ribbon), "worst", ribbonRounding(text, rows))));
+                    .render(Map.of(
+                            "sizes",
+                            String.join("; ", ribbon),
+                            "worst",
+                            FilterFamilyReadings.ribbonRounding(text, rows))));
         }
         return out;
-    }
-
-    /**
-     * The targets of the ribbon rows where rounding r = ceil(log2(1/eps)) up costs most, ceil(log2(1/eps)) /
-     * log2(1/eps) being largest (ties within 1e-9 all named), each with the rate 2^-r it gives.
-     */
-    static String ribbonRounding(Template.Sections text, List<Row> rows) {
-        List<Double> targets = rows.stream()
-                .filter(r -> r.family().equals("ribbon") && !Double.isNaN(r.target()))
-                .map(Row::target)
-                .distinct()
-                .sorted(Comparator.reverseOrder())
-                .toList();
-        double most = targets.stream()
-                .mapToDouble(FilterFamilyExperiment::roundingCost)
-                .max()
-                .orElse(Double.NaN);
-        List<String> worst = new ArrayList<>();
-        for (double eps : targets) {
-            if (roundingCost(eps) >= most * (1 - 1e-9)) {
-                int r = (int) Math.ceil(log2(1 / eps));
-                long decade = Math.round(-Math.log10(eps));
-                boolean power = Math.abs(eps - Math.pow(10, -decade)) < 1e-12 * eps;
-                worst.add(text.get("reading.ribbon.worst")
-                        .render(Map.of(
-                                "target",
-                                power ? "1e-" + decade : Csv.format(eps),
-                                "r",
-                                r,
-                                "rate",
-                                new java.math.BigDecimal(Math.pow(2, -r))
-                                        .round(new java.math.MathContext(2))
-                                        .toPlainString(),
-                                "plain",
-                                new java.math.BigDecimal(eps)
-                                        .round(new java.math.MathContext(6))
-                                        .stripTrailingZeros()
-                                        .toPlainString())));
-            }
-        }
-        return String.join(" and ", worst);
-    }
-
-    private static double roundingCost(double eps) {
-        double bits = log2(1 / eps);
-        return Math.ceil(bits) / bits;
     }
 
     private static String overheadRange(List<Row> rs) {

@@ -24,7 +24,7 @@ class FilterFamilyReadingTest {
         assertEquals(
                 "which of these causes the 2x at k = 20 and n = 7,400 and the 0.30x at k = 13 and n = 1,000 was not"
                         + " tested",
-                FilterFamilyExperiment.departures(TEXT, t));
+                FilterFamilyReadings.departures(TEXT, t));
     }
 
     @Test
@@ -33,7 +33,7 @@ class FilterFamilyReadingTest {
         t.row(1000, 1e-6, 28.76, 20, 2e-6, 1e-7, 5e-6, 1e-6, 2.0, 28.76, 1.0);
         assertEquals(
                 "no cell here is 1.5x or more off the rule with an interval that excludes it",
-                FilterFamilyExperiment.departures(TEXT, t));
+                FilterFamilyReadings.departures(TEXT, t));
     }
 
     private static FilterFamilyExperiment.Row row(String family, double target, double bitsPerKey, long fp) {
@@ -52,14 +52,14 @@ class FilterFamilyReadingTest {
                 "Blocked Bloom (FastFilter's variant sets 4 bits per key in two 64-bit words, whatever the size) cannot"
                         + " reach low rates: more bits per key lower its rate far more slowly than a standard Bloom"
                         + " filter's. It is a speed structure, not a space one.",
-                FilterFamilyExperiment.blockedReading(TEXT, slow, 1000));
+                FilterFamilyReadings.blockedReading(TEXT, slow, 1000));
         java.util.List<FilterFamilyExperiment.Row> close =
                 java.util.List.of(row("Bloom", 1e-4, 19.2, 100), row("blocked Bloom", 1e-4, 20, 300));
         assertEquals(
                 "Blocked Bloom (FastFilter's variant sets 4 bits per key in two 64-bit words, whatever the size) keeps"
                         + " up with a standard Bloom filter here: at the lowest target, 0.0001, it measures 0.0003 with"
                         + " 20.00 bits per key where Bloom measures 0.0001 with 19.20.",
-                FilterFamilyExperiment.blockedReading(TEXT, close, 1000));
+                FilterFamilyReadings.blockedReading(TEXT, close, 1000));
     }
 
     @Test
@@ -68,10 +68,10 @@ class FilterFamilyReadingTest {
                 row("ribbon", 0.01, 7.7, 1), row("ribbon", 0.001, 11, 1), row("ribbon", 1e-4, 15.5, 1));
         assertEquals(
                 "1e-2 (r = 7 gives 2^-7 = 0.0078, not 0.01) and 1e-4 (r = 14 gives 2^-14 = 0.000061, not 0.0001)",
-                FilterFamilyExperiment.ribbonRounding(TEXT, rows));
+                FilterFamilyReadings.ribbonRounding(TEXT, rows));
         assertEquals(
                 "1e-5 (r = 17 gives 2^-17 = 0.0000076, not 0.00001)",
-                FilterFamilyExperiment.ribbonRounding(
+                FilterFamilyReadings.ribbonRounding(
                         TEXT, java.util.List.of(row("ribbon", 1e-3, 11, 1), row("ribbon", 1e-5, 18, 1))));
     }
 }
