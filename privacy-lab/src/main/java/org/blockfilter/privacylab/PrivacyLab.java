@@ -129,7 +129,11 @@ public final class PrivacyLab {
                         .append('\n');
             }
         }
-        index.append('\n').append(text.get("questions").render()).append('\n');
+        index.append('\n')
+                .append(text.get("questions")
+                        .render(SingleFilterExperiment.indexWords(
+                                text, options.out().resolve(DIRS.get("exp1")))))
+                .append('\n');
         if (java.nio.file.Files.exists(options.out().resolve("exp5-bip158/exp5_sensitivity.csv"))) {
             index.append(text.get("questions.sensitivity").render()).append('\n');
         }

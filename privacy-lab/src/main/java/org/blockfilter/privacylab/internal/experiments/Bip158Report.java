@@ -117,7 +117,7 @@ final class Bip158Report {
         rep.table(summary);
         rep.heading("BIP 37 on the same axes");
         rep.table(bip37);
-        rep.paragraph(text.get("bip37").render());
+        rep.paragraph(text.get("bip37").render(Map.of("comparison", bip37Comparison(text, summary, bip37))));
 
         rep.heading("Start height");
         double bits = Math.log(MAINNET_HEIGHT_D) / Math.log(2);
@@ -133,7 +133,7 @@ final class Bip158Report {
         rep.heading("What the design answers");
         rep.bullets(text.get("design").lines(Map.of("quickNote", lab.quick() ? "QUICK mode has few wallets; " : "")));
 
-        Bip158Sensitivity.section(rep, sensitivity, summary, shape);
+        Bip158Sensitivity.section(rep, text, sensitivity, summary, shape);
         rep.heading("Limits");
         rep.bullets(text.get("limits")
                 .lines(Map.of(
@@ -194,16 +194,86 @@ final class Bip158Report {
                 }
             }
         }
-        sb.append(text.get("reading.adversaries").render());
-        sb.append(resyncAtFourPeers(summary));
+        sb.append(adversariesReading(text, summary));
+        sb.append(resyncAtFourPeers(text, summary));
         return sb.toString();
     }
 
+    /** A one-address wallet is "given away" when the adversary names it with at least this probability. */
+    static final double GIVEN_AWAY = 0.5;
+
+    /** The no-decoy P_h(1) of {@code adversary} at N = {@code n} and {@code peers} peers, as printed, or null. */
+    private static String ph1Text(Csv summary, String n, String peers, String adversary) {
+        for (List<String> r : summary.rows()) {
+            if (r.get(0).equals(n)
+                    && r.get(1).equals(peers)
+                    && r.get(2).equals("NONE")
+                    && r.get(4).equals(adversary)) {
+                return r.get(11);
+            }
+        }
+        return null;
+    }
+
+    /** {@link #ph1Text} as a number, NaN when the cell was not measured (every comparison with it is false). */
+    private static double ph1(Csv summary, String n, String peers, String adversary) {
+        String v = ph1Text(summary, n, peers, adversary);
+        return v == null ? Double.NaN : Double.parseDouble(v);
+    }
+
+    /**
+     * The adversaries' reading: whether co-occurrence beats the uniform adversary at every N (one observer of every
+     * download), and whether 4 peers lower what co-occurrence learns at every N, each chosen from the summary.
+     */
+    static String adversariesReading(Template.Sections text, Csv summary) {
+        String ranking = null;
+        String peers = null;
+        for (String n : summary.rows().stream().map(r -> r.get(0)).distinct().toList()) {
+            String uniform = ph1Text(summary, n, "1", "uniform");
+            String cooc = ph1Text(summary, n, "1", "co-occurrence");
+            String four = ph1Text(summary, n, "4", "co-occurrence");
+            if (ranking == null
+                    && uniform != null
+                    && cooc != null
+                    && Double.parseDouble(cooc) <= Double.parseDouble(uniform)) {
+                ranking =
+                        text.get("reading.ranking.notBetter").render(Map.of("n", n, "cooc", cooc, "uniform", uniform));
+            }
+            if (peers == null && four != null && cooc != null && Double.parseDouble(four) >= Double.parseDouble(cooc)) {
+                peers = text.get("reading.peers.notLower").render(Map.of("n", n, "four", four, "one", cooc));
+            }
+        }
+        return text.get("reading.adversaries")
+                .render(Map.of(
+                        "ranking",
+                                ranking != null
+                                        ? ranking
+                                        : text.get("reading.ranking.better").render(),
+                        "peers",
+                                peers != null
+                                        ? peers
+                                        : text.get("reading.peers.lower").render()));
+    }
+
+    /** Whether BIP 158 under co-occurrence and the smallest BIP 37 filter both give a one-address wallet away. */
+    static String bip37Comparison(Template.Sections text, Csv summary, Csv bip37) {
+        String bip158 = ph1Text(summary, "1", "1", "co-occurrence");
+        if (bip158 == null) {
+            throw new IllegalStateException("exp5's summary has no co-occurrence row for N = 1 and one peer");
+        }
+        double least = bip37.rows().stream()
+                .filter(r -> r.get(1).equals("1"))
+                .mapToDouble(r -> Double.parseDouble(r.get(8)))
+                .min()
+                .orElse(Double.NaN);
+        return Double.parseDouble(bip158) >= GIVEN_AWAY && least >= GIVEN_AWAY
+                ? text.get("bip37.bothGiveAway").render()
+                : text.get("bip37.differ").render(Map.of("bip158", bip158, "bip37", Csv.format(least)));
+    }
+
     /** The sentence that says what two syncs give a 1-of-4 observer (intersection vs union), with this run's numbers. */
-    static String resyncAtFourPeers(Csv summary) {
-        Template.Sections text = Template.load("exp5.txt");
-        StringBuilder sb =
-                new StringBuilder(" ").append(text.get("resync").render()).append(' ');
+    static String resyncAtFourPeers(Template.Sections text, Csv summary) {
+        StringBuilder sb = new StringBuilder(" ");
         java.util.Map<String, String[]> byN = new java.util.LinkedHashMap<>();
         for (List<String> r : summary.rows()) {
             if (!r.get(1).equals("4") || !r.get(2).equals("NONE")) {
@@ -220,6 +290,28 @@ final class Bip158Report {
                         r.get(11) + " [" + r.get(12) + ", " + r.get(13) + "]";
             }
         }
+        boolean weaker = true;
+        boolean stronger = true;
+        boolean below = false;
+        boolean above = false;
+        for (String n : byN.keySet()) {
+            double once = ph1(summary, n, "4", "co-occurrence");
+            double inter = ph1(summary, n, "4", "co-occurrence + 2 re-syncs (intersection)");
+            double union = ph1(summary, n, "4", "co-occurrence + 2 re-syncs (union)");
+            weaker &= inter <= once;
+            stronger &= union >= once;
+            below |= inter < once;
+            above |= union > once;
+        }
+        sb.append(text.get("resync")
+                        .render(Map.of(
+                                "intersection",
+                                        text.get(weaker && below ? "resync.weaker" : "resync.notWeaker")
+                                                .render(),
+                                "union",
+                                        text.get(stronger && above ? "resync.stronger" : "resync.notStronger")
+                                                .render())))
+                .append(' ');
         for (java.util.Map.Entry<String, String[]> e : byN.entrySet()) {
             String[] v = e.getValue();
             sb.append(text.get("resync.n")

@@ -236,8 +236,7 @@ final class Bip158Sensitivity {
     }
 
     /** The report's section: what was moved, the table, and its reading, every number from the table. */
-    static void section(Report rep, Csv csv, Csv exp5Summary, ProfileShapedChain.Shape base) {
-        Template.Sections text = Template.load("exp5.txt");
+    static void section(Report rep, Template.Sections text, Csv csv, Csv exp5Summary, ProfileShapedChain.Shape base) {
         rep.heading(text.get("sensitivity.heading").render());
         rep.paragraph(text.get("sensitivity")
                 .render(Map.of(
@@ -248,7 +247,7 @@ final class Bip158Sensitivity {
                         "sensitivityBlocks", lastBlocks(csv),
                         "fpPerWallet", fpPerWallet(exp5Summary))));
         rep.table(csv);
-        rep.paragraph(reading(csv, exp5Summary));
+        rep.paragraph(reading(text, csv, exp5Summary));
     }
 
     private static String lastBlocks(Csv csv) {
@@ -269,8 +268,7 @@ final class Bip158Sensitivity {
     }
 
     /** One sentence per row against the reuse row of experiment 5's own chain and the base row here. */
-    static String reading(Csv csv, Csv exp5Summary) {
-        Template.Sections text = Template.load("exp5.txt");
+    static String reading(Template.Sections text, Csv csv, Csv exp5Summary) {
         StringBuilder sb = new StringBuilder();
         String headline = null;
         for (List<String> r : exp5Summary.rows()) {

@@ -60,6 +60,27 @@ final class Bip158Tables {
         return csv;
     }
 
+    /** The columns of exp5_summary.csv. */
+    static final String[] SUMMARY_COLUMNS = {
+        "N",
+        "peers",
+        "policy",
+        "decoys",
+        "adversary",
+        "wallets",
+        "mean_own_blocks",
+        "mean_fp_blocks",
+        "mean_downloads",
+        "mean_total_MB",
+        "mean_candidates",
+        "ph1",
+        "ph1_lo",
+        "ph1_hi",
+        "phN",
+        "phN_lo",
+        "phN_hi"
+    };
+
     /** Mean and 95% bootstrap interval per (N, peers, setting, adversary). */
     static Csv summarise(Lab lab, Csv raw) {
         Map<String, List<List<String>>> groups = new LinkedHashMap<>();
@@ -67,24 +88,7 @@ final class Bip158Tables {
             groups.computeIfAbsent(r.get(1) + "," + r.get(6) + "," + r.get(7) + "," + r.get(8), k -> new ArrayList<>())
                     .add(r);
         }
-        Csv s = new Csv(
-                "N",
-                "peers",
-                "policy",
-                "decoys",
-                "adversary",
-                "wallets",
-                "mean_own_blocks",
-                "mean_fp_blocks",
-                "mean_downloads",
-                "mean_total_MB",
-                "mean_candidates",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi",
-                "phN",
-                "phN_lo",
-                "phN_hi");
+        Csv s = new Csv(SUMMARY_COLUMNS);
         for (Map.Entry<String, List<List<String>>> e : groups.entrySet()) {
             List<List<String>> rs = e.getValue();
             String[] key = e.getKey().split(",");
@@ -120,6 +124,20 @@ final class Bip158Tables {
         return rows.stream().map(r -> Double.parseDouble(r.get(c))).toList();
     }
 
+    /** The columns of exp5_bip37.csv. */
+    static final String[] BIP37_COLUMNS = {
+        "wallet",
+        "N",
+        "target_rate",
+        "filter_bytes",
+        "hash_funcs",
+        "model_fp_rate",
+        "scripts_in_range",
+        "expected_false_positives",
+        "ph1",
+        "total_MB"
+    };
+
     /**
      * BIP 37 on the same axes: the pre-HD bitcoinj wallet's filter (N keys, 2N elements, capacity 2N + 100), sized
      * by bitcoinj's own {@code BloomFilter} constructor (as in experiment 1), against this chain's scripts in the
@@ -127,17 +145,7 @@ final class Bip158Tables {
      * matched element.
      */
     static Csv bip37(MainnetLikeChain chain, int[][] own, MainnetLikeChain.Params p) {
-        Csv csv = new Csv(
-                "wallet",
-                "N",
-                "target_rate",
-                "filter_bytes",
-                "hash_funcs",
-                "model_fp_rate",
-                "scripts_in_range",
-                "expected_false_positives",
-                "ph1",
-                "total_MB");
+        Csv csv = new Csv(BIP37_COLUMNS);
         double txBytes = 2.5 * p.bytesPerElement();
         for (int n : p.walletSizes()) {
             List<MainnetLikeChain.Wallet> ofN =

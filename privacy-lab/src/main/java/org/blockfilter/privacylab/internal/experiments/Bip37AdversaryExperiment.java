@@ -37,6 +37,65 @@ final class Bip37AdversaryExperiment {
 
     private record Setting(String name, Wallets.Model model, double rate, int firstN, int step, int wallets) {}
 
+    /** The columns of exp2_element_estimate.csv. */
+    static final String[] ESTIMATE_COLUMNS = {
+        "model",
+        "target_rate",
+        "N",
+        "wallets",
+        "elements",
+        "mean_n_hat",
+        "n_hat_lo",
+        "n_hat_hi",
+        "sd_n_hat",
+        "mean_N_hat",
+        "N_hat_lo",
+        "N_hat_hi",
+        "mean_consistent_N_values",
+        "share_N_exact",
+        "share_lo",
+        "share_hi",
+        "ph1_true",
+        "ph1_adversary_estimate",
+        "phN_known_N",
+        "phN_with_n_hat"
+    };
+
+    /** The columns of exp2_intersection_ci.csv. */
+    static final String[] INTERSECTION_COLUMNS = {
+        "setting",
+        "filters_observed",
+        "wallets",
+        "true_N",
+        "expected_fp",
+        "fp_lo",
+        "fp_hi",
+        "ph1",
+        "ph1_lo",
+        "ph1_hi",
+        "phN_scale",
+        "phN",
+        "phN_lo",
+        "phN_hi"
+    };
+
+    /** The columns of exp2_paper_kj.csv. */
+    static final String[] KJ_COLUMNS = {
+        "setting",
+        "j",
+        "filters_in_K_j",
+        "wallets",
+        "order_recovered_share",
+        "order_lo",
+        "order_hi",
+        "mean_true_N_in_K_j",
+        "mean_adversary_N_hat",
+        "expected_fp",
+        "ph1",
+        "ph1_lo",
+        "ph1_hi"
+    };
+
     /** Writes the sections' CSVs and plots into {@code dir} and appends them to {@code rep}. */
     static void run(Lab lab, Path dir, Report rep, Template.Sections text) {
         estimate(lab, dir, rep, text);
@@ -106,27 +165,7 @@ final class Bip37AdversaryExperiment {
                 new Model(Wallets.Model.Y2014, Wallets.RATE_2014, lab.quick() ? 10 : 200),
                 new Model(Wallets.Model.HD_2014, Wallets.RATE_2014, lab.quick() ? 5 : 100),
                 new Model(Wallets.Model.TODAY, Wallets.RATE_TODAY, lab.quick() ? 5 : 100));
-        Csv table = new Csv(
-                "model",
-                "target_rate",
-                "N",
-                "wallets",
-                "elements",
-                "mean_n_hat",
-                "n_hat_lo",
-                "n_hat_hi",
-                "sd_n_hat",
-                "mean_N_hat",
-                "N_hat_lo",
-                "N_hat_hi",
-                "mean_consistent_N_values",
-                "share_N_exact",
-                "share_lo",
-                "share_hi",
-                "ph1_true",
-                "ph1_adversary_estimate",
-                "phN_known_N",
-                "phN_with_n_hat");
+        Csv table = new Csv(ESTIMATE_COLUMNS);
         Plot plot = new Plot(
                         "The adversary's address count from the filter's set bits vs the truth (mean, 95% CI)",
                         "N (addresses the wallet has)",
@@ -271,7 +310,7 @@ final class Bip37AdversaryExperiment {
                 sb.append(text.get("estimate.row").render(row)).append(' ');
             }
         }
-        sb.append(text.get("estimate.reading").render());
+        sb.append(Bip37Readings.estimateFindings(text, t));
         return sb.toString();
     }
 
@@ -299,35 +338,8 @@ final class Bip37AdversaryExperiment {
                                 20,
                                 0,
                                 200));
-        Csv table = new Csv(
-                "setting",
-                "filters_observed",
-                "wallets",
-                "true_N",
-                "expected_fp",
-                "fp_lo",
-                "fp_hi",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi",
-                "phN_scale",
-                "phN",
-                "phN_lo",
-                "phN_hi");
-        Csv kj = new Csv(
-                "setting",
-                "j",
-                "filters_in_K_j",
-                "wallets",
-                "order_recovered_share",
-                "order_lo",
-                "order_hi",
-                "mean_true_N_in_K_j",
-                "mean_adversary_N_hat",
-                "expected_fp",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi");
+        Csv table = new Csv(INTERSECTION_COLUMNS);
+        Csv kj = new Csv(KJ_COLUMNS);
         Plot plot = new Plot(
                         "Intersecting one wallet's filters (a new tweak each): mean over wallets, 95% CI (bars mostly narrower than the markers)",
                         "filters observed (intersected)", "P_h", 760)
@@ -484,13 +496,18 @@ final class Bip37AdversaryExperiment {
         rep.paragraph(text.get("intersection").render(Map.of("universe", Lab.count(u))));
         rep.image("exp2_intersection_ci.png", "P_h against filters intersected, with 95% intervals");
         rep.table(table);
-        rep.paragraph(intersectionReading(text, table));
+        String today = settings.get(settings.size() - 1).name();
+        rep.paragraph(intersectionReading(text, table, today));
         rep.heading("The paper's K_j: filters ordered by n_hat, then the larger ones intersected");
-        rep.paragraph(text.get("kj").render());
+        rep.paragraph(Bip37Readings.kjReading(
+                text,
+                kj,
+                settings.subList(1, settings.size()).stream().map(Setting::name).toList(),
+                today));
         rep.table(kj);
     }
 
-    private static String intersectionReading(Template.Sections text, Csv t) {
+    private static String intersectionReading(Template.Sections text, Csv t, String today) {
         StringBuilder sb = new StringBuilder();
         for (List<String> r : t.rows()) {
             if (r.get(1).equals("1") || r.get(1).equals("2")) {
@@ -508,7 +525,7 @@ final class Bip37AdversaryExperiment {
                 sb.append(text.get("intersection.row").render(row)).append(' ');
             }
         }
-        sb.append(text.get("intersection.reading").render());
+        sb.append(Bip37Readings.todayReading(text, t, today));
         return sb.toString();
     }
 

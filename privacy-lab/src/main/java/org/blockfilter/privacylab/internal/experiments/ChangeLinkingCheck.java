@@ -86,7 +86,7 @@ final class ChangeLinkingCheck {
                 models.add(r.get(1));
             }
         }
-        Template.Sections text = Template.load("exp8.txt");
+        Template.Sections text = FetchPolicyReport.TEXT;
         StringBuilder sb =
                 new StringBuilder(text.get("changeLinking").render(Map.of("file", FetchPolicyExperiment.CHANGE_FILE)));
         for (String m : models) {

@@ -17,6 +17,9 @@ import org.blockfilter.wallet.sync.FetchPolicy;
 final class FetchPolicyReport {
     private FetchPolicyReport() {}
 
+    /** Experiment 8's report template, loaded once for every section that renders from it. */
+    static final Template.Sections TEXT = Template.load("exp8.txt");
+
     /** The rule's bound: the maximum over adversaries must have its upper 95% bound below this in every case. */
     static final double RULE_BOUND = 0.5;
 
@@ -32,7 +35,7 @@ final class FetchPolicyReport {
             Csv bip37,
             Csv change,
             List<String> plots) {
-        Template.Sections text = Template.load("exp8.txt");
+        Template.Sections text = TEXT;
         Report rep = new Report(dir, text.get("title").render());
         rep.paragraph(lab.regenerate("exp8"));
         List<String> wallets = new ArrayList<>();
@@ -106,16 +109,7 @@ final class FetchPolicyReport {
                 text.get("byBlock").render(Map.of("every", steps, "incremental", FetchPolicyExperiment.INCREMENTAL)));
         rep.table(FetchPolicyTables.byBlock(summary));
         int[] same = FetchPolicyTables.sameDistinct(raw);
-        rep.paragraph(text.get("byBlock.repeats")
-                .render(Map.of(
-                        "step",
-                        step,
-                        "same",
-                        same[0],
-                        "pairs",
-                        same[1],
-                        "maxCfilters",
-                        Lab.count(org.blockfilter.filters.Bip157.MAX_CFILTERS))));
+        rep.paragraph(FetchPolicyTables.repeats(text, FetchPolicyTables.byBlock(summary), same, step));
         rep.heading("No-reuse wallets beside the reuse wallets");
         rep.paragraph(text.get("noReuse").render());
         rep.table(FetchPolicyTables.beside(summary, noReuse));
@@ -201,7 +195,7 @@ final class FetchPolicyReport {
                 pick = e.getKey();
             }
         }
-        Template.Sections text = Template.load("exp8.txt");
+        Template.Sections text = TEXT;
         String head = text.get("rule")
                         .render(Map.of("bound", RULE_BOUND, "maxN", maxN, "defaultSpec", FetchPolicy.DEFAULT_SPEC))
                 + " ";
@@ -289,7 +283,7 @@ final class FetchPolicyReport {
                         .add(Double.parseDouble(r.get(19)));
             }
         }
-        Template.Sections text = Template.load("exp8.txt");
+        Template.Sections text = TEXT;
         String none = text.get("sizes.none").render();
         return text.get("sizes")
                 .render(Map.of(
@@ -299,7 +293,7 @@ final class FetchPolicyReport {
 
     /** Sentences comparing no policy with the default, per N and sources, for source 0 and the maximum. */
     static String findings(Csv summary) {
-        Template.Sections text = Template.load("exp8.txt");
+        Template.Sections text = TEXT;
         StringBuilder sb = new StringBuilder();
         Map<String, List<String>> byKey = new LinkedHashMap<>();
         for (List<String> r : summary.rows()) {
@@ -363,7 +357,7 @@ final class FetchPolicyReport {
         if (c0 == null || g0 == null || d0 == null || dg == null) {
             return "";
         }
-        Template.Sections text = Template.load("exp8.txt");
+        Template.Sections text = TEXT;
         Map<String, Object> v = new HashMap<>();
         v.put("n", n);
         v.put("clusters", clusters);

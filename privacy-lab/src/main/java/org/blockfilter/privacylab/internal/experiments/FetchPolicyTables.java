@@ -1,10 +1,12 @@
 package org.blockfilter.privacylab.internal.experiments;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.blockfilter.privacylab.internal.report.Csv;
+import org.blockfilter.privacylab.internal.report.Template;
 
 /**
  * exp8's tables that set two ways side by side: block-by-block syncs beside one range sync, and no-reuse wallets beside
@@ -118,6 +120,42 @@ final class FetchPolicyTables {
             FetchPolicyAdversaries.NAMES.get(FetchPolicyAdversaries.MAX));
 
     /** Per (N, sources, policy) measured block by block: each shown adversary's cell for one range and block by block. */
+    /**
+     * The paragraph on blocks requested again, from the by-block table {@code byBlock} and {@code same} (distinct
+     * counts equal to the range sync's, pairs measured both ways): whether every policy with decoys requests more
+     * blocks per matched block block by block than in one range, and whether every distinct count is the range's.
+     */
+    static String repeats(Template.Sections text, Csv byBlock, int[] same, int step) {
+        Map<String, Double> range = new HashMap<>();
+        boolean more = true;
+        for (List<String> r : byBlock.rows()) {
+            String key = r.get(0) + "|" + r.get(1) + "|" + r.get(2);
+            double perMatch = Double.parseDouble(r.get(4).split(" ")[0]);
+            if (r.get(3).equals("one range")) {
+                range.put(key, perMatch);
+            } else if ((r.get(2).contains("decoys=") || r.get(2).contains("clusters=")) && range.containsKey(key)) {
+                more &= perMatch > range.get(key);
+            }
+        }
+        return text.get("byBlock.repeats")
+                .render(Map.of(
+                        "step",
+                        step,
+                        "more",
+                        text.get(more ? "byBlock.more" : "byBlock.notMore").render(),
+                        "same",
+                        same[0],
+                        "pairs",
+                        same[1],
+                        "maxCfilters",
+                        Lab.count(org.blockfilter.filters.Bip157.MAX_CFILTERS),
+                        "distinct",
+                        same[0] == same[1]
+                                ? text.get("byBlock.distinctSame").render()
+                                : text.get("byBlock.distinctDiffer")
+                                        .render(Map.of("same", same[0], "pairs", same[1]))));
+    }
+
     static Csv byBlock(Csv summary) {
         Map<String, List<String>> byKey = byCell(summary);
         List<String> header =

@@ -97,6 +97,21 @@ public final class FilterFamilyExperiment {
         }
     }
 
+    /** The columns of exp7_bloom_rules.csv. */
+    static final String[] RULES_COLUMNS = {
+        "n",
+        "target_rate",
+        "bits_per_element",
+        "hash_funcs",
+        "measured_rate",
+        "ci95_lo",
+        "ci95_hi",
+        "rule_0.6185^(m/n)",
+        "measured/rule",
+        "rule_bits_1.44*log2(1/eps)",
+        "bits/rule_bits"
+    };
+
     public static void run(Lab lab) {
         Path dir = lab.dir("exp7-filter-family");
         int[] sizes = lab.quick() ? new int[] {2_000} : new int[] {7_400, 1_000_000};
@@ -161,18 +176,7 @@ public final class FilterFamilyExperiment {
         List<Row> plotted = rows.stream().filter(r -> r.n() == plotN).toList();
         writePlot(dir.resolve("exp7_space_vs_rate.png"), plotted, plotN);
 
-        Csv rules = new Csv(
-                "n",
-                "target_rate",
-                "bits_per_element",
-                "hash_funcs",
-                "measured_rate",
-                "ci95_lo",
-                "ci95_hi",
-                "rule_0.6185^(m/n)",
-                "measured/rule",
-                "rule_bits_1.44*log2(1/eps)",
-                "bits/rule_bits");
+        Csv rules = new Csv(RULES_COLUMNS);
         for (Row r : rows) {
             if (!r.family().equals("Bloom")) {
                 continue;
@@ -242,7 +246,8 @@ public final class FilterFamilyExperiment {
                 .render(Map.of(
                         "base", String.format(Locale.ROOT, "%.4f", BLOOM_BASE),
                         "bitsPerDecade", String.format(Locale.ROOT, "%.2f", BLOOM_BITS_PER_DECADE),
-                        "fitted", String.join(" and ", slopes))));
+                        "fitted", String.join(" and ", slopes),
+                        "departures", FilterFamilyReadings.departures(text, rules))));
         rep.table(rules);
         List<String> otherSlopes = new ArrayList<>();
         for (String fam : List.of("GCS", "quotient", "ribbon")) {
@@ -341,7 +346,8 @@ public final class FilterFamilyExperiment {
                         String.format(Locale.ROOT, "%.1f", 0.05 * checked),
                         "cells",
                         off.isEmpty() ? "none" : String.join("; ", off))));
-        out.addAll(text.get("reading.bloomVariants").lines(Map.of()));
+        out.add(FilterFamilyReadings.blockedReading(text, rows, n));
+        out.add(text.get("reading.counting").render());
         out.addAll(quotientAndRibbonReadings(text, rows));
         out.add(text.get("reading.fingerprints").render());
         return out;
@@ -385,7 +391,12 @@ public final class FilterFamilyExperiment {
         }
         if (!quotient.isEmpty()) {
             out.add(text.get("reading.quotient").render(Map.of("sizes", String.join("; ", quotient))));
-            out.add(text.get("reading.ribbon").render(Map.of("sizes", String.join("; ", ribbon))));
+            out.add(text.get("reading.ribbon")
+                    .render(Map.of(
+                            "sizes",
+                            String.join("; ", ribbon),
+                            "worst",
+                            FilterFamilyReadings.ribbonRounding(text, rows))));
         }
         return out;
     }

@@ -25,6 +25,28 @@ public final class FreshWalletExperiment {
 
     private FreshWalletExperiment() {}
 
+    /** The columns of exp4_summary.csv, whose false-positive columns name the universes {@code small} and {@code large}. */
+    static String[] summaryColumns(long small, long large) {
+        return new String[] {
+            "model",
+            "used_addresses",
+            "keys_in_filter",
+            "elements",
+            "capacity",
+            "filter_bytes",
+            "hash_funcs",
+            "target_rate",
+            "model_rate",
+            "density_rate",
+            "measured_rate",
+            "expected_fp_" + small,
+            "measured_fp_" + small,
+            "expected_fp_" + large,
+            "measured_fp_" + large,
+            "expected_fp_pubkey_and_hash_" + small
+        };
+    }
+
     public static void run(Lab lab) {
         Path dir = lab.dir("exp4-fresh-wallet");
         int tweaks = lab.quick() ? 2 : 5;
@@ -60,23 +82,7 @@ public final class FreshWalletExperiment {
                 "bit_density",
                 "fp_" + small,
                 "fp_" + large);
-        Csv summary = new Csv(
-                "model",
-                "used_addresses",
-                "keys_in_filter",
-                "elements",
-                "capacity",
-                "filter_bytes",
-                "hash_funcs",
-                "target_rate",
-                "model_rate",
-                "density_rate",
-                "measured_rate",
-                "expected_fp_" + small,
-                "measured_fp_" + small,
-                "expected_fp_" + large,
-                "measured_fp_" + large,
-                "expected_fp_pubkey_and_hash_" + small);
+        Csv summary = new Csv(summaryColumns(small, large));
         for (int m = 0; m < models.length; m++) {
             List<Double> fpS = new ArrayList<>();
             List<Double> fpL = new ArrayList<>();
@@ -159,9 +165,6 @@ public final class FreshWalletExperiment {
         }
         plot.writePng(dir.resolve("exp4_fp.png"));
 
-        List<String> y2014 = summary.rows().get(0);
-        List<String> hd = summary.rows().get(1);
-        List<String> today = summary.rows().get(2);
         Template.Sections text = Template.load("exp4.txt");
         Report rep = lab.report(dir, text, "exp4");
         rep.heading("Setup");
@@ -179,6 +182,28 @@ public final class FreshWalletExperiment {
         rep.table(summary);
         rep.image("exp4_fp.png", "false positives vs universe size");
         rep.heading("Reading");
+        rep.paragraph(reading(text, summary, small, large));
+        rep.write();
+    }
+
+    /** Section {@code magnitude.*} naming the order of magnitude of the count {@code x}. */
+    static String magnitude(Template.Sections text, double x) {
+        String[] names = {"ones", "tens", "hundreds", "thousands"};
+        int decade = x < 1 ? -1 : (int) Math.floor(Math.log10(x));
+        String name = decade < 0 ? "belowOne" : decade < names.length ? names[decade] : "more";
+        return text.get("magnitude." + name).render();
+    }
+
+    /**
+     * The reading from the summary's rows (Y2014, HD_2014, TODAY), the universes {@code small} and {@code large}
+     * addresses; each reading chosen from the numbers.
+     */
+    static String reading(Template.Sections text, Csv summary, long small, long large) {
+        List<String> y2014 = summary.rows().get(0);
+        List<String> hd = summary.rows().get(1);
+        List<String> today = summary.rows().get(2);
+        double hdBoth = Double.parseDouble(hd.get(15));
+        double todayBoth = Double.parseDouble(today.get(15));
         Map<String, Object> reading = new HashMap<>();
         reading.put("small", Lab.count(small));
         reading.put("large", Lab.count(large));
@@ -188,21 +213,30 @@ public final class FreshWalletExperiment {
         reading.put("y2014Capacity", y2014.get(4));
         reading.put("y2014Rate", y2014.get(8));
         reading.put("y2014Fp", y2014.get(12));
+        reading.put(
+                "y2014Exposed",
+                text.get(Double.parseDouble(y2014.get(12)) < 1 ? "reading.y2014.exposed" : "reading.y2014.hidden")
+                        .render());
         reading.put("hdKeys", hd.get(2));
         reading.put("hdElements", hd.get(3));
         reading.put("hdBytes", hd.get(5));
         reading.put("hdFuncs", hd.get(6));
         reading.put("hdRate", hd.get(8));
         reading.put("hdFp", hd.get(12));
+        reading.put("hdMagnitude", magnitude(text, Double.parseDouble(hd.get(12))));
         reading.put("todayKeys", today.get(2));
         reading.put("todayElements", today.get(3));
         reading.put("todayBytes", today.get(5));
         reading.put("todayRate", today.get(8));
         reading.put("todayFp", today.get(12));
         reading.put("todayFpLarge", today.get(14));
-        reading.put("hdFpBoth", Csv.format(Stats.sig(Double.parseDouble(hd.get(15)), 2)));
-        reading.put("todayFpBoth", Csv.format(Stats.sig(Double.parseDouble(today.get(15)), 2)));
-        rep.paragraph(text.get("reading").render(reading));
-        rep.write();
+        reading.put("todayMagnitude", magnitude(text, Double.parseDouble(today.get(12))));
+        reading.put("hdFpBoth", Csv.format(Stats.sig(hdBoth, 2)));
+        reading.put("todayFpBoth", Csv.format(Stats.sig(todayBoth, 2)));
+        reading.put(
+                "spent",
+                text.get(Math.max(hdBoth, todayBoth) < 1 ? "reading.spent.alone" : "reading.spent.notAlone")
+                        .render());
+        return text.get("reading").render(reading);
     }
 }

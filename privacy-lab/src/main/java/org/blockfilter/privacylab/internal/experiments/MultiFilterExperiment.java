@@ -2,8 +2,10 @@ package org.blockfilter.privacylab.internal.experiments;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.blockfilter.filters.bloom.Bip37;
 import org.blockfilter.privacylab.internal.adversaries.Metrics;
 import org.blockfilter.privacylab.internal.chains.Subject;
 import org.blockfilter.privacylab.internal.chains.Wallets;
@@ -27,6 +29,24 @@ public final class MultiFilterExperiment {
     private MultiFilterExperiment() {}
 
     private record Setting(String name, Wallets.Model model, double rate, int firstN, int runs) {}
+
+    /** The columns of exp2_filters.csv. */
+    static final String[] FILTERS_COLUMNS = {
+        "setting",
+        "run",
+        "filter",
+        "N",
+        "filter_bytes",
+        "hash_funcs",
+        "elements_inserted",
+        "model_fp_rate",
+        "false_positives"
+    };
+
+    /** The columns of exp2_summary.csv. */
+    static final String[] SUMMARY_COLUMNS = {
+        "setting", "filters_intersected", "runs", "mean_fp", "analytic_fp", "mean_ph1", "analytic_ph1", "mean_log10_phN"
+    };
 
     public static void run(Lab lab) {
         Path dir = lab.dir("exp2-multiple-filters");
@@ -59,16 +79,7 @@ public final class MultiFilterExperiment {
         List<UniverseScan.Histogram> hs =
                 lab.scanAll("exp2", u, subjects.stream().map(Subject::fast).toList(), false, BATCH);
 
-        Csv filters = new Csv(
-                "setting",
-                "run",
-                "filter",
-                "N",
-                "filter_bytes",
-                "hash_funcs",
-                "elements_inserted",
-                "model_fp_rate",
-                "false_positives");
+        Csv filters = new Csv(FILTERS_COLUMNS);
         Csv raw = new Csv(
                 "setting",
                 "run",
@@ -78,15 +89,7 @@ public final class MultiFilterExperiment {
                 "analytic_fp",
                 "ph1",
                 "log10_phN");
-        Csv summary = new Csv(
-                "setting",
-                "filters_intersected",
-                "runs",
-                "mean_fp",
-                "analytic_fp",
-                "mean_ph1",
-                "analytic_ph1",
-                "mean_log10_phN");
+        Csv summary = new Csv(SUMMARY_COLUMNS);
         Plot plot = new Plot(
                         "P_h(1) after intersecting filters from restarts (" + Lab.count(u) + " other addresses)",
                         "filters intersected",
@@ -191,7 +194,7 @@ public final class MultiFilterExperiment {
         rep.table(summary);
         rep.paragraph(text.get("files").render());
         rep.heading("Reading");
-        rep.paragraph(text.get("reading").render());
+        rep.paragraph(reading(text, summary, filters));
         Bip37AdversaryExperiment.run(lab, dir, rep, text);
         rep.write();
     }
@@ -204,5 +207,53 @@ public final class MultiFilterExperiment {
             }
         }
         throw new IllegalStateException("no filters for setting " + s + " run " + r);
+    }
+
+    /** A wallet is "exposed" once the mean P_h(1) of its intersected filters reaches this. */
+    static final double EXPOSED = 0.99;
+
+    /**
+     * The reading of the intersection table {@code summary}, each sentence chosen from it: how many filters expose
+     * each setting's wallet, and whether wallets whose filters hit BIP 37's size cap ({@code filters}: one row per
+     * filter) were measured and exposed too.
+     */
+    static String reading(Template.Sections text, Csv summary, Csv filters) {
+        Map<String, Integer> needed = new LinkedHashMap<>();
+        Map<String, List<String>> last = new LinkedHashMap<>();
+        for (List<String> r : summary.rows()) {
+            String setting = r.get(0);
+            last.put(setting, r);
+            if (!needed.containsKey(setting) && Double.parseDouble(r.get(5)) >= EXPOSED) {
+                needed.put(setting, Integer.parseInt(r.get(1)));
+            }
+        }
+        List<String> out = new ArrayList<>();
+        List<String> unexposed = last.keySet().stream()
+                .filter(setting -> !needed.containsKey(setting))
+                .toList();
+        if (!unexposed.isEmpty()) {
+            List<String> r = last.get(unexposed.get(0));
+            out.add(text.get("reading.exposed.notAll")
+                    .render(Map.of("filters", r.get(1), "setting", r.get(0), "ph1", r.get(5))));
+        } else {
+            int fewest = needed.values().stream().min(Integer::compare).orElseThrow();
+            String slowest = needed.entrySet().stream()
+                    .max(Map.Entry.comparingByValue())
+                    .orElseThrow()
+                    .getKey();
+            int most = needed.get(slowest);
+            out.add(
+                    most <= 2
+                            ? text.get("reading.exposed.two").render()
+                            : text.get("reading.exposed.more")
+                                    .render(Map.of("fewest", fewest, "most", most, "slowest", slowest)));
+        }
+        boolean capped =
+                filters.rows().stream().anyMatch(r -> Integer.parseInt(r.get(4)) >= Bip37.MAX_BLOOM_FILTER_SIZE);
+        if (capped && unexposed.isEmpty()) {
+            out.add(text.get("reading.large").render(Map.of("cap", Lab.count(Bip37.MAX_BLOOM_FILTER_SIZE))));
+        }
+        out.add(text.get("reading.peers").render());
+        return String.join(" ", out);
     }
 }

@@ -3,7 +3,7 @@ package org.blockfilter.privacylab.internal.experiments;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import org.bitcoinj.core.BloomFilter;
 import org.blockfilter.privacylab.internal.adversaries.Metrics;
 import org.blockfilter.privacylab.internal.chains.Subject;
@@ -13,6 +13,7 @@ import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Plot;
 import org.blockfilter.privacylab.internal.report.Report;
 import org.blockfilter.privacylab.internal.report.Stats;
+import org.blockfilter.privacylab.internal.report.Template;
 
 /**
  * Experiment 1's side-by-side with Gervais et al. (ACSAC 2014): P_h(j) for j = 1..N at N = 5, 10, 15, 20 in the
@@ -29,6 +30,22 @@ import org.blockfilter.privacylab.internal.report.Stats;
 final class PaperComparison {
     static final int[] PAPER_NS = {5, 10, 15, 20};
     static final int[] COUNTER_NS = {20, 100};
+
+    /** The rows of exp1_countermeasures.csv per N, in this order; the indices below name them. */
+    static final String[] COUNTERMEASURES = {
+        "none: pubkey + hash, one filter",
+        "restart, new tweak: 2 filters intersected",
+        "restart, persistent tweak (+5 keys): 2 filters intersected",
+        "pubkey not inserted",
+        "noise: +N random elements",
+        "noise: +4N random elements"
+    };
+
+    private static final int NONE = 0;
+    private static final int NEW_TWEAK = 1;
+    private static final int PERSISTENT_TWEAK = 2;
+    private static final int NO_PUBKEY = 3;
+    private static final int[] NOISE = {4, 5};
 
     private PaperComparison() {}
 
@@ -155,11 +172,34 @@ final class PaperComparison {
         "ours_plugin_ph"
     };
 
+    /** The columns of exp1_countermeasures.csv. */
+    static final String[] COUNTER_COLUMNS = {
+        "N",
+        "countermeasure",
+        "clients",
+        "filter_bytes",
+        "elements",
+        "mean_fp_hash_test",
+        "fp_lo",
+        "fp_hi",
+        "ph1",
+        "ph1_lo",
+        "ph1_hi",
+        "mean_fp_if_pubkey_known"
+    };
+
     /**
-     * Runs the comparison, writes its CSVs and plot into {@code dir}, and adds its sections to {@code rep}.
+     * Runs the comparison, writes its CSVs and plot into {@code dir}, and adds its sections to {@code rep}, their prose
+     * from the {@code paper.*} sections of experiment 1's template {@code text}.
      * {@code fp.applyAsLong(i)} is the scanned false-positive count of {@code prepared.toScan().get(i)}.
      */
-    static void run(Lab lab, Path dir, Report rep, Prepared prepared, java.util.function.IntToLongFunction fp) {
+    static void run(
+            Lab lab,
+            Path dir,
+            Report rep,
+            Template.Sections text,
+            Prepared prepared,
+            java.util.function.IntToLongFunction fp) {
         long u = lab.universe();
         List<Subject> subjects = prepared.subjects();
         List<int[]> cellOf = prepared.cellOf();
@@ -245,29 +285,10 @@ final class PaperComparison {
         plot.writePng(dir.resolve("exp1_paper_ph.png"));
 
         // Part B: the paper's countermeasures.
-        Csv cm = new Csv(
-                "N",
-                "countermeasure",
-                "clients",
-                "filter_bytes",
-                "elements",
-                "mean_fp_hash_test",
-                "fp_lo",
-                "fp_hi",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi",
-                "mean_fp_if_pubkey_known");
+        Csv cm = new Csv(COUNTER_COLUMNS);
         int cmClients = lab.quick() ? 10 : 100;
         for (int n : COUNTER_NS) {
-            String[] names = {
-                "none: pubkey + hash, one filter",
-                "restart, new tweak: 2 filters intersected",
-                "restart, persistent tweak (+5 keys): 2 filters intersected",
-                "pubkey not inserted",
-                "noise: +N random elements",
-                "noise: +4N random elements"
-            };
+            String[] names = COUNTERMEASURES;
             List<List<Double>> fps = new ArrayList<>();
             List<List<Double>> fpBoth = new ArrayList<>();
             List<List<Double>> ph1 = new ArrayList<>();
@@ -351,53 +372,137 @@ final class PaperComparison {
         }
         cm.write(dir.resolve("exp1_countermeasures.csv"));
 
-        rep.heading("The paper side by side");
-        rep.paragraph(String.format(
-                Locale.ROOT,
-                "Setup as the paper's: pre-HD bitcoinj filter of N imported keys (pubkey and hash: 2N elements), capacity 2N + 100, target rate 0.05%%, %s other addresses; N = 5, 10, 15, 20; P_h(j) for j = 1..N. Ours: %d real bitcoinj filters per N (a fresh tweak each), each filter's expected P_h(j) from its measured bit density (false positives Poisson(U rho^k)), mean and 95%% bootstrap interval over filters; the first %d filters per N were also scanned against all %s addresses (columns `ours_scanned_*`). "
-                        + "The paper's numbers: Gervais et al. plot P_h(j) against j for N = 5, 10, 15, 20 in their single-filter analysis (Section 4 of the ACSAC 2014 paper, 'leakage under a single Bloom filter'). "
-                        + PaperPrinted.SEARCHED
-                        + " The `paper_printed_ph` column holds the one printed value found (N = 10, j = 10: 0.99); every other cell is empty, not zero. "
-                        + "The `paper_model_ph` column is the paper's model: P_h(j) = prod_{i<j} (N - i)/(N + S_F - i) with S_F = P_f x |U| plugged in as a real number (`paper_model_false_positives`), and P_f = (1 - e^{-2kN/m})^k for the filter bitcoinj builds for capacity M = 2N + 100 at 0.05%% (m bits in whole bytes and k truncated to an integer, read from bitcoinj's own filter: the sizing every filter of this experiment has). "
-                        + "`ours_expected_ph` is ours: a real filter has an integer number F of false positives, Poisson(U rho^k) for its measured bit density rho, and ours is E[P_h(j)] = sum_F Poisson(F) prod_{i<j} (N - i)/(N + F - i); `ours_mean_false_positives` is the mean of our filters' expected counts and `ours_plugin_ph` that mean plugged into the paper's formula, which separates the two differences (sizing and expectation). "
-                        + "The printed statements used are in Karame and Androulaki's book (Bitcoin and Blockchain Security, ch. 6, restating the paper): 'when N = 10, P_h = 0.99 which corresponds to the probability of correctly guessing all the true positives when the SPV client has 10 addresses', and that guessing all addresses of a filter with fewer than 15 addresses succeeds with probability almost 0.80, falling as N grows past 15.",
-                Lab.count(u),
-                clients,
-                scanned,
-                Lab.count(u)));
+        rep.heading(text.get("paper.heading").render());
+        rep.paragraph(
+                text.get("paper.setup").render(Map.of("others", Lab.count(u), "clients", clients, "scanned", scanned)));
         rep.image("exp1_paper_ph.png", "P_h(j): ours vs the paper's model");
         rep.table(ph);
-        rep.paragraph(PaperPrinted.paperReading(ph, u));
-        Csv printedCsv = PaperPrinted.printedTable(u, ph);
+        rep.paragraph(PaperPrinted.paperReading(text, ph, u));
+        Csv printedCsv = PaperPrinted.printedTable(text, u, ph);
         printedCsv.write(dir.resolve("exp1_paper_printed.csv"));
-        rep.heading("Every number of the paper found printed, beside the recomputed model and the lab");
-        rep.paragraph(
-                "Each row is a number read in a source that restates the paper (the paper itself was not reachable; see the search list above), the paper's model recomputed from its stated formulas where it applies, and the lab's figure from the tables above; the last column says why they differ. The quoted sentences, as printed:");
-        rep.bullets(PaperPrinted.PRINTED_QUOTES);
+        rep.heading(text.get("paper.printed.heading").render());
+        rep.paragraph(text.get("paper.printed").render());
+        rep.bullets(text.get("paper.printed.quotes").lines(Map.of()));
         rep.table(printedCsv);
-        rep.heading("The paper's countermeasures, measured");
-        rep.paragraph(
-                "Real pre-HD bitcoinj filters at 0.05%, " + cmClients
-                        + " clients per N; false positives are each filter's expected count from its bit density (mean and 95% bootstrap interval over clients). `mean_fp_if_pubkey_known`: false positives left when the adversary counts an address only if both its public key and its hash match (addresses whose public key is on the chain). Persistent tweak: the restarted wallet (5 keys more, the same size and tweak) sends a filter whose set bits include the first filter's (checked for every client), so intersecting the two leaves the first filter's false positives; a new tweak per restart gives independent false positives and the intersection keeps about P_f^2 of the universe.");
+        rep.heading(text.get("paper.counter.heading").render());
+        rep.paragraph(text.get("paper.counter").render(Map.of("clients", cmClients)));
         rep.table(cm);
-        rep.paragraph(counterReading(cm));
+        rep.paragraph(counterReading(text, cm));
     }
 
-    private static String counterReading(Csv cm) {
-        StringBuilder sb = new StringBuilder();
+    /**
+     * The reading of the countermeasure table {@code cm} (rows per N in the order of {@link #COUNTERMEASURES}): one
+     * sentence per row, then what the rows show, each clause chosen from the numbers among the
+     * {@code paper.counter.*} sections of {@code text}.
+     */
+    static String counterReading(Template.Sections text, Csv cm) {
+        List<String> out = new ArrayList<>();
         for (List<String> r : cm.rows()) {
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "N = %s, %s: %s false positives, P_h(1) = %s [%s, %s]. ",
-                    r.get(0),
-                    r.get(1),
-                    r.get(5),
-                    r.get(8),
-                    r.get(9),
-                    r.get(10)));
+            out.add(text.get("paper.counter.row")
+                    .render(Map.of(
+                            "n", r.get(0),
+                            "countermeasure", r.get(1),
+                            "fp", r.get(5),
+                            "ph1", r.get(8),
+                            "lo", r.get(9),
+                            "hi", r.get(10))));
         }
-        sb.append(
-                "A persistent tweak is what keeps restarts from shrinking the false positives; leaving the public key out halves the elements, so a single filter yields fewer false positives, but it removes the pubkey-and-hash test that otherwise leaves almost none for addresses that have spent; noise elements raise the false positives at no bandwidth cost beyond the filter.");
-        return sb.toString();
+        List<List<List<String>>> byN = new ArrayList<>();
+        for (int i = 0; i < cm.rows().size(); i += COUNTERMEASURES.length) {
+            byN.add(cm.rows().subList(i, i + COUNTERMEASURES.length));
+        }
+        out.add(tweakClause(text, byN));
+        out.add(pubKeyClause(text, byN));
+        double spent = 0;
+        String spentText = "";
+        for (List<List<String>> g : byN) {
+            double x = Double.parseDouble(g.get(NONE).get(11));
+            if (x >= spent) {
+                spent = x;
+                spentText = g.get(NONE).get(11);
+            }
+        }
+        out.add(
+                spent < 1
+                        ? text.get("paper.counter.spent.almostNone").render()
+                        : text.get("paper.counter.spent.some").render(Map.of("fp", spentText)));
+        out.add(noiseClause(text, byN));
+        return String.join(" ", out);
+    }
+
+    private static double fp(List<String> row) {
+        return Double.parseDouble(row.get(5));
+    }
+
+    /** Whether a persistent tweak keeps the false positives and a new one shrinks them, at every N. */
+    private static String tweakClause(Template.Sections text, List<List<List<String>>> byN) {
+        for (List<List<String>> g : byN) {
+            double single = fp(g.get(NONE));
+            if (fp(g.get(PERSISTENT_TWEAK)) < single || fp(g.get(NEW_TWEAK)) >= single) {
+                return text.get("paper.counter.tweak.shrinks")
+                        .render(Map.of(
+                                "n", g.get(NONE).get(0),
+                                "single", g.get(NONE).get(5),
+                                "persistent", g.get(PERSISTENT_TWEAK).get(5),
+                                "fresh", g.get(NEW_TWEAK).get(5)));
+            }
+        }
+        return text.get("paper.counter.tweak.keeps").render();
+    }
+
+    /** What leaving the public key out does to the elements and to one filter's false positives. */
+    private static String pubKeyClause(Template.Sections text, List<List<List<String>>> byN) {
+        String elements = text.get("paper.counter.pubKey.halves").render();
+        for (List<List<String>> g : byN) {
+            if (2 * Integer.parseInt(g.get(NO_PUBKEY).get(4))
+                    != Integer.parseInt(g.get(NONE).get(4))) {
+                elements = text.get("paper.counter.pubKey.elements")
+                        .render(Map.of(
+                                "n", g.get(NONE).get(0),
+                                "without", g.get(NO_PUBKEY).get(4),
+                                "with", g.get(NONE).get(4)));
+                break;
+            }
+        }
+        for (List<List<String>> g : byN) {
+            if (fp(g.get(NO_PUBKEY)) >= fp(g.get(NONE))) {
+                return text.get("paper.counter.pubKey.notFewer")
+                        .render(Map.of(
+                                "elements", elements,
+                                "n", g.get(NONE).get(0),
+                                "without", g.get(NO_PUBKEY).get(5),
+                                "with", g.get(NONE).get(5)));
+            }
+        }
+        return text.get("paper.counter.pubKey.fewer").render(Map.of("elements", elements));
+    }
+
+    /** Whether noise raises the false positives at every N, and whether it costs filter bytes. */
+    private static String noiseClause(Template.Sections text, List<List<List<String>>> byN) {
+        Map<String, Object> grown = null;
+        for (List<List<String>> g : byN) {
+            List<String> none = g.get(NONE);
+            for (int v : NOISE) {
+                List<String> r = g.get(v);
+                if (fp(r) <= fp(none)) {
+                    return text.get("paper.counter.noise.notAlways")
+                            .render(Map.of(
+                                    "n",
+                                    r.get(0),
+                                    "countermeasure",
+                                    r.get(1),
+                                    "noise",
+                                    r.get(5),
+                                    "single",
+                                    none.get(5)));
+                }
+                if (grown == null && !r.get(3).equals(none.get(3))) {
+                    grown = Map.of("n", r.get(0), "countermeasure", r.get(1), "bytes", r.get(3), "single", none.get(3));
+                }
+            }
+        }
+        return grown == null
+                ? text.get("paper.counter.noise.raises").render()
+                : text.get("paper.counter.noise.costs").render(grown);
     }
 }

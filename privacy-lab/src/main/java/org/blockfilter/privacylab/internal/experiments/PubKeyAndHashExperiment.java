@@ -25,6 +25,20 @@ public final class PubKeyAndHashExperiment {
 
     private record Cell(double rate, int n) {}
 
+    /** The columns of exp3_summary.csv. */
+    static final String[] SUMMARY_COLUMNS = {
+        "target_rate",
+        "N",
+        "clients",
+        "mean_fp_hash",
+        "analytic_fp_hash",
+        "mean_fp_both",
+        "analytic_fp_both",
+        "mean_ph1_hash_only",
+        "mean_ph1_both",
+        "analytic_ph1_both"
+    };
+
     public static void run(Lab lab) {
         Path dir = lab.dir("exp3-pubkey-and-hash");
         long u = lab.universe();
@@ -91,17 +105,7 @@ public final class PubKeyAndHashExperiment {
         }
         raw.write(dir.resolve("exp3_raw.csv"));
 
-        Csv summary = new Csv(
-                "target_rate",
-                "N",
-                "clients",
-                "mean_fp_hash",
-                "analytic_fp_hash",
-                "mean_fp_both",
-                "analytic_fp_both",
-                "mean_ph1_hash_only",
-                "mean_ph1_both",
-                "analytic_ph1_both");
+        Csv summary = new Csv(SUMMARY_COLUMNS);
         for (Map.Entry<Cell, List<double[]>> e : byCell.entrySet()) {
             List<Double> fh = new ArrayList<>();
             List<Double> fb = new ArrayList<>();
@@ -174,8 +178,75 @@ public final class PubKeyAndHashExperiment {
         rep.image("exp3_rate.png", "effective rate vs P_f");
         rep.table(summary);
         rep.heading("Reading");
-        rep.paragraph(text.get("reading").render(Map.of("others", Lab.count(u))));
+        rep.paragraph(reading(text, summary, u));
         rep.write();
+    }
+
+    /** Fewer false positives of both than this, on average, at every N are "a handful". */
+    static final double HANDFUL = 10;
+
+    /** P_h(1) at least this is "near 1". */
+    static final double NEAR_ONE = 0.99;
+
+    /** A cell's matches of both sit "on the P_f^2 line" (of a log-log plot) within this factor of P_f^2 x |others|. */
+    static final double ON_LINE = 1.5;
+
+    /** A cell is set against the P_f^2 line only when its clients together expect at least this many matches. */
+    static final double CHECKABLE = 10;
+
+    /** The reading paragraph from the summary table: each reading chosen from its numbers. */
+    static String reading(Template.Sections text, Csv summary, long u) {
+        List<String> off = null;
+        boolean checked = false;
+        List<String> worst2014 = null;
+        double sumFp2014 = 0;
+        for (List<String> r : summary.rows()) {
+            double clients = Double.parseDouble(r.get(2));
+            double measured = Double.parseDouble(r.get(5));
+            double analytic = Double.parseDouble(r.get(6));
+            if (analytic * clients >= CHECKABLE) {
+                checked = true;
+                if (off == null && (measured > ON_LINE * analytic || measured * ON_LINE < analytic)) {
+                    off = r;
+                }
+            }
+            if (Double.parseDouble(r.get(0)) == Wallets.RATE_2014) {
+                sumFp2014 += measured;
+                if (worst2014 == null || Double.parseDouble(r.get(8)) < Double.parseDouble(worst2014.get(8))) {
+                    worst2014 = r;
+                }
+            }
+        }
+        String line = off != null
+                ? text.get("reading.line.off")
+                        .render(Map.of(
+                                "rate", off.get(0), "n", off.get(1), "measured", off.get(5), "analytic", off.get(6)))
+                : text.get(checked ? "reading.line.on" : "reading.line.few").render();
+        if (worst2014 == null) {
+            throw new IllegalStateException("exp3's summary has no row at the 2014 rate " + Wallets.RATE_2014);
+        }
+        String rate2014;
+        if (sumFp2014 == 0) {
+            rate2014 = text.get("reading.rate2014.none").render(Map.of("others", Lab.count(u)));
+        } else if (Double.parseDouble(worst2014.get(8)) >= NEAR_ONE && maxFp(summary, Wallets.RATE_2014) < HANDFUL) {
+            rate2014 = text.get("reading.rate2014.handful").render(Map.of("others", Lab.count(u)));
+        } else {
+            rate2014 = text.get("reading.rate2014.more")
+                    .render(Map.of(
+                            "fp", worst2014.get(5),
+                            "others", Lab.count(u),
+                            "n", worst2014.get(1),
+                            "ph1", worst2014.get(8)));
+        }
+        return text.get("reading").render(Map.of("line", line, "rate2014", rate2014));
+    }
+
+    private static double maxFp(Csv summary, double rate) {
+        return summary.rows().stream()
+                .filter(r -> Double.parseDouble(r.get(0)) == rate)
+                .mapToDouble(r -> Double.parseDouble(r.get(5)))
+                .max()
+                .orElse(0);
     }
 
     /** Below this formula rate a filter expects fewer than 0.03 matches among 33M: not drawn, counted in the title. */

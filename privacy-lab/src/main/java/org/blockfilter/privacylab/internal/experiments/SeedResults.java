@@ -177,8 +177,7 @@ final class SeedResults {
     }
 
     /** The report's section: both tables and what they say, every number from them. */
-    static void section(Report rep, Csv bloom, Csv overflow, int probes) {
-        Template.Sections text = Template.load("exp6.txt");
+    static void section(Report rep, Template.Sections text, Csv bloom, Csv overflow, int probes) {
         rep.heading(text.get("seed.heading").render());
         Map<String, Object> b = new HashMap<>();
         b.put("words", Lab.count(BLOOM_WORDS));
@@ -210,7 +209,9 @@ final class SeedResults {
         a.put("ratio", Stats.sig((double) SEED_BITS[1] / SEED_BITS[0], 3));
         a.put("perWord", String.format(Locale.ROOT, "%.3f", (double) SEED_BITS[0] / BLOOM_STORED));
         a.put("lnConstant", String.format(Locale.ROOT, "%.4f", 1 / Math.log(2)));
-        rep.paragraph(text.get("seed.bloomAgreement").render(a));
+        boolean agree = first.get(4).equals(first.get(5)) && last.get(4).equals(last.get(5));
+        boolean above = r1 > 0 && r5 > 0;
+        rep.paragraph(bloomAgreement(text, a, agree, above));
         rep.paragraph(text.get("seed.counting").render());
         rep.table(overflow);
         List<String> four = overflow.rows().get(overflow.rows().size() - 1);
@@ -228,6 +229,40 @@ final class SeedResults {
                         "billion",
                         four.get(5),
                         "threeBits",
-                        overflow.rows().get(0).get(4))));
+                        threeBits(text, overflow.rows().get(0)))));
+    }
+
+    /**
+     * The agreement paragraph from values {@code a}: whether the disk accesses avoided agree with the seed's
+     * ({@code agree}) and whether both of the seed's hash areas are above the formula's ({@code above}).
+     */
+    static String bloomAgreement(Template.Sections text, Map<String, Object> a, boolean agree, boolean above) {
+        Map<String, Object> avoided = new HashMap<>();
+        Map<String, Object> areas = new HashMap<>(a);
+        for (String k : List.of("avoidedFirst", "avoidedLast", "seedFirst", "seedLast")) {
+            avoided.put(k, a.get(k));
+            areas.remove(k);
+        }
+        return text.get("seed.bloomAgreement")
+                .render(Map.of(
+                        "avoided",
+                                text.get(agree ? "seed.avoided.agree" : "seed.avoided.differ")
+                                        .render(avoided),
+                        "hashAreas",
+                                text.get(above ? "seed.hashAreas.above" : "seed.hashAreas.notAbove")
+                                        .render(areas)));
+    }
+
+    /**
+     * The sentence on 3-bit counters from their overflow row: they "would not do" when a billion of them expect an
+     * overflow (the exact tail times 10^9 is at least 1).
+     */
+    static String threeBits(Template.Sections text, List<String> row) {
+        boolean fails = 1e9 * Double.parseDouble(row.get(4)) >= 1;
+        return text.get(fails ? "seed.overflow.threeBitsFail" : "seed.overflow.threeBitsDo")
+                .render(
+                        fails
+                                ? Map.of("threeBits", row.get(4))
+                                : Map.of("threeBits", row.get(4), "billion", row.get(5)));
     }
 }

@@ -1,8 +1,10 @@
 package org.blockfilter.privacylab.internal.experiments;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +34,28 @@ public final class SingleFilterExperiment {
     static final double ZERO_AT = 1e-3;
 
     private record Cell(Wallets.Model model, double rate, int n) {}
+
+    /** The columns of exp1_summary.csv. */
+    static final String[] SUMMARY_COLUMNS = {
+        "model",
+        "target_rate",
+        "N",
+        "clients",
+        "scanned_clients",
+        "filter_bytes",
+        "hash_funcs",
+        "expected_fp",
+        "expected_fp_lo",
+        "expected_fp_hi",
+        "scanned_mean_fp",
+        "analytic_fp",
+        "target_rate_fp",
+        "ph1",
+        "ph1_lo",
+        "ph1_hi",
+        "scanned_ph1",
+        "log10_phN"
+    };
 
     public static void run(Lab lab) {
         Path dir = lab.dir("exp1-single-filter");
@@ -117,25 +141,7 @@ public final class SingleFilterExperiment {
         }
         raw.write(dir.resolve("exp1_raw.csv"));
 
-        Csv summary = new Csv(
-                "model",
-                "target_rate",
-                "N",
-                "clients",
-                "scanned_clients",
-                "filter_bytes",
-                "hash_funcs",
-                "expected_fp",
-                "expected_fp_lo",
-                "expected_fp_hi",
-                "scanned_mean_fp",
-                "analytic_fp",
-                "target_rate_fp",
-                "ph1",
-                "ph1_lo",
-                "ph1_hi",
-                "scanned_ph1",
-                "log10_phN");
+        Csv summary = new Csv(SUMMARY_COLUMNS);
         for (Map.Entry<Cell, List<Integer>> e : byCell.entrySet()) {
             Cell cell = e.getKey();
             List<Double> lambdas = new ArrayList<>();
@@ -268,10 +274,57 @@ public final class SingleFilterExperiment {
         rep.heading("Reading");
         rep.paragraph(SingleFilterNotes.text(text, summary, u));
         rep.paragraph(text.get("files").render());
-        PaperComparison.run(lab, dir, rep, paper, i -> {
+        PaperComparison.run(lab, dir, rep, text, paper, i -> {
             int k = paperOffset + i;
             return hs.get(k / UniverseScan.MAX_FILTERS).hashMatchesAll(k % UniverseScan.MAX_FILTERS);
         });
         rep.write();
+    }
+
+    /**
+     * The words of the results index on the paper comparison, sections {@code questions.paper.*} and
+     * {@code questions.ours.*} of {@code index}: whether the paper's model reproduces the printed values, and ours
+     * against the model at each N of the P_h table in experiment 1's output directory {@code dir} (if it is there).
+     */
+    public static Map<String, Object> indexWords(Template.Sections index, Path dir) {
+        long pu = Lab.PAPER_UNIVERSE;
+        double m5 = PaperComparison.paperModelPh(5, pu, 5);
+        double m10 = PaperComparison.paperModelPh(10, pu, 10);
+        double m15 = PaperComparison.paperModelPh(15, pu, 15);
+        boolean reproduces = PaperPrinted.reproducesPointNineNine(m10)
+                && PaperPrinted.n15Section(m5, m10, m15).equals("paper.printed.n15.reproduces");
+        Map<String, Object> words = new HashMap<>();
+        words.put(
+                "paperModel",
+                index.get(reproduces ? "questions.paper.reproduces" : "questions.paper.notReproduced")
+                        .render());
+        Path file = dir.resolve("exp1_paper_ph.csv");
+        if (!Files.exists(file)) {
+            words.put("ours", index.get("questions.ours.notRun").render());
+            return words;
+        }
+        List<String> higher = new ArrayList<>();
+        List<String> equal = new ArrayList<>();
+        List<String> lower = new ArrayList<>();
+        for (List<String> r : FetchPolicySummary.read(file).rows()) {
+            if (r.get(0).equals(r.get(1))) {
+                double ours = Double.parseDouble(r.get(4));
+                double model = Double.parseDouble(r.get(3));
+                (ours > model ? higher : ours == model ? equal : lower).add(r.get(0));
+            }
+        }
+        String ours;
+        if (!lower.isEmpty()) {
+            ours = index.get("questions.ours.lower").render(Map.of("lower", String.join(", ", lower)));
+        } else if (higher.isEmpty()) {
+            ours = index.get("questions.ours.equal").render();
+        } else if (equal.isEmpty()) {
+            ours = index.get("questions.ours.higher").render();
+        } else {
+            ours = index.get("questions.ours.higherWhereTheyDiffer")
+                    .render(Map.of("higher", String.join(", ", higher), "equal", String.join(", ", equal)));
+        }
+        words.put("ours", ours);
+        return words;
     }
 }

@@ -2,6 +2,7 @@ package org.blockfilter.privacylab.internal.experiments;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -178,19 +179,30 @@ public final class TheoryExperiment {
         rep.table(space);
         double boundBits = Math.log(BIP158_M) / Math.log(2);
         double bloomBits = BloomMath.bitsPerElement(rate158);
-        rep.paragraph(text.get("space.reading")
-                .render(Map.of(
-                        "gcsBits", fixed(2, gcsMeasured),
-                        "gcsAbovePercent", fixed(1, 100 * (gcsMeasured / boundBits - 1)),
-                        "boundBits", fixed(2, boundBits),
-                        "bloomBits", fixed(2, bloomBits),
-                        "bloomAbovePercent", fixed(0, 100 * (bloomBits / gcsMeasured - 1)))));
+        rep.paragraph(spaceReading(text, gcsMeasured, boundBits, bloomBits));
         Csv bloom1970 = SeedResults.bloomTable(lab);
         bloom1970.write(dir.resolve("exp6_bloom1970.csv"));
         Csv overflow = SeedResults.overflowTable();
         overflow.write(dir.resolve("exp6_counting_overflow.csv"));
-        SeedResults.section(rep, bloom1970, overflow, SeedResults.probes(lab));
+        SeedResults.section(rep, text, bloom1970, overflow, SeedResults.probes(lab));
         rep.write();
+    }
+
+    /**
+     * The space reading: the measured GCS against the lower bound and a Bloom filter at the same rate, the Bloom
+     * filter's excess said only when the GCS is the smaller.
+     */
+    static String spaceReading(Template.Sections text, double gcsBits, double boundBits, double bloomBits) {
+        Map<String, Object> v = new HashMap<>();
+        v.put("gcsBits", fixed(2, gcsBits));
+        v.put("gcsAbovePercent", fixed(1, 100 * (gcsBits / boundBits - 1)));
+        v.put("boundBits", fixed(2, boundBits));
+        v.put("bloomBits", fixed(2, bloomBits));
+        if (bloomBits <= gcsBits) {
+            return text.get("space.reading.gcsNotSmaller").render(v);
+        }
+        v.put("bloomAbovePercent", fixed(0, 100 * (bloomBits / gcsBits - 1)));
+        return text.get("space.reading").render(v);
     }
 
     /** {@code x} with {@code digits} decimals, as {@code %.Nf} writes it. */
