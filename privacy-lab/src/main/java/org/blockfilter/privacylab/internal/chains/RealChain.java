@@ -2,7 +2,6 @@ package org.blockfilter.privacylab.internal.chains;
 
 import java.nio.ByteBuffer;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -103,8 +102,7 @@ public final class RealChain {
                 wallet[w.firstScript() + a] = true;
             }
         }
-        Map<Integer, ArrayDeque<TransactionOutPoint>> unspent = new HashMap<>();
-        Map<TransactionOutPoint, byte[]> outputScripts = new HashMap<>();
+        Unspent unspent = new Unspent(occ.scripts, occ.blockStart[occ.blocks]);
         for (int b = 0; b < chain.blocks(); b++) {
             int height = b + 1;
             Transaction cb = new Transaction();
@@ -125,7 +123,7 @@ public final class RealChain {
                 if (id < pool) {
                     spend = false;
                 } else if (wallet[id]) {
-                    spend = unspent.containsKey(id) && !unspent.get(id).isEmpty();
+                    spend = unspent.has(id);
                 } else {
                     int appearances = occ.scriptStart[id + 1] - occ.scriptStart[id];
                     int c = occ.cluster[id];
@@ -147,10 +145,9 @@ public final class RealChain {
                 Transaction tx = new Transaction();
                 for (int id : group) {
                     byte[] key = pubKey.apply(id);
-                    ArrayDeque<TransactionOutPoint> mine = unspent.get(id);
                     TransactionOutPoint op;
-                    if (mine != null && !mine.isEmpty()) {
-                        op = mine.removeFirst();
+                    if (unspent.has(id)) {
+                        op = unspent.removeFirst(id);
                         if (wallet[id]) {
                             walletSpent
                                     .computeIfAbsent(id, k -> new ArrayList<>())
@@ -177,12 +174,14 @@ public final class RealChain {
             List<Transaction> txs = new ArrayList<>(List.of(cb));
             if (pay.getOutputs().size() > 0) {
                 txs.add(pay);
+                int tx = unspent.tx(pay.getTxId());
                 for (int o = 0; o < paid.size(); o++) {
                     int id = paid.get(o);
-                    TransactionOutPoint op = new TransactionOutPoint(o, pay.getTxId());
-                    unspent.computeIfAbsent(id, k -> new ArrayDeque<>()).addLast(op);
+                    unspent.addLast(id, tx, o);
                     if (wallet[id]) {
-                        walletPaid.computeIfAbsent(id, k -> new ArrayList<>()).add(op);
+                        walletPaid
+                                .computeIfAbsent(id, k -> new ArrayList<>())
+                                .add(new TransactionOutPoint(o, pay.getTxId()));
                     }
                 }
             }
@@ -205,6 +204,63 @@ public final class RealChain {
             if (progress != null) {
                 progress.add(1);
             }
+        }
+    }
+
+    /**
+     * The outputs this chain paid and has not spent, per script id oldest first (a queue per id in flat arrays: a
+     * mainnet-sized chain pays millions of outputs, too many for a map of objects). Build-time only.
+     */
+    private static final class Unspent {
+        private final List<Sha256Hash> txids = new ArrayList<>();
+        /** Per script id its oldest and newest unspent output's node, -1 for none. */
+        private final int[] head;
+
+        private final int[] tail;
+        /** Per node: (transaction index << 32 | output index), and the id's next node (-1 for none). */
+        private final long[] output;
+
+        private final int[] next;
+        private int nodes;
+
+        Unspent(int scripts, int maxOutputs) {
+            head = new int[scripts];
+            tail = new int[scripts];
+            Arrays.fill(head, -1);
+            Arrays.fill(tail, -1);
+            output = new long[maxOutputs];
+            next = new int[maxOutputs];
+        }
+
+        /** The index of a transaction whose outputs are added. */
+        int tx(Sha256Hash txid) {
+            txids.add(txid);
+            return txids.size() - 1;
+        }
+
+        void addLast(int id, int tx, int index) {
+            int node = nodes++;
+            output[node] = (long) tx << 32 | index;
+            next[node] = -1;
+            if (tail[id] < 0) {
+                head[id] = node;
+            } else {
+                next[tail[id]] = node;
+            }
+            tail[id] = node;
+        }
+
+        boolean has(int id) {
+            return head[id] >= 0;
+        }
+
+        TransactionOutPoint removeFirst(int id) {
+            int node = head[id];
+            head[id] = next[node];
+            if (head[id] < 0) {
+                tail[id] = -1;
+            }
+            return new TransactionOutPoint(output[node] & 0xffffffffL, txids.get((int) (output[node] >>> 32)));
         }
     }
 
