@@ -49,7 +49,7 @@ final class FetchPolicyRun {
 
     /**
      * The chain, the real chain carrying the wallets' real scripts, each wallet's account, each block's serialized
-     * size (model block b is height b + 1), which a BIP 324 observer sees, the wallets' address model and each
+     * size (model block b is height b + 1), which a BIP 324 observer sees, each wallet's address model and each
      * wallet's N (the addresses it is paid to under the reuse model, the address slots paid under no reuse).
      */
     record World(
@@ -57,8 +57,13 @@ final class FetchPolicyRun {
             RealChain real,
             HdAccount[] accounts,
             int[] blockSizes,
-            ProfileShapedChain.WalletModel model,
-            int[] walletN) {}
+            ProfileShapedChain.WalletModel[] models,
+            int[] walletN) {
+        /** The address model of wallet {@code w}. */
+        ProfileShapedChain.WalletModel model(int w) {
+            return models[w];
+        }
+    }
 
     /** A world whose wallets are all experiment 5's reuse model (N = each wallet's script count). */
     static World world(MainnetLikeChain chain, Lab lab, long chainSeed, Progress progress) {
@@ -79,10 +84,24 @@ final class FetchPolicyRun {
             Lab lab,
             long chainSeed,
             Progress progress) {
+        ProfileShapedChain.WalletModel[] models =
+                new ProfileShapedChain.WalletModel[chain.wallets().size()];
+        Arrays.fill(models, model);
+        return world(chain, models, walletN, lab, chainSeed, progress);
+    }
+
+    /** A world whose wallet i follows {@code models[i]} (keys as in the one-model world of that model). */
+    static World world(
+            MainnetLikeChain chain,
+            ProfileShapedChain.WalletModel[] models,
+            int[] walletN,
+            Lab lab,
+            long chainSeed,
+            Progress progress) {
         HdAccount[] accounts = new HdAccount[chain.wallets().size()];
         Map<Integer, byte[]> walletKeys = new HashMap<>();
-        boolean reuse = model == ProfileShapedChain.WalletModel.REUSE;
         for (MainnetLikeChain.Wallet w : chain.wallets()) {
+            boolean reuse = models[w.index()] == ProfileShapedChain.WalletModel.REUSE;
             accounts[w.index()] = account(
                     reuse
                             ? lab.seed("exp8/wallet", chainSeed, w.index())
@@ -111,7 +130,7 @@ final class FetchPolicyRun {
         for (int b = 0; b < sizes.length; b++) {
             sizes[b] = real.rawSize(b + 1);
         }
-        return new World(chain, real, accounts, sizes, model, walletN.clone());
+        return new World(chain, real, accounts, sizes, models.clone(), walletN.clone());
     }
 
     /**
