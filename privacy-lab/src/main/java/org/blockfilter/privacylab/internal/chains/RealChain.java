@@ -53,9 +53,10 @@ import org.blockfilter.wallet.source.SourceException;
  * the real earlier output of its script when this chain created one and it is unspent, else a made-up outpoint whose
  * prevout script this chain supplies to the filter builder. Its witness is {@code [placeholder signature, public
  * key]} (P2WPKH), so the prevout script is derivable from the block. A spending transaction pays one zero-value
- * OP_RETURN output (not in any filter); the payments of a block are the outputs, 1 satoshi each, of one transaction
- * with a made-up input whose prevout is not in the filter (an empty script). Immutable after construction;
- * thread-safe to read.
+ * OP_RETURN output (not in any filter). A payment to a wallet script is a transaction of its own, as a wallet receives
+ * one: a made-up input whose prevout is not in the filter (an empty script) and its one output of 1 satoshi; the
+ * other payments of a block are the outputs, 1 satoshi each, of one such transaction (so a wallet stores transactions
+ * of payment size, not one of a block's thousands of outputs). Immutable after construction; thread-safe to read.
  */
 public final class RealChain {
     public static final BitcoinNetwork NETWORK = BitcoinNetwork.REGTEST;
@@ -168,23 +169,36 @@ public final class RealChain {
                 }
             }
             spendGroups.add(List.copyOf(groups));
+            List<Integer> background = new ArrayList<>();
+            List<Transaction> walletPayments = new ArrayList<>();
             for (int id : paid) {
-                pay.addOutput(new TransactionOutput(pay, Coin.SATOSHI, p2wpkh(pubKey.apply(id))));
+                if (!wallet[id]) {
+                    background.add(id);
+                    pay.addOutput(new TransactionOutput(pay, Coin.SATOSHI, p2wpkh(pubKey.apply(id))));
+                    continue;
+                }
+                Transaction one = new Transaction();
+                one.addInput(new TransactionInput(
+                        one,
+                        new byte[0],
+                        new TransactionOutPoint(
+                                0, Sha256Hash.of(("exp8 payment " + chain.seed + " " + b + " " + id).getBytes())),
+                        Coin.SATOSHI));
+                one.addOutput(new TransactionOutput(one, Coin.SATOSHI, p2wpkh(pubKey.apply(id))));
+                walletPayments.add(one);
+                TransactionOutPoint op = new TransactionOutPoint(0, one.getTxId());
+                unspent.addLast(id, unspent.tx(op.hash()), 0);
+                walletPaid.computeIfAbsent(id, k -> new ArrayList<>()).add(op);
             }
             List<Transaction> txs = new ArrayList<>(List.of(cb));
-            if (pay.getOutputs().size() > 0) {
+            if (!background.isEmpty()) {
                 txs.add(pay);
                 int tx = unspent.tx(pay.getTxId());
-                for (int o = 0; o < paid.size(); o++) {
-                    int id = paid.get(o);
-                    unspent.addLast(id, tx, o);
-                    if (wallet[id]) {
-                        walletPaid
-                                .computeIfAbsent(id, k -> new ArrayList<>())
-                                .add(new TransactionOutPoint(o, pay.getTxId()));
-                    }
+                for (int o = 0; o < background.size(); o++) {
+                    unspent.addLast(background.get(o), tx, o);
                 }
             }
+            txs.addAll(walletPayments);
             txs.addAll(spendTxs);
             if (!spendTxs.isEmpty()) {
                 commitWitnesses(cb, txs);

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * transaction graph has no multi-input clusters, so it equals co-occurrence: 1. With one source the Sybils and the
  * network observer see what source 0 sees, and no policy means the policy-aware adversaries are the blind ones: 1.
  * Blocks 0, 2 and 5 hold one paid script each (a coinbase and one one-output payment), so their sizes are equal and a
- * BIP 324 observer cannot tell them apart; 1, 3 and 4 differ (three outputs; two outputs and a spend; two outputs):
- * it knows every download and gets 1 as well.
+ * BIP 324 observer cannot tell them apart; 1, 3 and 4 differ (two background outputs and the wallet's own payment; two
+ * outputs and a spend; one output and the wallet's payment): it knows every download and gets 1 as well.
  */
 class FetchPolicyExperimentTest {
     private static FetchPolicyRun.World world;
