@@ -337,6 +337,21 @@ public final class FetchPolicyExperiment {
         return out;
     }
 
+    /** {@link #measure} on the lab's threads, its progress logged as chain {@code c}'s {@code what} wallet syncs. */
+    static List<Object[]> measure(
+            Lab lab, FetchPolicyRun.World world, ChangeLinks changes, int c, List<Setting> settings, String what) {
+        return measure(
+                world,
+                changes,
+                c,
+                settings,
+                lab.threads(),
+                new Progress(
+                        lab.log(),
+                        "exp8: chain " + c + ", " + what + "wallet syncs,",
+                        (long) world.chain().wallets().size() * settings.size()));
+    }
+
     /** One raw row: wallet {@code w} synced twice under {@code s}, and every adversary's answer. */
     static Object[] row(
             FetchPolicyRun.World world,
@@ -434,16 +449,7 @@ public final class FetchPolicyExperiment {
             }
             long t1 = System.nanoTime();
             change.row(ChangeLinkingCheck.row(c, ProfileShapedChain.WalletModel.REUSE, built));
-            List<Object[]> rows = measure(
-                    world,
-                    built.changes(),
-                    c,
-                    settings,
-                    lab.threads(),
-                    new Progress(
-                            lab.log(),
-                            "exp8: chain " + c + ", wallet syncs,",
-                            (long) chain.wallets().size() * settings.size()));
+            List<Object[]> rows = measure(lab, world, built.changes(), c, settings, "");
             syncSeconds += (System.nanoTime() - t1) / 1e9;
             rows.forEach(raw::row);
             // The same chain seed with every wallet group on the no-reuse model (the chain the change-link check
@@ -470,17 +476,7 @@ public final class FetchPolicyExperiment {
             noReuseWallets += freshChain.wallets().size();
             change.row(ChangeLinkingCheck.row(c, ProfileShapedChain.WalletModel.NO_REUSE, fresh));
             long t3 = System.nanoTime();
-            List<Setting> fewer = noReuseSettings();
-            measure(
-                            freshWorld,
-                            fresh.changes(),
-                            c,
-                            fewer,
-                            lab.threads(),
-                            new Progress(
-                                    lab.log(),
-                                    "exp8: chain " + c + ", no-reuse wallet syncs,",
-                                    (long) freshChain.wallets().size() * fewer.size()))
+            measure(lab, freshWorld, fresh.changes(), c, noReuseSettings(), "no-reuse ")
                     .forEach(raw::row);
             syncSeconds += (System.nanoTime() - t3) / 1e9;
             freshWorld = null;

@@ -106,17 +106,7 @@ final class FetchPolicyLongChain {
                 new Progress(lab.log(), "exp8: chain " + c + ", long real blocks,", shape.blocks()));
         double build = (System.nanoTime() - t0) / 1e9;
         long t1 = System.nanoTime();
-        List<FetchPolicyExperiment.Setting> settings = settings();
-        List<Object[]> rows = FetchPolicyExperiment.measure(
-                world,
-                built.changes(),
-                c,
-                settings,
-                lab.threads(),
-                new Progress(
-                        lab.log(),
-                        "exp8: chain " + c + ", long wallet syncs,",
-                        (long) chain.wallets().size() * settings.size()));
+        List<Object[]> rows = FetchPolicyExperiment.measure(lab, world, built.changes(), c, settings(), "long ");
         return new Part(rows, chain.wallets().size(), build, (System.nanoTime() - t1) / 1e9);
     }
 }
