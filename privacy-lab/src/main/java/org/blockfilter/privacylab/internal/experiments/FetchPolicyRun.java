@@ -305,7 +305,10 @@ final class FetchPolicyRun {
 
     /**
      * The model blocks (height - 1) of the blocks {@code source} served; with {@code timing}, only those requested
-     * while the filter batch it served last covered them (what an observer that also serves the filters keeps).
+     * while the wallet's scan front covered them (what an observer that also serves the filters keeps): the front is
+     * the filter batch with the highest first height served so far. A batch below it (a decoy's look-back, a rescan
+     * after the gap window slid) does not move it, so which blocks are kept does not depend on where the shuffled
+     * requests fall between such fetches.
      */
     static int[] observed(RealChain.Log log, String source, boolean timing) {
         TreeSet<Integer> out = new TreeSet<>();
@@ -316,8 +319,10 @@ final class FetchPolicyRun {
                 continue;
             }
             if (!q.block()) {
-                lo = q.from();
-                hi = q.to();
+                if (q.from() > lo) {
+                    lo = q.from();
+                    hi = q.to();
+                }
                 continue;
             }
             if (!timing || (q.from() >= lo && q.from() <= hi)) {
