@@ -160,7 +160,7 @@ final class FetchPolicyRun {
      * One wallet's two sessions under one setting: the engine's counts for the first (downloads: every block request;
      * distinct: the blocks among them, which a block-by-block wallet requests again when a later sync's decoy seed or
      * look-back falls on a block an earlier sync fetched and discarded), and per session and source the model blocks
-     * it served (all, and those requested while the filter batch it served last covered them).
+     * it served (all, and those requested while the wallet's scan front covered them: {@link #observed}).
      */
     record Run(
             int matched,
