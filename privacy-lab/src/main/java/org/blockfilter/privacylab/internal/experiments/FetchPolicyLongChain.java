@@ -90,10 +90,11 @@ final class FetchPolicyLongChain {
         ProfileShapedChain.Shape shape = shape(lab.quick());
         ProfileShapedChain.Assumptions assumptions = assumptions(shape);
         long t0 = System.nanoTime();
+        long seed = lab.seed("exp8/long-chain", c);
         ProfileShapedChain.Built built = ProfileShapedChain.build(
                 shape,
                 assumptions,
-                lab.seed("exp8/long-chain", c),
+                seed,
                 new Progress(lab.log(), "exp8: chain " + c + ", long model,", 2L * shape.blocks()),
                 true);
         MainnetLikeChain chain = built.chain();
@@ -102,7 +103,7 @@ final class FetchPolicyLongChain {
                 walletModels(shape, assumptions),
                 FetchPolicyExperiment.walletN(shape),
                 lab,
-                c,
+                seed, // its wallets' keys: not those of the main chain's wallets of the same index
                 new Progress(lab.log(), "exp8: chain " + c + ", long real blocks,", shape.blocks()));
         double build = (System.nanoTime() - t0) / 1e9;
         long t1 = System.nanoTime();
