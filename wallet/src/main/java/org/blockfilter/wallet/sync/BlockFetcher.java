@@ -398,9 +398,28 @@ final class BlockFetcher {
                 out.add(List.copyOf(scripts));
             }
         }
-        out.sort(
-                Comparator.comparingLong(c -> hash("cluster-candidate", c.get(0).bytes(), 0)));
-        return List.copyOf(out.subList(0, Math.min(FetchPolicy.CLUSTER_CANDIDATES, out.size())));
+        return List.copyOf(
+                inHashOrder(out, c -> c.get(0).bytes(), "cluster-candidate", FetchPolicy.CLUSTER_CANDIDATES));
+    }
+
+    /**
+     * The first {@code max} of {@code items} by the hash of {@code tag} and each one's key, equal hashes in list order
+     * (a stable sort). Each key is hashed once: a hash per comparison was two SHA-256 each, n log n of them for a
+     * mainnet block's thousands of scripts or transactions.
+     */
+    private <T> List<T> inHashOrder(List<T> items, java.util.function.Function<T, byte[]> key, String tag, int max) {
+        long[] keys = new long[items.size()];
+        Integer[] order = new Integer[items.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = hash(tag, key.apply(items.get(i)), 0);
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Long.compare(keys[a], keys[b]));
+        List<T> out = new ArrayList<>();
+        for (int i = 0; i < Math.min(max, order.length); i++) {
+            out.add(items.get(order[i]));
+        }
+        return out;
     }
 
     /**
@@ -428,21 +447,7 @@ final class BlockFetcher {
                 }
             }
         }
-        // Each script's key hashed once (a hash per comparison was two SHA-256 each, n log n of them for a mainnet
-        // block's thousands of scripts); a stable sort keeps the block's order among equal keys, as before.
-        List<OutputScript> scripts = new ArrayList<>(all);
-        long[] keys = new long[scripts.size()];
-        Integer[] order = new Integer[scripts.size()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = hash("candidate", scripts.get(i).bytes(), 0);
-            order[i] = i;
-        }
-        java.util.Arrays.sort(order, (a, b) -> Long.compare(keys[a], keys[b]));
-        List<OutputScript> out = new ArrayList<>();
-        for (int i = 0; i < Math.min(CANDIDATES, order.length); i++) {
-            out.add(scripts.get(order[i]));
-        }
-        return List.copyOf(out);
+        return List.copyOf(inHashOrder(new ArrayList<>(all), OutputScript::bytes, "candidate", CANDIDATES));
     }
 
     /** The first 8 bytes of SHA-256(seed, tag, data, i). */

@@ -2,7 +2,6 @@ package org.blockfilter.privacylab.internal.chains;
 
 import java.nio.ByteBuffer;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -54,9 +53,10 @@ import org.blockfilter.wallet.source.SourceException;
  * the real earlier output of its script when this chain created one and it is unspent, else a made-up outpoint whose
  * prevout script this chain supplies to the filter builder. Its witness is {@code [placeholder signature, public
  * key]} (P2WPKH), so the prevout script is derivable from the block. A spending transaction pays one zero-value
- * OP_RETURN output (not in any filter); the payments of a block are the outputs, 1 satoshi each, of one transaction
- * with a made-up input whose prevout is not in the filter (an empty script). Immutable after construction;
- * thread-safe to read.
+ * OP_RETURN output (not in any filter). A payment to a wallet script is a transaction of its own, as a wallet receives
+ * one: a made-up input whose prevout is not in the filter (an empty script) and its one output of 1 satoshi; the
+ * other payments of a block are the outputs, 1 satoshi each, of one such transaction (so a wallet stores transactions
+ * of payment size, not one of a block's thousands of outputs). Immutable after construction; thread-safe to read.
  */
 public final class RealChain {
     public static final BitcoinNetwork NETWORK = BitcoinNetwork.REGTEST;
@@ -103,8 +103,7 @@ public final class RealChain {
                 wallet[w.firstScript() + a] = true;
             }
         }
-        Map<Integer, ArrayDeque<TransactionOutPoint>> unspent = new HashMap<>();
-        Map<TransactionOutPoint, byte[]> outputScripts = new HashMap<>();
+        Unspent unspent = new Unspent(occ.scripts, occ.blockStart[occ.blocks]);
         for (int b = 0; b < chain.blocks(); b++) {
             int height = b + 1;
             Transaction cb = new Transaction();
@@ -125,7 +124,7 @@ public final class RealChain {
                 if (id < pool) {
                     spend = false;
                 } else if (wallet[id]) {
-                    spend = unspent.containsKey(id) && !unspent.get(id).isEmpty();
+                    spend = unspent.has(id);
                 } else {
                     int appearances = occ.scriptStart[id + 1] - occ.scriptStart[id];
                     int c = occ.cluster[id];
@@ -147,10 +146,9 @@ public final class RealChain {
                 Transaction tx = new Transaction();
                 for (int id : group) {
                     byte[] key = pubKey.apply(id);
-                    ArrayDeque<TransactionOutPoint> mine = unspent.get(id);
                     TransactionOutPoint op;
-                    if (mine != null && !mine.isEmpty()) {
-                        op = mine.removeFirst();
+                    if (unspent.has(id)) {
+                        op = unspent.removeFirst(id);
                         if (wallet[id]) {
                             walletSpent
                                     .computeIfAbsent(id, k -> new ArrayList<>())
@@ -171,21 +169,36 @@ public final class RealChain {
                 }
             }
             spendGroups.add(List.copyOf(groups));
+            List<Integer> background = new ArrayList<>();
+            List<Transaction> walletPayments = new ArrayList<>();
             for (int id : paid) {
-                pay.addOutput(new TransactionOutput(pay, Coin.SATOSHI, p2wpkh(pubKey.apply(id))));
+                if (!wallet[id]) {
+                    background.add(id);
+                    pay.addOutput(new TransactionOutput(pay, Coin.SATOSHI, p2wpkh(pubKey.apply(id))));
+                    continue;
+                }
+                Transaction one = new Transaction();
+                one.addInput(new TransactionInput(
+                        one,
+                        new byte[0],
+                        new TransactionOutPoint(
+                                0, Sha256Hash.of(("exp8 payment " + chain.seed + " " + b + " " + id).getBytes())),
+                        Coin.SATOSHI));
+                one.addOutput(new TransactionOutput(one, Coin.SATOSHI, p2wpkh(pubKey.apply(id))));
+                walletPayments.add(one);
+                TransactionOutPoint op = new TransactionOutPoint(0, one.getTxId());
+                unspent.addLast(id, unspent.tx(op.hash()), 0);
+                walletPaid.computeIfAbsent(id, k -> new ArrayList<>()).add(op);
             }
             List<Transaction> txs = new ArrayList<>(List.of(cb));
-            if (pay.getOutputs().size() > 0) {
+            if (!background.isEmpty()) {
                 txs.add(pay);
-                for (int o = 0; o < paid.size(); o++) {
-                    int id = paid.get(o);
-                    TransactionOutPoint op = new TransactionOutPoint(o, pay.getTxId());
-                    unspent.computeIfAbsent(id, k -> new ArrayDeque<>()).addLast(op);
-                    if (wallet[id]) {
-                        walletPaid.computeIfAbsent(id, k -> new ArrayList<>()).add(op);
-                    }
+                int tx = unspent.tx(pay.getTxId());
+                for (int o = 0; o < background.size(); o++) {
+                    unspent.addLast(background.get(o), tx, o);
                 }
             }
+            txs.addAll(walletPayments);
             txs.addAll(spendTxs);
             if (!spendTxs.isEmpty()) {
                 commitWitnesses(cb, txs);
@@ -205,6 +218,63 @@ public final class RealChain {
             if (progress != null) {
                 progress.add(1);
             }
+        }
+    }
+
+    /**
+     * The outputs this chain paid and has not spent, per script id oldest first (a queue per id in flat arrays: a
+     * mainnet-sized chain pays millions of outputs, too many for a map of objects). Build-time only.
+     */
+    private static final class Unspent {
+        private final List<Sha256Hash> txids = new ArrayList<>();
+        /** Per script id its oldest and newest unspent output's node, -1 for none. */
+        private final int[] head;
+
+        private final int[] tail;
+        /** Per node: (transaction index << 32 | output index), and the id's next node (-1 for none). */
+        private final long[] output;
+
+        private final int[] next;
+        private int nodes;
+
+        Unspent(int scripts, int maxOutputs) {
+            head = new int[scripts];
+            tail = new int[scripts];
+            Arrays.fill(head, -1);
+            Arrays.fill(tail, -1);
+            output = new long[maxOutputs];
+            next = new int[maxOutputs];
+        }
+
+        /** The index of a transaction whose outputs are added. */
+        int tx(Sha256Hash txid) {
+            txids.add(txid);
+            return txids.size() - 1;
+        }
+
+        void addLast(int id, int tx, int index) {
+            int node = nodes++;
+            output[node] = (long) tx << 32 | index;
+            next[node] = -1;
+            if (tail[id] < 0) {
+                head[id] = node;
+            } else {
+                next[tail[id]] = node;
+            }
+            tail[id] = node;
+        }
+
+        boolean has(int id) {
+            return head[id] >= 0;
+        }
+
+        TransactionOutPoint removeFirst(int id) {
+            int node = head[id];
+            head[id] = next[node];
+            if (head[id] < 0) {
+                tail[id] = -1;
+            }
+            return new TransactionOutPoint(output[node] & 0xffffffffL, txids.get((int) (output[node] >>> 32)));
         }
     }
 

@@ -28,7 +28,9 @@ import org.blockfilter.wallet.sync.FetchPolicy;
  * per block in full mode), for several chain seeds, with the wallet module's real
  * {@link org.blockfilter.wallet.sync.SyncEngine} over k
  * in-memory sources that log every filter and block request ({@link FetchPolicyRun}). Each wallet syncs twice (a
- * second session: rescan from its birthday); block-by-block settings sync after every new block first. The adversaries of {@link FetchPolicyAdversaries} then rank the chain's
+ * second session: rescan from its birthday); block-by-block settings sync after every few new blocks first. Per chain
+ * seed a separate long chain ({@link FetchPolicyLongChain}: weeks of blocks, reuse and no-reuse wallets born at its start) is
+ * synced block by block only ({@link #LONG_SPECS}). The adversaries of {@link FetchPolicyAdversaries} then rank the chain's
  * scripts from what each observer saw; P_h(1) per wallet, the mean per (N, sources, policy, adversary) with a Wilson
  * interval whose sample size is shrunk by the chain-seed design effect ({@link FetchPolicySummary}), against the
  * bandwidth the policy costs.
@@ -63,10 +65,19 @@ public final class FetchPolicyExperiment {
             return Integer.parseInt(spec.substring(INCREMENTAL_PREFIX.length(), spec.indexOf(',')));
         }
 
-        /** The policy part of the spec (without {@code tor} or {@code incremental=S}). */
+        /**
+         * A spec {@code incremental=S,long,POLICY} is a block-by-block wallet of the long chain ({@link FetchPolicyLongChain}):
+         * weeks of blocks synced from its birthday at the chain's first block.
+         */
+        boolean longChain() {
+            return incremental() && spec.substring(spec.indexOf(',') + 1).startsWith(LONG_TOKEN);
+        }
+
+        /** The policy part of the spec (without {@code tor}, {@code incremental=S} or {@code long}). */
         String policySpec() {
             if (incremental()) {
-                return spec.substring(spec.indexOf(',') + 1);
+                String rest = spec.substring(spec.indexOf(',') + 1);
+                return rest.startsWith(LONG_TOKEN) ? rest.substring(LONG_TOKEN.length()) : rest;
             }
             if (tor()) {
                 return spec.equals("tor") ? "none" : spec.substring(4);
@@ -89,6 +100,8 @@ public final class FetchPolicyExperiment {
     }
 
     private static final String INCREMENTAL_PREFIX = "incremental=";
+
+    private static final String LONG_TOKEN = "long,";
 
     /**
      * The grid's block-by-block wallet syncs after every this many new blocks: hourly at mainnet's 144 blocks a day (a
@@ -121,6 +134,11 @@ public final class FetchPolicyExperiment {
 
     /** The block-by-block settings, at one source: no policy and the default, against the same adversaries. */
     static final List<String> INCREMENTAL_SPECS = List.of(INCREMENTAL + "none", INCREMENTAL + FetchPolicy.DEFAULT_SPEC);
+
+    /** The block-by-block settings of the long chain's wallets: the same policies, weeks of blocks. */
+    static final List<String> LONG_SPECS = INCREMENTAL_SPECS.stream()
+            .map(s -> INCREMENTAL + LONG_TOKEN + s.substring(INCREMENTAL.length()))
+            .toList();
 
     private static List<String> withDefault(List<String> grid) {
         FetchPolicy def = FetchPolicy.parse(FetchPolicy.DEFAULT_SPEC);
@@ -170,14 +188,12 @@ public final class FetchPolicyExperiment {
         return m.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 
-    /** Report order of a spec (grid, then tor, then block by block). */
+    /** Report order of a spec (grid, then tor, then block by block, then the long chain's); -1 if none of these. */
     static int specOrder(String spec) {
-        int i = SPECS.indexOf(spec);
-        if (i >= 0) {
-            return i;
-        }
-        int t = TOR_SPECS.indexOf(spec);
-        return t >= 0 ? SPECS.size() + t : SPECS.size() + TOR_SPECS.size() + INCREMENTAL_SPECS.indexOf(spec);
+        return Stream.of(SPECS, TOR_SPECS, INCREMENTAL_SPECS, LONG_SPECS)
+                .flatMap(List::stream)
+                .toList()
+                .indexOf(spec);
     }
 
     /** Each wallet's N in wallet order (group by group, as {@link ProfileShapedChain} numbers them). */
@@ -321,6 +337,21 @@ public final class FetchPolicyExperiment {
         return out;
     }
 
+    /** {@link #measure} on the lab's threads, its progress logged as chain {@code c}'s {@code what} wallet syncs. */
+    static List<Object[]> measure(
+            Lab lab, FetchPolicyRun.World world, ChangeLinks changes, int c, List<Setting> settings, String what) {
+        return measure(
+                world,
+                changes,
+                c,
+                settings,
+                lab.threads(),
+                new Progress(
+                        lab.log(),
+                        "exp8: chain " + c + ", " + what + "wallet syncs,",
+                        (long) world.chain().wallets().size() * settings.size()));
+    }
+
     /** One raw row: wallet {@code w} synced twice under {@code s}, and every adversary's answer. */
     static Object[] row(
             FetchPolicyRun.World world,
@@ -359,7 +390,7 @@ public final class FetchPolicyExperiment {
         for (double x : o.bits()) {
             row.add(Stats.sig(x, 4));
         }
-        row.add(modelName(world.model()));
+        row.add(modelName(world.model(w.index())));
         row.add(run.distinct());
         return row.toArray();
     }
@@ -395,6 +426,7 @@ public final class FetchPolicyExperiment {
         double rawBytes = 0;
         int wallets = 0;
         int noReuseWallets = 0;
+        int longWallets = 0;
         Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
         Csv change = new Csv(ChangeLinkingCheck.HEADER);
         for (int c : chains) {
@@ -417,16 +449,7 @@ public final class FetchPolicyExperiment {
             }
             long t1 = System.nanoTime();
             change.row(ChangeLinkingCheck.row(c, ProfileShapedChain.WalletModel.REUSE, built));
-            List<Object[]> rows = measure(
-                    world,
-                    built.changes(),
-                    c,
-                    settings,
-                    lab.threads(),
-                    new Progress(
-                            lab.log(),
-                            "exp8: chain " + c + ", wallet syncs,",
-                            (long) chain.wallets().size() * settings.size()));
+            List<Object[]> rows = measure(lab, world, built.changes(), c, settings, "");
             syncSeconds += (System.nanoTime() - t1) / 1e9;
             rows.forEach(raw::row);
             // The same chain seed with every wallet group on the no-reuse model (the chain the change-link check
@@ -453,19 +476,17 @@ public final class FetchPolicyExperiment {
             noReuseWallets += freshChain.wallets().size();
             change.row(ChangeLinkingCheck.row(c, ProfileShapedChain.WalletModel.NO_REUSE, fresh));
             long t3 = System.nanoTime();
-            List<Setting> fewer = noReuseSettings();
-            measure(
-                            freshWorld,
-                            fresh.changes(),
-                            c,
-                            fewer,
-                            lab.threads(),
-                            new Progress(
-                                    lab.log(),
-                                    "exp8: chain " + c + ", no-reuse wallet syncs,",
-                                    (long) freshChain.wallets().size() * fewer.size()))
+            measure(lab, freshWorld, fresh.changes(), c, noReuseSettings(), "no-reuse ")
                     .forEach(raw::row);
             syncSeconds += (System.nanoTime() - t3) / 1e9;
+            freshWorld = null;
+            fresh = null;
+            freshChain = null;
+            FetchPolicyLongChain.Part part = FetchPolicyLongChain.run(lab, c);
+            part.rows().forEach(raw::row);
+            longWallets += part.wallets();
+            buildSeconds += part.buildSeconds();
+            syncSeconds += part.syncSeconds();
         }
         raw.write(dir.resolve("exp8_raw.csv"));
         FetchPolicySummary.Setup setup = new FetchPolicySummary.Setup(
@@ -473,6 +494,8 @@ public final class FetchPolicyExperiment {
                 seeds,
                 wallets,
                 noReuseWallets,
+                FetchPolicyLongChain.shape(lab.quick()).blocks(),
+                longWallets,
                 elements,
                 rawBytes,
                 shape.bytesPerElement(),
@@ -514,6 +537,7 @@ public final class FetchPolicyExperiment {
         int seeds = 0;
         int wallets = 0;
         int noReuseWallets = 0;
+        int longWallets = 0;
         double elements = 0;
         double bytes = 0;
         double build = 0;
@@ -524,6 +548,7 @@ public final class FetchPolicyExperiment {
             seeds += s.seeds();
             wallets += s.wallets();
             noReuseWallets += s.noReuseWallets();
+            longWallets += s.longWallets();
             elements += s.elementsPerBlock() * s.seeds();
             bytes += s.rawBlockBytes() * s.seeds();
             build += s.buildSeconds();
@@ -534,6 +559,8 @@ public final class FetchPolicyExperiment {
                 seeds,
                 wallets,
                 noReuseWallets,
+                first.longBlocks(),
+                longWallets,
                 elements / seeds,
                 bytes / seeds,
                 first.bytesPerElement(),

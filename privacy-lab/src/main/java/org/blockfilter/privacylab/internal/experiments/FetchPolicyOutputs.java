@@ -42,16 +42,22 @@ final class FetchPolicyOutputs {
             Csv raw,
             Csv bip37Raw,
             Csv change) {
+        Csv main = FetchPolicyTables.ofLongChain(raw, false);
         Csv summary = FetchPolicySummary.summarise(
-                lab, FetchPolicyExperiment.ofModel(raw, ProfileShapedChain.WalletModel.REUSE));
+                lab, FetchPolicyExperiment.ofModel(main, ProfileShapedChain.WalletModel.REUSE));
         summary.write(dir.resolve("exp8_summary.csv"));
         Csv noReuse = FetchPolicySummary.summarise(
-                lab, FetchPolicyExperiment.ofModel(raw, ProfileShapedChain.WalletModel.NO_REUSE));
+                lab, FetchPolicyExperiment.ofModel(main, ProfileShapedChain.WalletModel.NO_REUSE));
         noReuse.write(dir.resolve(FetchPolicyExperiment.NO_REUSE_SUMMARY));
+        Csv longSummary = FetchPolicyTables.longSummary(lab, raw);
+        if (!longSummary.rows().isEmpty()) {
+            longSummary.write(dir.resolve(FetchPolicyTables.LONG_SUMMARY));
+        }
         Csv bip37 = bip37Summary(shape, bip37Raw);
         bip37.write(dir.resolve("exp8_bip37.csv"));
         List<String> plots = FetchPolicyPlots.plots(dir, shape.walletSizes(), summary);
-        FetchPolicyReport.write(lab, dir, shape, setup, settings, summary, noReuse, raw, bip37, change, plots);
+        FetchPolicyReport.write(
+                lab, dir, shape, setup, settings, summary, noReuse, longSummary, raw, bip37, change, plots);
     }
 
     /**

@@ -31,6 +31,7 @@ final class FetchPolicyReport {
             List<FetchPolicyExperiment.Setting> settings,
             Csv summary,
             Csv noReuse,
+            Csv longSummary,
             Csv raw,
             Csv bip37,
             Csv change,
@@ -44,7 +45,11 @@ final class FetchPolicyReport {
                     .render(Map.of("wallets", shape.walletsPerSize()[i], "n", shape.walletSizes()[i])));
         }
         int noReuseSettings = FetchPolicyExperiment.noReuseSettings().size();
-        int syncs = (setup.wallets() * settings.size() + setup.noReuseWallets() * noReuseSettings) * 2;
+        int longSettings = FetchPolicyLongChain.settings().size();
+        int syncs = (setup.wallets() * settings.size()
+                        + setup.noReuseWallets() * noReuseSettings
+                        + setup.longWallets() * longSettings)
+                * 2;
         int mainnetTxPerBlock = org.blockfilter.regtest.mainnet.MainnetProfile.MAINNET.txPerBlock();
         boolean smallBlocks = shape.txPerBlock() < mainnetTxPerBlock;
         int step = FetchPolicyExperiment.INCREMENTAL_STEP;
@@ -81,6 +86,20 @@ final class FetchPolicyReport {
         values.put("blocksCount", Lab.count(setup.blocks()));
         values.put("rangeFromDays", Stats.sig(rangeFrom / 144.0, 2));
         values.put("blocksDays", Stats.sig(setup.blocks() / 144.0, 2));
+        boolean longChain = setup.longBlocks() > 0;
+        Map<String, Object> longValues = new HashMap<>();
+        longValues.put("longBlocks", Lab.count(setup.longBlocks()));
+        longValues.put("longDays", Stats.sig(setup.longBlocks() / 144.0, 2));
+        longValues.put("longWallets", setup.longWallets());
+        longValues.put("long", FetchPolicyExperiment.INCREMENTAL + "long,");
+        longValues.put("longSettings", longSettings);
+        values.put(
+                "longChain",
+                longChain
+                        ? text.get("setup.long").render(longValues)
+                        : text.get("setup.noLong").render());
+        values.put("longWallets", setup.longWallets());
+        values.put("longSettings", longSettings);
         values.put("torCellPayload", FetchPolicyAdversaries.TOR_CELL_PAYLOAD);
         values.put("decoyMaxBlocks", FetchPolicy.DECOY_MAX_BLOCKS);
         values.put("clusterMaxBlocks", FetchPolicy.CLUSTER_MAX_BLOCKS);
@@ -110,6 +129,13 @@ final class FetchPolicyReport {
         rep.table(FetchPolicyTables.byBlock(summary));
         int[] same = FetchPolicyTables.sameDistinct(raw);
         rep.paragraph(FetchPolicyTables.repeats(text, FetchPolicyTables.byBlock(summary), same, step));
+        if (longChain) {
+            rep.heading("Block by block on the long chain");
+            Map<String, Object> v = new HashMap<>(longValues);
+            v.put("every", steps);
+            rep.paragraph(text.get("byBlock.long").render(v));
+            rep.table(FetchPolicyTables.longTable(longSummary));
+        }
         rep.heading("No-reuse wallets beside the reuse wallets");
         rep.paragraph(text.get("noReuse").render());
         rep.table(FetchPolicyTables.beside(summary, noReuse));
@@ -146,6 +172,10 @@ final class FetchPolicyReport {
                         setup.wallets(),
                         "rangeFrom",
                         rangeFrom,
+                        "longChain",
+                        longChain
+                                ? text.get("limits.long").render(longValues)
+                                : text.get("limits.noLong").render(),
                         "noReuseSettings",
                         noReuseSettings,
                         "settings",

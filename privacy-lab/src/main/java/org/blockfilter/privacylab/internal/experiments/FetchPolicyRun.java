@@ -49,7 +49,7 @@ final class FetchPolicyRun {
 
     /**
      * The chain, the real chain carrying the wallets' real scripts, each wallet's account, each block's serialized
-     * size (model block b is height b + 1), which a BIP 324 observer sees, the wallets' address model and each
+     * size (model block b is height b + 1), which a BIP 324 observer sees, each wallet's address model and each
      * wallet's N (the addresses it is paid to under the reuse model, the address slots paid under no reuse).
      */
     record World(
@@ -57,8 +57,13 @@ final class FetchPolicyRun {
             RealChain real,
             HdAccount[] accounts,
             int[] blockSizes,
-            ProfileShapedChain.WalletModel model,
-            int[] walletN) {}
+            ProfileShapedChain.WalletModel[] models,
+            int[] walletN) {
+        /** The address model of wallet {@code w}. */
+        ProfileShapedChain.WalletModel model(int w) {
+            return models[w];
+        }
+    }
 
     /** A world whose wallets are all experiment 5's reuse model (N = each wallet's script count). */
     static World world(MainnetLikeChain chain, Lab lab, long chainSeed, Progress progress) {
@@ -79,10 +84,24 @@ final class FetchPolicyRun {
             Lab lab,
             long chainSeed,
             Progress progress) {
+        ProfileShapedChain.WalletModel[] models =
+                new ProfileShapedChain.WalletModel[chain.wallets().size()];
+        Arrays.fill(models, model);
+        return world(chain, models, walletN, lab, chainSeed, progress);
+    }
+
+    /** A world whose wallet i follows {@code models[i]} (keys as in the one-model world of that model). */
+    static World world(
+            MainnetLikeChain chain,
+            ProfileShapedChain.WalletModel[] models,
+            int[] walletN,
+            Lab lab,
+            long chainSeed,
+            Progress progress) {
         HdAccount[] accounts = new HdAccount[chain.wallets().size()];
         Map<Integer, byte[]> walletKeys = new HashMap<>();
-        boolean reuse = model == ProfileShapedChain.WalletModel.REUSE;
         for (MainnetLikeChain.Wallet w : chain.wallets()) {
+            boolean reuse = models[w.index()] == ProfileShapedChain.WalletModel.REUSE;
             accounts[w.index()] = account(
                     reuse
                             ? lab.seed("exp8/wallet", chainSeed, w.index())
@@ -111,7 +130,7 @@ final class FetchPolicyRun {
         for (int b = 0; b < sizes.length; b++) {
             sizes[b] = real.rawSize(b + 1);
         }
-        return new World(chain, real, accounts, sizes, model, walletN.clone());
+        return new World(chain, real, accounts, sizes, models.clone(), walletN.clone());
     }
 
     /**
@@ -141,7 +160,7 @@ final class FetchPolicyRun {
      * One wallet's two sessions under one setting: the engine's counts for the first (downloads: every block request;
      * distinct: the blocks among them, which a block-by-block wallet requests again when a later sync's decoy seed or
      * look-back falls on a block an earlier sync fetched and discarded), and per session and source the model blocks
-     * it served (all, and those requested while the filter batch it served last covered them).
+     * it served (all, and those requested while the wallet's scan front covered them: {@link #observed}).
      */
     record Run(
             int matched,
@@ -286,7 +305,10 @@ final class FetchPolicyRun {
 
     /**
      * The model blocks (height - 1) of the blocks {@code source} served; with {@code timing}, only those requested
-     * while the filter batch it served last covered them (what an observer that also serves the filters keeps).
+     * while the wallet's scan front covered them (what an observer that also serves the filters keeps): the front is
+     * the filter batch with the highest first height served so far. A batch below it (a decoy's look-back, a rescan
+     * after the gap window slid) does not move it, so which blocks are kept does not depend on where the shuffled
+     * requests fall between such fetches.
      */
     static int[] observed(RealChain.Log log, String source, boolean timing) {
         TreeSet<Integer> out = new TreeSet<>();
@@ -297,8 +319,10 @@ final class FetchPolicyRun {
                 continue;
             }
             if (!q.block()) {
-                lo = q.from();
-                hi = q.to();
+                if (q.from() > lo) {
+                    lo = q.from();
+                    hi = q.to();
+                }
                 continue;
             }
             if (!timing || (q.from() >= lo && q.from() <= hi)) {

@@ -31,13 +31,16 @@ final class FetchPolicySummary {
     /**
      * What a run cost and the chain's sizes, for the report; written beside the raw rows so a rerender has them. Build
      * and sync seconds are summed over the chain seeds; wall seconds are one process's builds and syncs, and for seeds
-     * run as parallel processes and merged, the longest process's.
+     * run as parallel processes and merged, the longest process's. {@code longBlocks} and {@code longWallets}: the long
+     * chain's length and its wallets over every seed (0 in a file written before the long chain).
      */
     record Setup(
             int blocks,
             int seeds,
             int wallets,
             int noReuseWallets,
+            int longBlocks,
+            int longWallets,
             double elementsPerBlock,
             double rawBlockBytes,
             int bytesPerElement,
@@ -51,6 +54,8 @@ final class FetchPolicySummary {
             c.row("seeds", seeds);
             c.row("wallets", wallets);
             c.row("no_reuse_wallets", noReuseWallets);
+            c.row("long_blocks", longBlocks);
+            c.row("long_wallets", longWallets);
             c.row("elements_per_block", Stats.sig(elementsPerBlock, 5));
             c.row("raw_block_bytes", Stats.sig(rawBlockBytes, 5));
             c.row("bytes_per_element", bytesPerElement);
@@ -71,6 +76,8 @@ final class FetchPolicySummary {
                     Integer.parseInt(m.get("seeds")),
                     Integer.parseInt(m.get("wallets")),
                     Integer.parseInt(m.get("no_reuse_wallets")),
+                    Integer.parseInt(m.getOrDefault("long_blocks", "0")),
+                    Integer.parseInt(m.getOrDefault("long_wallets", "0")),
                     Double.parseDouble(m.get("elements_per_block")),
                     Double.parseDouble(m.get("raw_block_bytes")),
                     Integer.parseInt(m.get("bytes_per_element")),

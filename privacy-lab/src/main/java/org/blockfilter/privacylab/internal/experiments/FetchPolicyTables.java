@@ -5,12 +5,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.blockfilter.privacylab.internal.chains.ProfileShapedChain;
 import org.blockfilter.privacylab.internal.report.Csv;
 import org.blockfilter.privacylab.internal.report.Template;
 
 /**
  * exp8's tables that set two ways side by side: block-by-block syncs beside one range sync, and no-reuse wallets beside
- * reuse wallets, from the summary (and the raw rows' distinct downloads). Stateless.
+ * reuse wallets, from the summary (and the raw rows' distinct downloads); and the long chain's summary and table.
+ * Stateless.
  */
 final class FetchPolicyTables {
     private FetchPolicyTables() {}
@@ -25,6 +27,9 @@ final class FetchPolicyTables {
         int distinct = FetchPolicyExperiment.MODEL_COLUMN + 1;
         for (List<String> r : raw.rows()) {
             FetchPolicyExperiment.Setting s = new FetchPolicyExperiment.Setting(Integer.parseInt(r.get(4)), r.get(5));
+            if (s.longChain()) {
+                continue; // another chain: its wallets share indexes with the main chain's, not their syncs
+            }
             String key = r.get(1) + "|" + r.get(0) + "|" + r.get(FetchPolicyExperiment.MODEL_COLUMN) + "|" + r.get(4)
                     + "|" + s.policySpec();
             (s.incremental() ? byBlock : range).put(key, r.get(distinct));
@@ -41,6 +46,72 @@ final class FetchPolicyTables {
             }
         }
         return new int[] {same, pairs};
+    }
+
+    /** The raw rows of the long chain's settings ({@code longChain}) or of every other setting. */
+    static Csv ofLongChain(Csv raw, boolean longChain) {
+        Csv out = new Csv(raw.header().toArray(String[]::new));
+        for (List<String> r : raw.rows()) {
+            if (new FetchPolicyExperiment.Setting(Integer.parseInt(r.get(4)), r.get(5)).longChain() == longChain) {
+                out.row(r.toArray());
+            }
+        }
+        return out;
+    }
+
+    /** The long chain's summary file. */
+    static final String LONG_SUMMARY = "exp8_summary_long.csv";
+
+    /**
+     * The long chain's summary ({@link #LONG_SUMMARY}): a wallet model column, then {@link FetchPolicySummary#COLUMNS},
+     * per model (reuse first) as {@link FetchPolicySummary#summarise} writes them.
+     */
+    static Csv longSummary(Lab lab, Csv raw) {
+        List<String> header = new ArrayList<>(List.of("model"));
+        header.addAll(List.of(FetchPolicySummary.COLUMNS));
+        Csv out = new Csv(header.toArray(String[]::new));
+        Csv longRaw = ofLongChain(raw, true);
+        for (ProfileShapedChain.WalletModel m : ProfileShapedChain.WalletModel.values()) {
+            for (List<String> r : FetchPolicySummary.summarise(lab, FetchPolicyExperiment.ofModel(longRaw, m))
+                    .rows()) {
+                List<Object> row = new ArrayList<>(List.of(FetchPolicyExperiment.modelName(m)));
+                row.addAll(r);
+                out.row(row.toArray());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Per (N, wallet model, policy) of the long chain's summary: wallets, blocks per matched block, distinct blocks per
+     * matched block and each of {@link #BY_BLOCK_ADVERSARIES}' cells.
+     */
+    static Csv longTable(Csv longSummary) {
+        Map<String, List<String>> byKey = new LinkedHashMap<>();
+        for (List<String> r : longSummary.rows()) {
+            byKey.put(r.get(1) + "|" + r.get(0) + "|" + r.get(3) + "|" + r.get(5), r.subList(1, r.size()));
+        }
+        List<String> header = new ArrayList<>(
+                List.of("N", "wallet model", "policy", "wallets", "blocks/match", "distinct blocks/match"));
+        header.addAll(BY_BLOCK_ADVERSARIES);
+        Csv out = new Csv(header.toArray(String[]::new));
+        for (List<String> whole : longSummary.rows()) {
+            List<String> r = whole.subList(1, whole.size());
+            if (!r.get(4).equals(FetchPolicyAdversaries.NAMES.get(0))) {
+                continue;
+            }
+            String model = whole.get(0).replace('-', ' ');
+            List<Object> row = new ArrayList<>(List.of(
+                    r.get(0),
+                    model,
+                    new FetchPolicyExperiment.Setting(1, r.get(2)).policySpec(),
+                    r.get(5),
+                    perMatch(r),
+                    r.get(21)));
+            addCells(row, byKey, r.get(0) + "|" + whole.get(0) + "|" + r.get(2) + "|", BY_BLOCK_ADVERSARIES);
+            out.row(row.toArray());
+        }
+        return out;
     }
 
     /** A summary row's blocks per matched block with its interval. */

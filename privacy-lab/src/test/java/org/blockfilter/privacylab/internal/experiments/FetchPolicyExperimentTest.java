@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * transaction graph has no multi-input clusters, so it equals co-occurrence: 1. With one source the Sybils and the
  * network observer see what source 0 sees, and no policy means the policy-aware adversaries are the blind ones: 1.
  * Blocks 0, 2 and 5 hold one paid script each (a coinbase and one one-output payment), so their sizes are equal and a
- * BIP 324 observer cannot tell them apart; 1, 3 and 4 differ (three outputs; two outputs and a spend; two outputs):
- * it knows every download and gets 1 as well.
+ * BIP 324 observer cannot tell them apart; 1, 3 and 4 differ (two background outputs and the wallet's own payment; two
+ * outputs and a spend; one output and the wallet's payment): it knows every download and gets 1 as well.
  */
 class FetchPolicyExperimentTest {
     private static FetchPolicyRun.World world;
@@ -146,6 +146,27 @@ class FetchPolicyExperimentTest {
         assertTrue(run.ownAllDownloaded());
         assertEquals(3, run.matched());
         assertEquals(run.matched() + run.decoys(), run.downloads());
+    }
+
+    /**
+     * The timing observer keeps a block requested while the scan front (the filter batch with the highest first height
+     * served so far) covers it. Source 0 serves filters 1001..1006 (the front), block 1003, filters 1..1000 (a decoy's
+     * look-back, below the front), blocks 1004 and 500, filters 1007..1012 (the next front), block 1005; source 1 serves
+     * block 1006. Kept: 1003 and 1004 (model blocks 1002, 1003), whether or not the look-back came between them; not
+     * 500 (below the front) nor 1005 (requested after the front moved past it).
+     */
+    @Test
+    void theTimingObserverKeepsTheScanFrontsBlocksWhereverLookBacksFallBetweenThem() {
+        RealChain.Log log = new RealChain.Log();
+        String s = "source-0";
+        int[][] served = {{0, 1001, 1006}, {1, 1003}, {0, 1, 1000}, {1, 1004}, {1, 500}, {0, 1007, 1012}, {1, 1005}};
+        for (int[] q : served) {
+            log.requests.add(new RealChain.Request(s, q[0] == 1, q[1], q[q.length - 1], log.requests.size(), 0));
+        }
+        log.requests.add(new RealChain.Request("source-1", true, 1006, 1006, log.requests.size(), 0));
+        assertArrayEquals(new int[] {1002, 1003}, FetchPolicyRun.observed(log, s, true));
+        assertArrayEquals(new int[] {499, 1002, 1003, 1004}, FetchPolicyRun.observed(log, s, false));
+        assertArrayEquals(new int[] {1005}, FetchPolicyRun.observed(log, "source-1", false));
     }
 
     /** A source as of an earlier tip knows no later block (a growing chain), and refuses a tip past the chain's. */

@@ -54,7 +54,7 @@ class FetchPolicyNoReuseTest {
 
     @Test
     void oneSyncFindsEveryPaymentAndTheChange() {
-        assertEquals(ProfileShapedChain.WalletModel.NO_REUSE, world.model());
+        assertEquals(ProfileShapedChain.WalletModel.NO_REUSE, world.model(0));
         FetchPolicyRun.Run run = FetchPolicyRun.run(
                 world, world.chain().wallets().get(0), new FetchPolicyExperiment.Setting(1, "none"), tmp);
         assertTrue(run.ownAllDownloaded());

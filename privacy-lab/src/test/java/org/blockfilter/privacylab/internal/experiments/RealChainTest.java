@@ -163,6 +163,25 @@ class RealChainTest {
         assertEquals(1, real.walletSpent(0).size());
     }
 
+    /**
+     * Block 0 pays wallet script 0 and background script 10: the wallet's payment is a transaction of its own (one
+     * made-up input, its one output), the background payment another, beside the coinbase.
+     */
+    @Test
+    void aPaymentToTheWalletIsATransactionOfItsOwn() {
+        RealChain real = handWorld(tmp).real();
+        Block b0 = block(real, 1);
+        assertEquals(3, b0.getTransactions().size());
+        TransactionOutPoint paid = real.walletPaid(0).get(0);
+        Transaction payment = b0.getTransactions().stream()
+                .filter(t -> t.getTxId().equals(paid.hash()))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(1, payment.getInputs().size());
+        assertEquals(1, payment.getOutputs().size());
+        assertEquals(0, paid.index());
+    }
+
     @Test
     void theWalletsLedgerSeesItsPaymentsAndItsSpendsOnTheHandChain() {
         FetchPolicyRun.World world = handWorld(tmp);
