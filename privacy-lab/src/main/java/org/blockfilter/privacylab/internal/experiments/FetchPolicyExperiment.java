@@ -414,6 +414,7 @@ public final class FetchPolicyExperiment {
     }
 
     public static void run(Lab lab) {
+        double loadAtStart = FetchPolicySummary.Setup.loadNow();
         Path dir = lab.dir(DIR);
         ProfileShapedChain.Shape shape = shape(lab.quick());
         List<Integer> chains = chainIndexes(lab.quick());
@@ -502,7 +503,10 @@ public final class FetchPolicyExperiment {
                 buildSeconds,
                 syncSeconds,
                 buildSeconds + syncSeconds,
-                lab.threads());
+                lab.threads(),
+                1,
+                Runtime.getRuntime().availableProcessors(),
+                loadAtStart);
         setup.write(dir.resolve("exp8_setup.csv"));
         bip37.write(dir.resolve("exp8_bip37_raw.csv"));
         change.write(dir.resolve(CHANGE_FILE));
@@ -567,7 +571,13 @@ public final class FetchPolicyExperiment {
                 build,
                 sync,
                 wall,
-                first.threads());
+                first.threads(),
+                parts.size(),
+                first.processors(),
+                setups.stream()
+                        .mapToDouble(FetchPolicySummary.Setup::loadAverage)
+                        .max()
+                        .orElseThrow());
         raw.write(dir.resolve("exp8_raw.csv"));
         bip37.write(dir.resolve("exp8_bip37_raw.csv"));
         setup.write(dir.resolve("exp8_setup.csv"));

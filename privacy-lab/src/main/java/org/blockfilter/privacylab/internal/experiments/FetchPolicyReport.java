@@ -109,6 +109,13 @@ final class FetchPolicyReport {
         values.put("buildSeconds", Math.round(setup.buildSeconds()));
         values.put("threads", setup.threads());
         values.put("wallSeconds", Math.round(setup.wallSeconds()));
+        values.put(
+                "wallHow",
+                setup.processes() == 1
+                        ? text.get("cost.oneProcess").render()
+                        : text.get("cost.parallel").render(Map.of("processes", setup.processes())));
+        values.put("processors", setup.processors());
+        values.put("load", setup.loadAverage() < 0 ? "not known" : Stats.sig(setup.loadAverage(), 3));
         rep.heading("Setup (every assumption)");
         rep.bullets(text.get("setup").lines(values));
 

@@ -47,7 +47,25 @@ final class FetchPolicySummary {
             double buildSeconds,
             double syncSeconds,
             double wallSeconds,
-            int threads) {
+            int threads,
+            int processes,
+            int processors,
+            double loadAverage) {
+        /**
+         * Rounds the sizes as {@link #write} does, so that a report rendered from this setup and one rendered again from
+         * the file it writes ({@link FetchPolicyOutputs#rerender}) print the same figures.
+         */
+        Setup {
+            elementsPerBlock = Stats.sig(elementsPerBlock, 5);
+            rawBlockBytes = Stats.sig(rawBlockBytes, 5);
+        }
+
+        /** The machine's 1-minute load average now (the OS's figure; -1 where it has none), for a run's setup. */
+        static double loadNow() {
+            return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                    .getSystemLoadAverage();
+        }
+
         void write(Path file) {
             Csv c = new Csv("key", "value");
             c.row("blocks", blocks);
@@ -63,6 +81,9 @@ final class FetchPolicySummary {
             c.row("sync_seconds", Math.round(syncSeconds));
             c.row("wall_seconds", Math.round(wallSeconds));
             c.row("threads", threads);
+            c.row("processes", processes);
+            c.row("processors", processors);
+            c.row("load_average_at_start", Stats.sig(loadAverage, 3));
             c.write(file);
         }
 
@@ -87,7 +108,10 @@ final class FetchPolicySummary {
                     m.containsKey("wall_seconds")
                             ? Double.parseDouble(m.get("wall_seconds"))
                             : Double.parseDouble(m.get("build_seconds")) + Double.parseDouble(m.get("sync_seconds")),
-                    Integer.parseInt(m.get("threads")));
+                    Integer.parseInt(m.get("threads")),
+                    Integer.parseInt(m.get("processes")),
+                    Integer.parseInt(m.get("processors")),
+                    Double.parseDouble(m.get("load_average_at_start")));
         }
     }
 
