@@ -62,6 +62,7 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
     private volatile boolean versionReceived;
     private volatile boolean verackReceived;
     private volatile boolean sendHeaders;
+    private volatile boolean wtxidRelay;
     private volatile String closeReason = "closed";
     private volatile long pingNonce;
     private volatile long pingSentNanos;
@@ -269,7 +270,7 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
                 send(new Message.GetData(want));
             }
         } else if (m instanceof Message.Tx tx) {
-            Optional<Message.Reject> reject = responder.relay(tx);
+            Optional<Message.Reject> reject = responder.relay(tx, wtxidRelay);
             metrics.relayed(reject.isEmpty() ? "accepted" : "rejected");
             if (reject.isPresent()) {
                 send(reject.get());
@@ -305,6 +306,7 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
                 if (verackReceived) {
                     throw Violation.disconnect("late_" + command, command + " after verack");
                 }
+                wtxidRelay |= command.equals("wtxidrelay");
             }
             case "filterload", "filteradd", "filterclear" ->
                 throw Violation.disconnect("bloom_not_offered", command + " but we do not offer NODE_BLOOM");

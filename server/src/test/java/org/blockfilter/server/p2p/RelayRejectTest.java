@@ -1,0 +1,100 @@
+package org.blockfilter.server.p2p;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import org.bitcoinj.base.Coin;
+import org.bitcoinj.base.Sha256Hash;
+import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.TransactionWitness;
+import org.bitcoinj.crypto.ECKey;
+import org.bitcoinj.script.ScriptBuilder;
+import org.blockfilter.filters.chain.Chain;
+import org.blockfilter.filters.p2p.Message;
+import org.blockfilter.server.http.P2pFixtures;
+import org.blockfilter.server.node.FakeRpcNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code reject} for a segwit transaction the node refuses names it the way the peer names
+ * transactions: by wtxid to a peer that sent {@code wtxidrelay} (BIP 339; BDK's Kyoto client
+ * disconnects on a reject whose hash is not a wtxid it sent), by txid to any other (BIP 61;
+ * bitcoinj and neutrino match the txid). The node is a fake on loopback that refuses every
+ * transaction.
+ */
+class RelayRejectTest {
+    private static final P2pFixtures.Fixture CHAIN = P2pFixtures.build(200);
+    private static final String REFUSAL = "bad-txns-inputs-missingorspent";
+
+    private FakeRpcNode node;
+    private P2pServer server;
+
+    @BeforeEach
+    void start() throws IOException {
+        node = FakeRpcNode.start((method, params, res) -> {
+            switch (method) {
+                case "getblockcount" -> res.put("result", 120);
+                case "sendrawtransaction" -> FakeRpcNode.error(res, -26, REFUSAL);
+                default -> {
+                    // not a method of this node
+                }
+            }
+        });
+        server = P2pServer.start(
+                P2pConfig.forChain(Chain.REGTEST),
+                CHAIN.index(),
+                node.gateway(Duration.ofMillis(300)),
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        node.close();
+    }
+
+    @Test
+    void aRefusedSegwitTransactionFromAWtxidRelayPeerIsRejectedByItsWtxid() {
+        Transaction tx = segwitTx();
+        try (TestPeer p = TestPeer.handshakeWtxidRelay(server)) {
+            p.send(new Message.Tx(tx.serialize()));
+            Message.Reject reject = (Message.Reject) p.expect("reject");
+            assertEquals(tx.getWTxId(), reject.data());
+            assertEquals("tx", reject.rejectedCommand());
+            assertEquals(0x10, reject.code());
+            assertTrue(reject.reason().contains(REFUSAL), reject.reason());
+        }
+    }
+
+    @Test
+    void aRefusedSegwitTransactionFromAPeerWithoutWtxidRelayIsRejectedByItsTxid() {
+        Transaction tx = segwitTx();
+        try (TestPeer p = TestPeer.handshake(server)) {
+            p.send(new Message.Tx(tx.serialize()));
+            Message.Reject reject = (Message.Reject) p.expect("reject");
+            assertEquals(tx.getTxId(), reject.data());
+            assertEquals("tx", reject.rejectedCommand());
+            assertEquals(0x10, reject.code());
+            assertTrue(reject.reason().contains(REFUSAL), reject.reason());
+        }
+    }
+
+    /** A transaction spending a segwit output: its wtxid differs from its txid. */
+    static Transaction segwitTx() {
+        Transaction tx = new Transaction();
+        tx.addInput(Sha256Hash.of(new byte[] {7}), 0, ScriptBuilder.createEmpty());
+        tx.replaceInput(0, tx.getInput(0).withWitness(TransactionWitness.of(new byte[71], new byte[33])));
+        tx.addOutput(Coin.valueOf(40_000), ScriptBuilder.createP2WPKHOutputScript(new ECKey()));
+        Transaction read = Transaction.read(ByteBuffer.wrap(tx.serialize()));
+        assertNotEquals(read.getTxId(), read.getWTxId());
+        return read;
+    }
+}
