@@ -9,6 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import org.bitcoinj.base.Coin;
 import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
@@ -84,6 +85,24 @@ class RelayRejectTest {
             assertEquals("tx", reject.rejectedCommand());
             assertEquals(0x10, reject.code());
             assertTrue(reject.reason().contains(REFUSAL), reject.reason());
+        }
+    }
+
+    /**
+     * Our wallet's barrier after its announcement: a {@code getdata} and a {@code ping} after the
+     * {@code tx} are answered after the node's verdict, so the reject comes first.
+     */
+    @Test
+    void theRejectComesBeforeTheAnswersToALaterGetdataAndPing() {
+        Transaction tx = segwitTx();
+        try (TestPeer p = TestPeer.handshakeWtxidRelay(server)) {
+            p.send(new Message.Tx(tx.serialize()));
+            Message.InvItem item = new Message.InvItem(Message.MSG_WTX, tx.getWTxId());
+            p.send(new Message.GetData(List.of(item)));
+            p.send(new Message.Ping(9));
+            assertEquals(tx.getWTxId(), ((Message.Reject) p.expect("reject")).data());
+            assertEquals(new Message.NotFound(List.of(item)), p.expect("notfound"));
+            assertEquals(new Message.Pong(9), p.expect("pong"));
         }
     }
 

@@ -1,0 +1,76 @@
+package org.blockfilter.server.p2p.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One peer's relay queue, on an executor that only collects what it is given, so the test runs
+ * the relays when it chooses.
+ */
+class PeerRelaysTest {
+    private final List<Runnable> executed = new CopyOnWriteArrayList<>();
+    private final PeerRelays relays = new PeerRelays(executed::add);
+    private final AtomicInteger ran = new AtomicInteger();
+
+    @Test
+    void aPeersRelaysRunOneAtATimeOnOneThreadInTheOrderSubmitted() throws InterruptedException {
+        List<Integer> order = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            int n = i;
+            relays.submit(() -> order.add(n));
+        }
+        assertEquals(1, executed.size(), "one task drains the peer's queue");
+        runAll();
+        relays.awaitIdle();
+        assertEquals(List.of(0, 1, 2), order);
+    }
+
+    @Test
+    void pastMaxPendingRelaysTheSubmitterWaitsForRoom() throws InterruptedException {
+        for (int i = 0; i < PeerRelays.MAX_PENDING; i++) {
+            relays.submit(ran::incrementAndGet);
+        }
+        Thread reader = new Thread(() -> {
+            try {
+                relays.submit(ran::incrementAndGet);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        reader.start();
+        while (reader.getState() != Thread.State.WAITING) {
+            assertFalse(reader.getState() == Thread.State.TERMINATED, "the submit past the bound returned");
+            Thread.onSpinWait();
+        }
+        assertEquals(0, ran.get());
+
+        runAll(); // room again: the waiting submit goes through
+        reader.join(10_000);
+        assertEquals(Thread.State.TERMINATED, reader.getState());
+        runAll();
+        relays.awaitIdle();
+        assertEquals(PeerRelays.MAX_PENDING + 1, ran.get());
+    }
+
+    @Test
+    void aRelayThatThrowsDoesNotStopTheNext() throws InterruptedException {
+        relays.submit(() -> {
+            throw new IllegalStateException("a bug in one relay");
+        });
+        relays.submit(ran::incrementAndGet);
+        runAll();
+        relays.awaitIdle();
+        assertEquals(1, ran.get());
+    }
+
+    private void runAll() {
+        while (!executed.isEmpty()) {
+            executed.remove(0).run();
+        }
+    }
+}
