@@ -23,6 +23,7 @@ import org.blockfilter.server.p2p.internal.Bip157Responder;
 import org.blockfilter.server.p2p.internal.InboundSlots;
 import org.blockfilter.server.p2p.internal.P2pMetrics;
 import org.blockfilter.server.p2p.internal.PeerSession;
+import org.blockfilter.server.p2p.internal.RelayBudget;
 import org.blockfilter.server.p2p.internal.RelayedTxs;
 import org.blockfilter.server.read.FilterIndexReader;
 import org.blockfilter.server.store.ChainTip;
@@ -46,6 +47,8 @@ public final class P2pServer implements AutoCloseable {
      * mostly waits for the node, up to its accept wait.
      */
     static final int RELAY_THREADS = 4;
+    /** Bytes of transactions queued for relay across all peers before a reader waits (docs/p2p.md, "Relay"). */
+    static final long RELAY_QUEUE_BYTES = 16L << 20;
 
     private final P2pConfig config;
     private final FilterIndexReader index;
@@ -59,6 +62,7 @@ public final class P2pServer implements AutoCloseable {
     private final ScheduledExecutorService housekeeping;
     // Unbounded queue, bounded in practice: it holds at most one task per peer whose relays are pending.
     private final ExecutorService relayThreads;
+    private final RelayBudget relayBudget = new RelayBudget(RELAY_QUEUE_BYTES);
     private final Thread acceptor;
     private volatile ChainTip announcedTip;
     private volatile boolean closing;
@@ -150,8 +154,8 @@ public final class P2pServer implements AutoCloseable {
             closeQuietly(socket); // gone already
             return;
         }
-        PeerSession session =
-                new PeerSession(socket, config, responder, metrics, bans, slots, relayThreads, this::removed);
+        PeerSession session = new PeerSession(
+                socket, config, responder, metrics, bans, slots, relayThreads, relayBudget, this::removed);
         peers.add(session);
         metrics.peers().set(peers.size());
         Thread reader = new Thread(

@@ -88,6 +88,7 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
             BanList bans,
             InboundSlots slots,
             Executor relayThreads,
+            RelayBudget relayBudget,
             Listener listener) {
         this.socket = socket;
         this.address = socket.getInetAddress();
@@ -100,7 +101,7 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
         this.listener = listener;
         this.magic = MessageFrame.magicBytes(config.magic());
         this.outbox = new Outbox(config.sendQueueBytes());
-        this.relays = new PeerRelays(relayThreads);
+        this.relays = new PeerRelays(relayThreads, relayBudget);
         this.floodTokens = config.floodBurst();
     }
 
@@ -284,7 +285,7 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
                 send(new Message.GetData(want));
             }
         } else if (m instanceof Message.Tx tx) {
-            relays.submit(() -> relay(tx));
+            relays.submit(() -> relay(tx), tx.raw().length);
         }
         // headers, notfound, block, reject, cfilter, cfheaders, cfcheckpt from a client: nothing to do.
     }

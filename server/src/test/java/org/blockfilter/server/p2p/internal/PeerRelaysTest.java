@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class PeerRelaysTest {
     private final List<Runnable> executed = new CopyOnWriteArrayList<>();
-    private final PeerRelays relays = new PeerRelays(executed::add);
+    private final PeerRelays relays = new PeerRelays(executed::add, new RelayBudget(1000));
     private final AtomicInteger ran = new AtomicInteger();
 
     @Test
@@ -22,7 +22,7 @@ class PeerRelaysTest {
         List<Integer> order = new CopyOnWriteArrayList<>();
         for (int i = 0; i < 3; i++) {
             int n = i;
-            relays.submit(() -> order.add(n));
+            relays.submit(() -> order.add(n), 10);
         }
         assertEquals(1, executed.size(), "one task drains the peer's queue");
         runAll();
@@ -33,20 +33,17 @@ class PeerRelaysTest {
     @Test
     void pastMaxPendingRelaysTheSubmitterWaitsForRoom() throws InterruptedException {
         for (int i = 0; i < PeerRelays.MAX_PENDING; i++) {
-            relays.submit(ran::incrementAndGet);
+            relays.submit(ran::incrementAndGet, 10);
         }
         Thread reader = new Thread(() -> {
             try {
-                relays.submit(ran::incrementAndGet);
+                relays.submit(ran::incrementAndGet, 10);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         });
         reader.start();
-        while (reader.getState() != Thread.State.WAITING) {
-            assertFalse(reader.getState() == Thread.State.TERMINATED, "the submit past the bound returned");
-            Thread.onSpinWait();
-        }
+        awaitWaiting(reader);
         assertEquals(0, ran.get());
 
         runAll(); // room again: the waiting submit goes through
@@ -58,14 +55,50 @@ class PeerRelaysTest {
     }
 
     @Test
-    void aRelayThatThrowsDoesNotStopTheNext() throws InterruptedException {
-        relays.submit(() -> {
-            throw new IllegalStateException("a bug in one relay");
+    void pastTheServersBudgetAnotherPeersSubmitterWaitsUntilRelaysFinish() throws InterruptedException {
+        RelayBudget budget = new RelayBudget(1000);
+        PeerRelays first = new PeerRelays(executed::add, budget);
+        PeerRelays second = new PeerRelays(executed::add, budget);
+        first.submit(ran::incrementAndGet, 1500); // larger than the budget, alone: admitted
+        Thread reader = new Thread(() -> {
+            try {
+                second.submit(ran::incrementAndGet, 10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         });
-        relays.submit(ran::incrementAndGet);
+        reader.start();
+        awaitWaiting(reader);
+        assertEquals(1500, budget.bytes());
+
+        runAll();
+        reader.join(10_000);
+        assertEquals(Thread.State.TERMINATED, reader.getState());
+        runAll();
+        second.awaitIdle();
+        assertEquals(2, ran.get());
+        assertEquals(0, budget.bytes());
+    }
+
+    @Test
+    void aRelayThatThrowsDoesNotStopTheNext() throws InterruptedException {
+        relays.submit(
+                () -> {
+                    throw new IllegalStateException("a bug in one relay");
+                },
+                10);
+        relays.submit(ran::incrementAndGet, 10);
         runAll();
         relays.awaitIdle();
         assertEquals(1, ran.get());
+    }
+
+    /** Until the thread waits (in submit, for room); fails if it returns instead. */
+    private static void awaitWaiting(Thread t) {
+        while (t.getState() != Thread.State.WAITING) {
+            assertFalse(t.getState() == Thread.State.TERMINATED, "the submit past the bound returned");
+            Thread.onSpinWait();
+        }
     }
 
     private void runAll() {
