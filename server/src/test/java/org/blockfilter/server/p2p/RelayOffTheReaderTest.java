@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -21,9 +19,7 @@ import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.script.ScriptBuilder;
-import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
-import org.blockfilter.server.http.P2pFixtures;
 import org.blockfilter.server.node.FakeRpcNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,57 +35,51 @@ import org.junit.jupiter.api.Test;
  */
 class RelayOffTheReaderTest {
     private static final HexFormat HEX = HexFormat.of();
-    private static final P2pFixtures.Fixture CHAIN = P2pFixtures.build(200);
 
     private final CountDownLatch held = new CountDownLatch(1);
     private final List<Sha256Hash> sent = new CopyOnWriteArrayList<>();
     private final Map<Sha256Hash, String> mempool = new ConcurrentHashMap<>();
-    private FakeRpcNode node;
-    private P2pServer server;
+    private FakeNodeP2pServer relay;
 
     @BeforeEach
     void start() throws IOException {
-        node = FakeRpcNode.start((method, params, res) -> {
-            JsonNode param = params.path(0);
-            switch (method) {
-                case "getblockcount" -> res.put("result", 120);
-                case "sendrawtransaction" -> {
-                    Transaction tx = Transaction.read(ByteBuffer.wrap(HEX.parseHex(param.asText())));
-                    sent.add(tx.getTxId());
-                    mempool.put(tx.getTxId(), param.asText());
-                    res.put("result", tx.getTxId().toString());
-                }
-                case "getrawtransaction" -> {
-                    String raw = mempool.get(Sha256Hash.wrap(param.asText()));
-                    if (raw != null && held.getCount() == 0) {
-                        res.put("result", raw);
-                    } else {
-                        FakeRpcNode.error(res, -5, "No such mempool transaction");
+        relay = FakeNodeP2pServer.start(
+                (method, params, res) -> {
+                    JsonNode param = params.path(0);
+                    switch (method) {
+                        case "getblockcount" -> res.put("result", 120);
+                        case "sendrawtransaction" -> {
+                            Transaction tx = Transaction.read(ByteBuffer.wrap(HEX.parseHex(param.asText())));
+                            sent.add(tx.getTxId());
+                            mempool.put(tx.getTxId(), param.asText());
+                            res.put("result", tx.getTxId().toString());
+                        }
+                        case "getrawtransaction" -> {
+                            String raw = mempool.get(Sha256Hash.wrap(param.asText()));
+                            if (raw != null && held.getCount() == 0) {
+                                res.put("result", raw);
+                            } else {
+                                FakeRpcNode.error(res, -5, "No such mempool transaction");
+                            }
+                        }
+                        default -> {
+                            // not a method of this node
+                        }
                     }
-                }
-                default -> {
-                    // not a method of this node
-                }
-            }
-        });
-        server = P2pServer.start(
-                P2pConfig.forChain(Chain.REGTEST),
-                CHAIN.index(),
-                node.gateway(Duration.ofSeconds(30)),
-                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+                },
+                Duration.ofSeconds(30));
     }
 
     @AfterEach
     void stop() {
         held.countDown();
-        server.close();
-        node.close();
+        relay.close();
     }
 
     @Test
     void aPingAfterATransactionTheNodeIsSlowToConfirmGetsItsPongBeforeTheVerdict() {
         Transaction tx = tx(Sha256Hash.of(new byte[] {1}));
-        try (TestPeer p = TestPeer.handshakeWtxidRelay(server)) {
+        try (TestPeer p = TestPeer.handshakeWtxidRelay(relay.server())) {
             p.send(new Message.Tx(tx.serialize()));
             p.send(new Message.Ping(7));
             Message next = p.receive(); // before the relay it was only this after the node held the tx
@@ -107,7 +97,7 @@ class RelayOffTheReaderTest {
         Transaction parent = tx(Sha256Hash.of(new byte[] {2}));
         Transaction child = tx(parent.getTxId());
         Transaction grandchild = tx(child.getTxId());
-        try (TestPeer p = TestPeer.handshake(server)) {
+        try (TestPeer p = TestPeer.handshake(relay.server())) {
             for (Transaction t : List.of(parent, child, grandchild)) {
                 p.send(new Message.Tx(t.serialize()));
             }

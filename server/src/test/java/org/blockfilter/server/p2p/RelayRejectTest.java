@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -16,13 +14,13 @@ import org.bitcoinj.core.Transaction;
 import org.bitcoinj.core.TransactionWitness;
 import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.script.ScriptBuilder;
-import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
-import org.blockfilter.server.http.P2pFixtures;
 import org.blockfilter.server.node.FakeRpcNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@code reject} for a segwit transaction the node refuses names it the way the peer names
@@ -32,56 +30,40 @@ import org.junit.jupiter.api.Test;
  * transaction.
  */
 class RelayRejectTest {
-    private static final P2pFixtures.Fixture CHAIN = P2pFixtures.build(200);
     private static final String REFUSAL = "bad-txns-inputs-missingorspent";
 
-    private FakeRpcNode node;
-    private P2pServer server;
+    private FakeNodeP2pServer relay;
 
     @BeforeEach
     void start() throws IOException {
-        node = FakeRpcNode.start((method, params, res) -> {
-            switch (method) {
-                case "getblockcount" -> res.put("result", 120);
-                case "sendrawtransaction" -> FakeRpcNode.error(res, -26, REFUSAL);
-                default -> {
-                    // not a method of this node
-                }
-            }
-        });
-        server = P2pServer.start(
-                P2pConfig.forChain(Chain.REGTEST),
-                CHAIN.index(),
-                node.gateway(Duration.ofMillis(300)),
-                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        relay = FakeNodeP2pServer.start(
+                (method, params, res) -> {
+                    switch (method) {
+                        case "getblockcount" -> res.put("result", 120);
+                        case "sendrawtransaction" -> FakeRpcNode.error(res, -26, REFUSAL);
+                        default -> {
+                            // not a method of this node
+                        }
+                    }
+                },
+                Duration.ofMillis(300));
     }
 
     @AfterEach
     void stop() {
-        server.close();
-        node.close();
+        relay.close();
     }
 
-    @Test
-    void aRefusedSegwitTransactionFromAWtxidRelayPeerIsRejectedByItsWtxid() {
+    /** By wtxid to a peer that sent wtxidrelay, by txid to one that did not. */
+    @ParameterizedTest(name = "wtxidrelay sent: {0}")
+    @ValueSource(booleans = {true, false})
+    void aRefusedSegwitTransactionIsRejectedByTheIdThePeerRelaysBy(boolean wtxidRelay) {
         Transaction tx = segwitTx();
-        try (TestPeer p = TestPeer.handshakeWtxidRelay(server)) {
+        try (TestPeer p =
+                wtxidRelay ? TestPeer.handshakeWtxidRelay(relay.server()) : TestPeer.handshake(relay.server())) {
             p.send(new Message.Tx(tx.serialize()));
             Message.Reject reject = (Message.Reject) p.expect("reject");
-            assertEquals(tx.getWTxId(), reject.data());
-            assertEquals("tx", reject.rejectedCommand());
-            assertEquals(0x10, reject.code());
-            assertTrue(reject.reason().contains(REFUSAL), reject.reason());
-        }
-    }
-
-    @Test
-    void aRefusedSegwitTransactionFromAPeerWithoutWtxidRelayIsRejectedByItsTxid() {
-        Transaction tx = segwitTx();
-        try (TestPeer p = TestPeer.handshake(server)) {
-            p.send(new Message.Tx(tx.serialize()));
-            Message.Reject reject = (Message.Reject) p.expect("reject");
-            assertEquals(tx.getTxId(), reject.data());
+            assertEquals(wtxidRelay ? tx.getWTxId() : tx.getTxId(), reject.data());
             assertEquals("tx", reject.rejectedCommand());
             assertEquals(0x10, reject.code());
             assertTrue(reject.reason().contains(REFUSAL), reject.reason());
@@ -95,7 +77,7 @@ class RelayRejectTest {
     @Test
     void theRejectComesBeforeTheAnswersToALaterGetdataAndPing() {
         Transaction tx = segwitTx();
-        try (TestPeer p = TestPeer.handshakeWtxidRelay(server)) {
+        try (TestPeer p = TestPeer.handshakeWtxidRelay(relay.server())) {
             p.send(new Message.Tx(tx.serialize()));
             Message.InvItem item = new Message.InvItem(Message.MSG_WTX, tx.getWTxId());
             p.send(new Message.GetData(List.of(item)));

@@ -35,14 +35,7 @@ class PeerRelaysTest {
         for (int i = 0; i < PeerRelays.MAX_PENDING; i++) {
             relays.submit(ran::incrementAndGet, 10);
         }
-        Thread reader = new Thread(() -> {
-            try {
-                relays.submit(ran::incrementAndGet, 10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        reader.start();
+        Thread reader = submitOnAnotherThread(relays);
         awaitWaiting(reader);
         assertEquals(0, ran.get());
 
@@ -60,14 +53,7 @@ class PeerRelaysTest {
         PeerRelays first = new PeerRelays(executed::add, budget);
         PeerRelays second = new PeerRelays(executed::add, budget);
         first.submit(ran::incrementAndGet, 1500); // larger than the budget, alone: admitted
-        Thread reader = new Thread(() -> {
-            try {
-                second.submit(ran::incrementAndGet, 10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        reader.start();
+        Thread reader = submitOnAnotherThread(second);
         awaitWaiting(reader);
         assertEquals(1500, budget.bytes());
 
@@ -91,6 +77,19 @@ class PeerRelaysTest {
         runAll();
         relays.awaitIdle();
         assertEquals(1, ran.get());
+    }
+
+    /** A reader thread submitting one relay (counted in {@code ran}) of 10 bytes. */
+    private Thread submitOnAnotherThread(PeerRelays to) {
+        Thread reader = new Thread(() -> {
+            try {
+                to.submit(ran::incrementAndGet, 10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        reader.start();
+        return reader;
     }
 
     /** Until the thread waits (in submit, for room); fails if it returns instead. */
