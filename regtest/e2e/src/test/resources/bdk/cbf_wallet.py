@@ -4,6 +4,9 @@ Driven line by line over stdin; answers one JSON object per line on stdout (logs
   addresses N        reveal N receive addresses -> {"addresses": [{"address", "script"}]}
   update             wait for the next update from the light client, apply it -> state
   send ADDRESS SATS  build, sign and broadcast a payment through the peer -> {"txid", "wtxid"}
+  conflict ADDRESS   spend every coin the wallet knows (those of a payment just sent included, which the
+                     wallet does not know are spent) to ADDRESS at 1 sat/vB, and broadcast it through the
+                     peer: a conflict paying less than the payment, which a node refuses -> {"txid", "wtxid"}
   quit
 State: {"height", "hash", "total", "confirmed", "txids"}.
 Usage: cbf_wallet.py PEER_PORT DATA_DIR
@@ -80,6 +83,14 @@ async def main():
             to = Address(args[0], Network.REGTEST)
             psbt = (TxBuilder().add_recipient(to.script_pubkey(), Amount.from_sat(int(args[1])))
                     .fee_rate(FeeRate.from_sat_per_vb(2)).finish(wallet))
+            wallet.sign(psbt)
+            tx = psbt.extract_tx()
+            wtxid = await client.broadcast(tx)
+            out({"txid": str(tx.compute_txid()), "wtxid": str(wtxid)})
+        elif cmd == "conflict":
+            to = Address(args[0], Network.REGTEST)
+            psbt = (TxBuilder().drain_wallet().drain_to(to.script_pubkey())
+                    .fee_rate(FeeRate.from_sat_per_vb(1)).finish(wallet))
             wallet.sign(psbt)
             tx = psbt.extract_tx()
             wtxid = await client.broadcast(tx)

@@ -11,9 +11,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.blockfilter.server.node.BlockCache;
 import org.blockfilter.server.node.NodeGateway;
 import org.blockfilter.server.p2p.internal.BanList;
@@ -21,6 +23,7 @@ import org.blockfilter.server.p2p.internal.Bip157Responder;
 import org.blockfilter.server.p2p.internal.InboundSlots;
 import org.blockfilter.server.p2p.internal.P2pMetrics;
 import org.blockfilter.server.p2p.internal.PeerSession;
+import org.blockfilter.server.p2p.internal.RelayBudget;
 import org.blockfilter.server.p2p.internal.RelayedTxs;
 import org.blockfilter.server.read.FilterIndexReader;
 import org.blockfilter.server.store.ChainTip;
@@ -31,12 +34,21 @@ import org.slf4j.LoggerFactory;
  * The BIP 157 P2P listener: serves block headers, compact filters, filter headers, checkpoints,
  * blocks and transaction relay to light clients over the Bitcoin wire protocol, from the same
  * filter index as the REST API (docs/p2p.md). One reader and one writer thread per peer, an
- * accept thread and a housekeeping thread (timeouts, pings, tip announcements). Start with
- * {@link #start}, stop with {@link #close}. Thread-safe.
+ * accept thread, a housekeeping thread (timeouts, pings, tip announcements) and {@link
+ * #RELAY_THREADS} threads that relay peers' transactions to the node. Start with {@link #start},
+ * stop with {@link #close}. Thread-safe.
  */
 public final class P2pServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(P2pServer.class);
     private static final int ACCEPT_BACKLOG = 1024;
+    /**
+     * Threads relaying peers' transactions, shared by all peers; each peer's relays run one at a
+     * time, so a peer holds at most one and its queue is bounded (docs/p2p.md, "Relay"). A relay
+     * mostly waits for the node, up to its accept wait.
+     */
+    static final int RELAY_THREADS = 4;
+    /** Bytes of transactions queued for relay across all peers before a reader waits (docs/p2p.md, "Relay"). */
+    static final long RELAY_QUEUE_BYTES = 16L << 20;
 
     private final P2pConfig config;
     private final FilterIndexReader index;
@@ -48,6 +60,9 @@ public final class P2pServer implements AutoCloseable {
     private final Set<PeerSession> peers = ConcurrentHashMap.newKeySet();
     private final Set<Thread> readers = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService housekeeping;
+    // Unbounded queue, bounded in practice: it holds at most one task per peer whose relays are pending.
+    private final ExecutorService relayThreads;
+    private final RelayBudget relayBudget = new RelayBudget(RELAY_QUEUE_BYTES);
     private final Thread acceptor;
     private volatile ChainTip announcedTip;
     private volatile boolean closing;
@@ -68,6 +83,12 @@ public final class P2pServer implements AutoCloseable {
         this.announcedTip = index.tip();
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "p2p-housekeeping");
+            t.setDaemon(true);
+            return t;
+        });
+        AtomicInteger relayThreadCount = new AtomicInteger();
+        this.relayThreads = Executors.newFixedThreadPool(RELAY_THREADS, r -> {
+            Thread t = new Thread(r, "p2p-relay-" + relayThreadCount.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
@@ -133,7 +154,8 @@ public final class P2pServer implements AutoCloseable {
             closeQuietly(socket); // gone already
             return;
         }
-        PeerSession session = new PeerSession(socket, config, responder, metrics, bans, slots, this::removed);
+        PeerSession session = new PeerSession(
+                socket, config, responder, metrics, bans, slots, relayThreads, relayBudget, this::removed);
         peers.add(session);
         metrics.peers().set(peers.size());
         Thread reader = new Thread(
@@ -228,13 +250,19 @@ public final class P2pServer implements AutoCloseable {
             p.close("shutdown");
         }
         // Readers may be inside an index read: let them finish before the caller closes the store.
+        // Relays already queued finish too (a peer's broadcast is not dropped), within the same wait.
         long deadline = System.nanoTime() + 5_000_000_000L;
         try {
             acceptor.join(5_000);
             for (Thread t : readers) {
                 t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
             }
+            relayThreads.shutdown();
+            if (!relayThreads.awaitTermination(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                relayThreads.shutdownNow();
+            }
         } catch (InterruptedException e) {
+            relayThreads.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,9 +18,7 @@ import org.bitcoinj.base.Sha256Hash;
 import org.bitcoinj.core.Transaction;
 import org.bitcoinj.crypto.ECKey;
 import org.bitcoinj.script.ScriptBuilder;
-import org.blockfilter.filters.chain.Chain;
 import org.blockfilter.filters.p2p.Message;
-import org.blockfilter.server.http.P2pFixtures;
 import org.blockfilter.server.node.FakeRpcNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,76 +34,76 @@ import org.junit.jupiter.api.Test;
  */
 class RelayMinedMeanwhileTest {
     private static final HexFormat HEX = HexFormat.of();
-    private static final P2pFixtures.Fixture CHAIN = P2pFixtures.build(200);
     private static final int NODE_HEIGHT = 120;
 
     private final List<byte[]> minedBlocks = new CopyOnWriteArrayList<>();
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private FakeRpcNode node;
-    private P2pServer server;
+    private FakeNodeP2pServer relay;
 
     @BeforeEach
     void start() throws IOException {
-        node = FakeRpcNode.start((method, params, res) -> {
-            JsonNode param = params.path(0);
-            switch (method) {
-                case "getblockcount" -> res.put("result", NODE_HEIGHT + minedBlocks.size());
-                case "getblockhash" -> {
-                    int i = param.asInt() - NODE_HEIGHT - 1;
-                    if (i >= 0 && i < minedBlocks.size()) {
-                        res.put("result", blockHash(minedBlocks.get(i)).toString());
-                    } else {
-                        FakeRpcNode.error(res, -1, "Block number out of range");
+        relay = FakeNodeP2pServer.start(
+                (method, params, res) -> {
+                    JsonNode param = params.path(0);
+                    switch (method) {
+                        case "getblockcount" -> res.put("result", NODE_HEIGHT + minedBlocks.size());
+                        case "getblockhash" -> {
+                            int i = param.asInt() - NODE_HEIGHT - 1;
+                            if (i >= 0 && i < minedBlocks.size()) {
+                                res.put("result", blockHash(minedBlocks.get(i)).toString());
+                            } else {
+                                FakeRpcNode.error(res, -1, "Block number out of range");
+                            }
+                        }
+                        case "getblock" -> {
+                            byte[] block = minedBlocks.stream()
+                                    .filter(b -> blockHash(b).toString().equals(param.asText()))
+                                    .findFirst()
+                                    .orElse(null);
+                            if (block != null) {
+                                res.put("result", HEX.formatHex(block));
+                            } else {
+                                FakeRpcNode.error(res, -5, "Block not found");
+                            }
+                        }
+                        case "sendrawtransaction" -> {
+                            byte[] raw = HEX.parseHex(param.asText());
+                            minedBlocks.add(blockOf(raw)); // accepted, and mined before we ask again
+                            res.put(
+                                    "result",
+                                    Transaction.read(ByteBuffer.wrap(raw))
+                                            .getTxId()
+                                            .toString());
+                        }
+                        case "getrawtransaction" ->
+                            FakeRpcNode.error(res, -5, "No information available about transaction");
+                        default -> {
+                            // not a method of this node
+                        }
                     }
-                }
-                case "getblock" -> {
-                    byte[] block = minedBlocks.stream()
-                            .filter(b -> blockHash(b).toString().equals(param.asText()))
-                            .findFirst()
-                            .orElse(null);
-                    if (block != null) {
-                        res.put("result", HEX.formatHex(block));
-                    } else {
-                        FakeRpcNode.error(res, -5, "Block not found");
-                    }
-                }
-                case "sendrawtransaction" -> {
-                    byte[] raw = HEX.parseHex(param.asText());
-                    minedBlocks.add(blockOf(raw)); // accepted, and mined before we ask again
-                    res.put(
-                            "result",
-                            Transaction.read(ByteBuffer.wrap(raw)).getTxId().toString());
-                }
-                case "getrawtransaction" -> FakeRpcNode.error(res, -5, "No information available about transaction");
-                default -> {
-                    // not a method of this node
-                }
-            }
-        });
-        server = P2pServer.start(
-                P2pConfig.forChain(Chain.REGTEST), CHAIN.index(), node.gateway(Duration.ofMillis(300)), registry);
+                },
+                Duration.ofMillis(300));
     }
 
     @AfterEach
     void stop() {
-        server.close();
-        node.close();
+        relay.close();
     }
 
     @Test
     void aRelayedTransactionMinedBeforeWeCheckTheMempoolIsAcceptedNotRejected() {
         Transaction tx = tx();
-        try (TestPeer p = TestPeer.handshake(server)) {
+        try (TestPeer p = TestPeer.handshake(relay.server())) {
             p.send(new Message.Tx(tx.serialize()));
-            p.send(new Message.Ping(7)); // the same reader thread answers it after the relay has finished
-            Message next = p.receive();
-            assertEquals(new Message.Pong(7), assertInstanceOf(Message.Pong.class, next, "no reject: " + next));
-
+            // Answered after the node's verdict on the tx, which a reject would precede.
             p.send(new Message.GetData(List.of(new Message.InvItem(Message.MSG_WITNESS_TX, tx.getTxId()))));
-            assertArrayEquals(tx.serialize(), ((Message.Tx) p.expect("tx")).raw());
+            Message next = p.receive();
+            assertArrayEquals(
+                    tx.serialize(),
+                    assertInstanceOf(Message.Tx.class, next, "no reject: " + next)
+                            .raw());
         }
         assertEquals(1, minedBlocks.size());
-        String metrics = registry.scrape();
+        String metrics = relay.metrics();
         assertTrue(metrics.contains("blockfilter_p2p_tx_relayed_total{outcome=\"accepted\"} 1.0"), metrics);
     }
 

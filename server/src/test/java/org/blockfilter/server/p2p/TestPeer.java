@@ -50,8 +50,20 @@ final class TestPeer implements AutoCloseable {
 
     /** Connects from {@code localAddress} and completes the version handshake. */
     static TestPeer handshake(P2pServer server, String localAddress) {
+        return handshake(server, localAddress, false);
+    }
+
+    /** Completes the version handshake from 127.0.0.1, sending {@code wtxidrelay} (BIP 339) before our verack. */
+    static TestPeer handshakeWtxidRelay(P2pServer server) {
+        return handshake(server, "127.0.0.1", true);
+    }
+
+    private static TestPeer handshake(P2pServer server, String localAddress, boolean wtxidRelay) {
         TestPeer p = connect(server, localAddress);
         p.send(version());
+        if (wtxidRelay) {
+            p.raw(PeerSession.frame(MAGIC, "wtxidrelay", new byte[0]));
+        }
         Message.Version v = (Message.Version) p.expect("version");
         p.expect("verack");
         p.send(new Message.Verack());

@@ -139,6 +139,19 @@ final class BdkCbfWallet implements AutoCloseable {
                 .asText();
     }
 
+    /** A broadcast txid and wtxid. */
+    record Sent(String txid, String wtxid) {}
+
+    /**
+     * Spends every coin the wallet knows to {@code address} at 1 sat/vB and broadcasts it through
+     * the peer: after {@link #send} (which the wallet is not told of) a conflict paying less than
+     * that payment, which a node refuses.
+     */
+    Sent sendConflict(String address) {
+        JsonNode sent = call("conflict " + address, Duration.ofMinutes(1));
+        return new Sent(sent.get("txid").asText(), sent.get("wtxid").asText());
+    }
+
     String log() {
         synchronized (log) {
             return String.join("\n", log);

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * listener only ({@code CbfBuilder().peers([ours]).only_configured_peers()}): on the embedded
  * node and following btcd, a BDK wallet paid by the scenario syncs to exactly those payments at
  * the node's tip; a transaction BDK broadcasts through our server reaches the node's mempool; a
- * reorg on the node reaches BDK through our announcements. Skips without python3/PyPI (fails
+ * conflicting one the node refuses gets a {@code reject} Kyoto takes as its own (by wtxid), and
+ * Kyoto stays connected; a reorg on the node reaches BDK through our announcements. Skips without python3/PyPI (fails
  * under CI=true), and the btcd case without Go.
  */
 @ExtendWith(NodeLogOnFailure.class)
@@ -113,6 +114,14 @@ class BdkKyotoFromOurServerTest {
         String txid = bdk.send(spec.miningAddress().toString(), 100_000);
         awaitMempool(Sha256Hash.wrap(txid));
 
+        // A conflict paying less, which the node refuses: Kyoto reads our reject as the answer to its
+        // broadcast (a reject by txid it calls unsolicited and drops the peer, its only one), and
+        // still follows the next block below.
+        BdkCbfWallet.Sent conflict = bdk.sendConflict(spec.miningAddress().toString());
+        awaitLog("Warning.TRANSACTION_REJECTED(wtxid=" + conflict.wtxid());
+        assertFalse(bdk.log().contains("UNSOLICITED_MESSAGE"), bdk.log());
+        assertFalse(node.mempool().contains(Sha256Hash.wrap(conflict.txid())));
+
         // The spend is mined, then a reorg drops that block: BDK hears of both through our server.
         node.mine(1);
         server.awaitNodeTip();
@@ -135,6 +144,16 @@ class BdkKyotoFromOurServerTest {
             }
         }
         throw new AssertionError("BDK did not reach " + tip + "; its log:\n" + bdk.log());
+    }
+
+    private void awaitLog(String line) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!bdk.log().contains(line)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("BDK never logged " + line + "; its log:\n" + bdk.log());
+            }
+            LockSupport.parkNanos(50_000_000); // polling BDK's log, which its child process writes
+        }
     }
 
     private void awaitMempool(Sha256Hash txid) {

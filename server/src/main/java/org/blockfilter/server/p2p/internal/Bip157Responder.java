@@ -208,17 +208,24 @@ public final class Bip157Responder {
         return want;
     }
 
-    /** Relays a transaction to the node; the reject to send back if the node refuses it. */
-    public Optional<Message.Reject> relay(Message.Tx tx) {
+    /**
+     * Relays a transaction to the node; the reject to send back if the node refuses it. BIP 61 names
+     * the transaction by txid; a peer that sent {@code wtxidrelay} (BIP 339) names transactions by
+     * wtxid, and gets the wtxid (docs/p2p.md, "Relay").
+     *
+     * @param byWtxid whether the peer sent {@code wtxidrelay}
+     */
+    public Optional<Message.Reject> relay(Message.Tx tx, boolean byWtxid) {
         byte[] raw = tx.raw();
         Sha256Hash txid = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(Witness.stripTx(raw)));
+        Sha256Hash wtxid = Sha256Hash.wrapReversed(Sha256Hash.hashTwice(raw));
         try {
             node.relay(raw);
-            relayed.put(txid, Sha256Hash.wrapReversed(Sha256Hash.hashTwice(raw)), raw);
+            relayed.put(txid, wtxid, raw);
             return Optional.empty();
         } catch (NodeException e) {
             String reason = e.kind() == NodeException.Kind.REJECTED ? e.getMessage() : "node unavailable";
-            return Optional.of(new Message.Reject("tx", 0x10, truncate(reason), txid));
+            return Optional.of(new Message.Reject("tx", 0x10, truncate(reason), byWtxid ? wtxid : txid));
         }
     }
 

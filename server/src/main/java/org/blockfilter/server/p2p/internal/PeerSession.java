@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.bitcoinj.base.Sha256Hash;
 import org.blockfilter.filters.p2p.Message;
@@ -19,10 +20,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One inbound peer: reads its frames on the calling thread ({@link #run}), answers them through
- * {@link Bip157Responder}, and writes through an {@link Outbox} on its own writer thread. Keeps
- * the peer's handshake state, ban score and flood budget. The housekeeping thread calls {@link
- * #tick} for timeouts and pings and {@link #announce} for new tips. Thread-safe as used: reader,
- * writer and housekeeping threads touch disjoint or volatile state.
+ * {@link Bip157Responder}, and writes through an {@link Outbox} on its own writer thread. A
+ * {@code tx} is relayed to the node through {@link PeerRelays} on the server's relay threads, so
+ * the node's verdict (up to the accept wait) does not hold up the peer's other requests; a
+ * {@code getdata} or {@code inv} of transactions, whose answer depends on those verdicts, is
+ * answered after them. Keeps the peer's handshake state, ban score and flood budget. The
+ * housekeeping thread calls {@link #tick} for timeouts and pings and {@link #announce} for new
+ * tips. Thread-safe as used: reader, writer, relay and housekeeping threads touch disjoint or
+ * volatile state.
  */
 public final class PeerSession implements Runnable, InboundSlots.Peer {
     private static final Logger LOG = LoggerFactory.getLogger(PeerSession.class);
@@ -52,6 +57,7 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
     private final String netgroup;
     private final byte[] magic;
     private final Outbox outbox;
+    private final PeerRelays relays;
     private volatile Transport transport;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final long connectedNanos = System.nanoTime();
@@ -62,6 +68,7 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
     private volatile boolean versionReceived;
     private volatile boolean verackReceived;
     private volatile boolean sendHeaders;
+    private volatile boolean wtxidRelay;
     private volatile String closeReason = "closed";
     private volatile long pingNonce;
     private volatile long pingSentNanos;
@@ -80,6 +87,8 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
             P2pMetrics metrics,
             BanList bans,
             InboundSlots slots,
+            Executor relayThreads,
+            RelayBudget relayBudget,
             Listener listener) {
         this.socket = socket;
         this.address = socket.getInetAddress();
@@ -92,6 +101,7 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
         this.listener = listener;
         this.magic = MessageFrame.magicBytes(config.magic());
         this.outbox = new Outbox(config.sendQueueBytes());
+        this.relays = new PeerRelays(relayThreads, relayBudget);
         this.floodTokens = config.floodBurst();
     }
 
@@ -262,20 +272,38 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
                 send(c.get());
             }
         } else if (m instanceof Message.GetData g) {
+            if (g.items().stream().anyMatch(PeerSession::isTx)) {
+                relays.awaitIdle(); // served or notfound by the node's verdict on the peer's earlier tx
+            }
             responder.getData(g, this::send);
         } else if (m instanceof Message.Inv inv) {
+            if (inv.items().stream().anyMatch(PeerSession::isTx)) {
+                relays.awaitIdle(); // not asked for again while its relay is pending
+            }
             List<Message.InvItem> want = responder.wanted(inv, MAX_TX_REQUESTS_PER_INV);
             if (!want.isEmpty()) {
                 send(new Message.GetData(want));
             }
         } else if (m instanceof Message.Tx tx) {
-            Optional<Message.Reject> reject = responder.relay(tx);
-            metrics.relayed(reject.isEmpty() ? "accepted" : "rejected");
-            if (reject.isPresent()) {
-                send(reject.get());
-            }
+            relays.submit(() -> relay(tx), tx.raw().length);
         }
         // headers, notfound, block, reject, cfilter, cfheaders, cfcheckpt from a client: nothing to do.
+    }
+
+    private static boolean isTx(Message.InvItem item) {
+        return item.type() == Message.MSG_TX || item.type() == Message.MSG_WITNESS_TX || item.type() == Message.MSG_WTX;
+    }
+
+    /**
+     * On a relay thread: the node's verdict, and a refusal's {@code reject} if the outbox has room
+     * (a relay thread never waits for a peer that does not read; a {@code reject} is advisory).
+     */
+    private void relay(Message.Tx tx) {
+        Optional<Message.Reject> reject = responder.relay(tx, wtxidRelay);
+        metrics.relayed(reject.isEmpty() ? "accepted" : "rejected");
+        if (reject.isPresent()) {
+            offer(reject.get());
+        }
     }
 
     private void version(Message.Version v) throws InterruptedException {
@@ -305,6 +333,7 @@ public final class PeerSession implements Runnable, InboundSlots.Peer {
                 if (verackReceived) {
                     throw Violation.disconnect("late_" + command, command + " after verack");
                 }
+                wtxidRelay |= command.equals("wtxidrelay");
             }
             case "filterload", "filteradd", "filterclear" ->
                 throw Violation.disconnect("bloom_not_offered", command + " but we do not offer NODE_BLOOM");
