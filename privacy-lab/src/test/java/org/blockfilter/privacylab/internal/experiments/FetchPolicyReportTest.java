@@ -295,6 +295,17 @@ class FetchPolicyReportTest {
                 t.rows().get(1).subList(0, 7));
     }
 
+    /** A rerender reads the setup back from exp8_setup.csv: what it reads must be what the run reported from. */
+    @Test
+    void theSetupReadsBackAsItWasMadeSoARerenderPrintsTheRunsFigures(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        FetchPolicySummary.Setup made = new FetchPolicySummary.Setup(
+                300, 3, 24, 24, 2016, 24, 7662.31, 531689.4, 250, 50, 486, 535, 2, 1, 2, 0.87);
+        java.nio.file.Path file = dir.resolve("exp8_setup.csv");
+        made.write(file);
+        assertEquals(made, FetchPolicySummary.Setup.read(file));
+    }
+
     /**
      * The committed full-mode results (privacy-lab/run.sh exp8 --out privacy-lab/results) are this code's shape: raw
      * and summary headers, every setting for every wallet size over every chain seed, every adversary, the setup and
