@@ -40,7 +40,9 @@ class SyncCommand extends NetworkOptions implements Callable<Integer> {
                     + " that does names a wallet script seen in more downloaded blocks than a decoy may be in ("
                     + FetchPolicy.DECOY_MAX_BLOCKS + "). spread needs several --server/--peer/--export and"
                     + " gives nothing against a network observer, which sees the requests to every source; BIP 324"
-                    + " encryption hides a block's name but not its size, which names most blocks.",
+                    + " encryption hides a block's name but not its size, which names most blocks. Synced block by"
+                    + " block for weeks, a wallet that reuses an address across many blocks is named by a source"
+                    + " that watches request timing: same report, section 'Block by block on the long chain'.",
             defaultValue = FetchPolicy.DEFAULT_SPEC)
     FetchPolicy fetchPolicy;
 
