@@ -325,8 +325,11 @@ class FetchPolicyReportTest {
         int settings = FetchPolicyExperiment.settings().size();
         int noReuseSettings = FetchPolicyExperiment.noReuseSettings().size();
         assertEquals(
-                setup.wallets() * settings + setup.noReuseWallets() * noReuseSettings,
+                setup.wallets() * settings
+                        + setup.noReuseWallets() * noReuseSettings
+                        + setup.longWallets() * FetchPolicyLongChain.settings().size(),
                 raw.rows().size());
+        assertEquals(FetchPolicyLongChain.shape(false).blocks(), setup.longBlocks());
         assertEquals(
                 shape.walletSizes().length * settings * FetchPolicyAdversaries.NAMES.size(),
                 summary.rows().size());
