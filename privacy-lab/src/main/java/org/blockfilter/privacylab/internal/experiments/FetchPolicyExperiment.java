@@ -397,7 +397,7 @@ public final class FetchPolicyExperiment {
 
     /**
      * The chain seeds this process runs: all, or those named in the system property {@code exp8.chains} (e.g.
-     * {@code 1,2}) so that seeds can run in parallel processes; {@link #merge} then joins their outputs into what one
+     * {@code 1,2}) so that seeds can run in parallel processes; {@link FetchPolicyOutputs#merge} then joins their outputs into what one
      * run of all seeds writes (each seed's rows depend on the seed alone).
      */
     static List<Integer> chainIndexes(boolean quick) {
@@ -518,72 +518,6 @@ public final class FetchPolicyExperiment {
 
     /** Per chain and wallet model: the one-time-change heuristic against ground truth ({@link ChangeLinkingCheck}). */
     static final String CHANGE_FILE = "exp8_change_links.csv";
-
-    /**
-     * Joins the outputs of processes that each ran some chain seeds ({@code exp8.chains}) into {@code lab}'s output
-     * directory, as one run of all seeds writes them: raw rows in seed order, the setup's sizes averaged over seeds and
-     * its costs summed over the parts, its wall time the longest part's (the parts run side by side), then the report.
-     */
-    public static void merge(Lab lab, List<Path> parts) {
-        Path dir = lab.dir(DIR);
-        Csv raw = new Csv(header().toArray(String[]::new));
-        Csv bip37 = new Csv("chain", "wallet", "N", "ph1", "entropy_bits");
-        Csv change = new Csv(ChangeLinkingCheck.HEADER);
-        List<FetchPolicySummary.Setup> setups = new ArrayList<>();
-        for (Path part : parts) {
-            Path d = part.resolve(DIR);
-            FetchPolicySummary.read(d.resolve("exp8_raw.csv")).rows().forEach(r -> raw.row(r.toArray()));
-            FetchPolicySummary.read(d.resolve("exp8_bip37_raw.csv")).rows().forEach(r -> bip37.row(r.toArray()));
-            FetchPolicySummary.read(d.resolve(CHANGE_FILE)).rows().forEach(r -> change.row(r.toArray()));
-            setups.add(FetchPolicySummary.Setup.read(d.resolve("exp8_setup.csv")));
-        }
-        FetchPolicySummary.Setup first = setups.get(0);
-        int seeds = 0;
-        int wallets = 0;
-        int noReuseWallets = 0;
-        int longWallets = 0;
-        double elements = 0;
-        double bytes = 0;
-        double build = 0;
-        double sync = 0;
-        double wall = 0;
-        for (FetchPolicySummary.Setup s : setups) {
-            wall = Math.max(wall, s.wallSeconds());
-            seeds += s.seeds();
-            wallets += s.wallets();
-            noReuseWallets += s.noReuseWallets();
-            longWallets += s.longWallets();
-            elements += s.elementsPerBlock() * s.seeds();
-            bytes += s.rawBlockBytes() * s.seeds();
-            build += s.buildSeconds();
-            sync += s.syncSeconds();
-        }
-        FetchPolicySummary.Setup setup = new FetchPolicySummary.Setup(
-                first.blocks(),
-                seeds,
-                wallets,
-                noReuseWallets,
-                first.longBlocks(),
-                longWallets,
-                elements / seeds,
-                bytes / seeds,
-                first.bytesPerElement(),
-                build,
-                sync,
-                wall,
-                first.threads(),
-                parts.size(),
-                first.processors(),
-                setups.stream()
-                        .mapToDouble(FetchPolicySummary.Setup::loadAverage)
-                        .max()
-                        .orElseThrow());
-        raw.write(dir.resolve("exp8_raw.csv"));
-        bip37.write(dir.resolve("exp8_bip37_raw.csv"));
-        setup.write(dir.resolve("exp8_setup.csv"));
-        change.write(dir.resolve(CHANGE_FILE));
-        FetchPolicyOutputs.report(lab, dir, shape(lab.quick()), setup, settings(), raw, bip37, change);
-    }
 
     /** Groups of raw rows by a key, in first-seen order. */
     static Map<String, List<List<String>>> group(Csv raw, java.util.function.Function<List<String>, String> key) {

@@ -12,7 +12,7 @@ public final class Exp8Merge {
 
     public static void main(String[] args) {
         Lab lab = new Lab(Long.parseLong(args[1]), false, Path.of(args[0]), Integer.parseInt(args[2]), System.err);
-        FetchPolicyExperiment.merge(
+        FetchPolicyOutputs.merge(
                 lab, Arrays.stream(args, 3, args.length).map(Path::of).toList());
     }
 }
